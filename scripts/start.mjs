@@ -1,0 +1,31 @@
+// `npm start`: builds what is not built yet (server, console), then runs the server in this process.
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+/** Newest modification time under a folder (0 when it does not exist). */
+function newest(folder) {
+  if (!existsSync(folder)) return 0;
+  let latest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(folder, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+function buildIfStale(workspace, output, sources) {
+  const built = existsSync(output) ? statSync(output).mtimeMs : 0;
+  if (built > Math.max(...sources.map(newest))) return;
+  console.log(`building ${workspace} ...`);
+  execSync(`npm run build -w ${workspace}`, { cwd: root, stdio: 'inherit' });
+}
+
+buildIfStale('server', join(root, 'server/dist/main.js'), [join(root, 'server/src')]);
+if (existsSync(join(root, 'web/package.json'))) {
+  buildIfStale('web', join(root, 'web/dist/index.html'), [join(root, 'web/src'), join(root, 'web/index.html')]);
+}
+await import(join(root, 'server/dist/main.js'));

@@ -1,0 +1,98 @@
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import { LocalCache } from './cache/local-cache.js';
+import { LocalBus, RedisBus, type InvalidationBus } from './cache/invalidation-bus.js';
+import type { Config } from './config/env.js';
+import { openDatabase, type DatabaseHandle } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { ensureLogTable } from './db/migrations/2026_11_21_0600_create_tables.js';
+import type { UserRow } from './db/tables.js';
+import { Mailer } from './domain/mail/mailer.js';
+import { OptionStore } from './domain/option/option.store.js';
+import { bootstrapRoot } from './domain/user/root-bootstrap.js';
+
+/** The in-process caches of rows read on every request; each is emptied by its bus topic. */
+export interface Caches {
+  /** user id → user row */
+  users: LocalCache<UserRow | null>;
+  /** access token → user id (0 when unknown) */
+  accessTokens: LocalCache<number>;
+}
+
+/** Everything a request handler or job may need, created once per process (or per test server). */
+export interface AppContext {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly database: DatabaseHandle;
+  /** The database holding `logs`: the main one unless LOG_SQL_DSN is set. */
+  readonly logDatabase: DatabaseHandle;
+  readonly redis: Redis | null;
+  readonly bus: InvalidationBus;
+  readonly options: OptionStore;
+  readonly caches: Caches;
+  readonly mailer: Mailer;
+  /** Work to finish before the process exits (batched writes), run in order by closeContext. */
+  readonly shutdownTasks: (() => Promise<void>)[];
+}
+
+/** Opens the databases, migrates (master only), loads options, connects Redis and bootstraps root. */
+export async function createContext(config: Config, logger: Logger = pino({ level: config.LOG_LEVEL })): Promise<AppContext> {
+  const databaseOptions = {
+    sqlitePath: config.SQLITE_PATH,
+    sqliteBusyTimeoutMs: config.SQLITE_BUSY_TIMEOUT,
+    maxConnections: config.SQL_MAX_OPEN_CONNS,
+  };
+  const database = openDatabase(config.SQL_DSN, databaseOptions);
+  const logDatabase = config.LOG_SQL_DSN ? openDatabase(config.LOG_SQL_DSN, databaseOptions) : database;
+  if (config.isMaster) {
+    await migrateToLatest(database.db, database.dialect);
+    if (logDatabase !== database) await ensureLogTable(logDatabase.db, logDatabase.dialect);
+  }
+  let redis: Redis | null = null;
+  let bus: InvalidationBus = new LocalBus();
+  if (config.redisEnabled) {
+    redis = new Redis(config.REDIS_CONN_STRING, {
+      maxRetriesPerRequest: 2,
+      connectTimeout: 5000,
+      lazyConnect: true,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+    });
+    await redis.connect();
+    await redis.ping();
+    bus = await RedisBus.connect(redis, `${config.REDIS_KEY_PREFIX}invalidate`);
+  }
+  const options = new OptionStore();
+  await options.reload(database.db);
+  const ttlMs = Math.max(config.SYNC_FREQUENCY, 1) * 1000;
+  const caches: Caches = {
+    users: new LocalCache(ttlMs),
+    accessTokens: new LocalCache(ttlMs),
+  };
+  bus.subscribe(({ topic, key }) => {
+    if (topic === 'user') caches.users.delete(key);
+    if (topic === 'access-token') caches.accessTokens.delete(key);
+    if (topic === 'options') void options.reload(database.db).catch((error: unknown) => logger.error({ error }, 'option reload failed'));
+  });
+  if (await bootstrapRoot(database.db, config)) logger.warn('created the root user root / 123456: change its password now');
+  return {
+    config,
+    logger,
+    database,
+    logDatabase,
+    redis,
+    bus,
+    options,
+    caches,
+    mailer: new Mailer(options),
+    shutdownTasks: [],
+  };
+}
+
+/** Runs the shutdown tasks, then closes Redis and the databases. */
+export async function closeContext(context: AppContext): Promise<void> {
+  for (const task of context.shutdownTasks) await task();
+  await context.bus.close();
+  if (context.redis) await context.redis.quit();
+  if (context.logDatabase !== context.database) await context.logDatabase.close();
+  await context.database.close();
+}

@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { createPool as createMysqlPool } from 'mysql2';
+import pg from 'pg';
+import type { Database } from './tables.js';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
+
+/** One open database: the query builder, which engine it is, and how to close it. */
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  sqlitePath: string;
+  sqliteBusyTimeoutMs: number;
+  maxConnections: number;
+}
+
+// node-postgres returns int8 and numeric as strings; every such column here is a quota or a count that
+// stays far below 2^53, so numbers are the honest type.
+pg.types.setTypeParser(20, (value) => Number(value));
+pg.types.setTypeParser(1700, (value) => Number(value));
+
+/** Opens SQL_DSN when set (postgres:// or mysql://, or one-api's `user:pass@tcp(host:port)/db`), else SQLite. */
+export function openDatabase(dsn: string, options: OpenDatabaseOptions): DatabaseHandle {
+  if (/^postgres(ql)?:\/\//.test(dsn)) {
+    const pool = new pg.Pool({ connectionString: dsn, max: options.maxConnections });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (dsn !== '') {
+    const pool = createMysqlPool({
+      ...mysqlConnectionOptions(dsn),
+      connectionLimit: options.maxConnections,
+      supportBigNumbers: true,
+      timezone: 'Z',
+      charset: 'utf8mb4',
+    });
+    const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+    return { db, dialect: 'mysql', close: () => db.destroy() };
+  }
+  const file = resolve(options.sqlitePath);
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`busy_timeout = ${options.sqliteBusyTimeoutMs}`);
+  sqlite.pragma('foreign_keys = OFF');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Accepts a mysql:// URL or the Go driver's DSN that one-api users already have in their environment. */
+export function mysqlConnectionOptions(dsn: string) {
+  if (dsn.startsWith('mysql://')) {
+    const url = new URL(dsn);
+    return {
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database: url.pathname.replace(/^\//, ''),
+    };
+  }
+  const match = /^(?<user>[^:@]*)(?::(?<password>[^@]*))?@(?:tcp\((?<host>[^:)]+)(?::(?<port>\d+))?\))?\/(?<database>[^?]+)/.exec(dsn);
+  if (!match?.groups) throw new Error('SQL_DSN is neither postgres://, mysql:// nor user:pass@tcp(host:port)/db');
+  const { user, password, host, port, database } = match.groups;
+  return { host: host ?? '127.0.0.1', port: Number(port ?? 3306), user, password: password ?? '', database };
+}

@@ -1,0 +1,33 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DialectName } from './connect.js';
+import * as createTables from './migrations/2026_11_21_0600_create_tables.js';
+
+/** A migration that knows which engine it runs on (column types differ a little). */
+export interface DialectMigration {
+  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
+  down(db: Kysely<any>, dialect: DialectName): Promise<void>;
+}
+
+const migrations: Record<string, DialectMigration> = {
+  '2026_11_21_0600_create_tables': createTables,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(migrations).map(([name, migration]) => [
+        name,
+        { up: (db) => migration.up(db, this.dialect), down: (db) => migration.down(db, this.dialect) },
+      ]),
+    );
+  }
+}
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+}

@@ -1,0 +1,137 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The schema, table by table. Names and columns follow one-api's so an existing one-api database opens as is.
+ * Booleans come back as 0/1 on SQLite and MySQL: read them through `Boolean(...)` in presenters.
+ */
+export interface Database {
+  users: UserTable;
+  tokens: TokenTable;
+  channels: ChannelTable;
+  abilities: AbilityTable;
+  redemptions: RedemptionTable;
+  logs: LogTable;
+  options: OptionTable;
+}
+
+type Flag = ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
+
+export interface UserTable {
+  id: Generated<number>;
+  username: string;
+  password: string;
+  display_name: ColumnType<string, string | undefined, string>;
+  role: ColumnType<number, number | undefined, number>;
+  status: ColumnType<number, number | undefined, number>;
+  email: ColumnType<string, string | undefined, string>;
+  github_id: ColumnType<string, string | undefined, string>;
+  wechat_id: ColumnType<string, string | undefined, string>;
+  lark_id: ColumnType<string, string | undefined, string>;
+  oidc_id: ColumnType<string, string | undefined, string>;
+  access_token: ColumnType<string | null, string | null | undefined, string | null>;
+  quota: ColumnType<number, number | undefined, number>;
+  used_quota: ColumnType<number, number | undefined, number>;
+  request_count: ColumnType<number, number | undefined, number>;
+  group: ColumnType<string, string | undefined, string>;
+  aff_code: ColumnType<string | null, string | null | undefined, string | null>;
+  inviter_id: ColumnType<number, number | undefined, number>;
+}
+
+export interface TokenTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  status: ColumnType<number, number | undefined, number>;
+  name: ColumnType<string, string | undefined, string>;
+  created_time: number;
+  accessed_time: number;
+  expired_time: ColumnType<number, number | undefined, number>;
+  remain_quota: ColumnType<number, number | undefined, number>;
+  unlimited_quota: Flag;
+  used_quota: ColumnType<number, number | undefined, number>;
+  models: ColumnType<string | null, string | null | undefined, string | null>;
+  subnet: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ChannelTable {
+  id: Generated<number>;
+  type: ColumnType<number, number | undefined, number>;
+  key: string;
+  status: ColumnType<number, number | undefined, number>;
+  name: ColumnType<string, string | undefined, string>;
+  weight: ColumnType<number | null, number | null | undefined, number | null>;
+  created_time: number;
+  test_time: ColumnType<number, number | undefined, number>;
+  response_time: ColumnType<number, number | undefined, number>;
+  base_url: ColumnType<string | null, string | null | undefined, string | null>;
+  other: ColumnType<string | null, string | null | undefined, string | null>;
+  balance: ColumnType<number, number | undefined, number>;
+  balance_updated_time: ColumnType<number, number | undefined, number>;
+  models: ColumnType<string, string | undefined, string>;
+  group: ColumnType<string, string | undefined, string>;
+  used_quota: ColumnType<number, number | undefined, number>;
+  model_mapping: ColumnType<string | null, string | null | undefined, string | null>;
+  priority: ColumnType<number | null, number | null | undefined, number | null>;
+  config: ColumnType<string, string | undefined, string>;
+  system_prompt: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface AbilityTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: Flag;
+  priority: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface RedemptionTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  status: ColumnType<number, number | undefined, number>;
+  name: ColumnType<string, string | undefined, string>;
+  quota: ColumnType<number, number | undefined, number>;
+  created_time: number;
+  redeemed_time: ColumnType<number, number | undefined, number>;
+  /** Added by ModelGate: who redeemed the code (one-api never recorded it). */
+  used_user_id: ColumnType<number, number | undefined, number>;
+}
+
+export interface LogTable {
+  id: Generated<number>;
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: ColumnType<string, string | undefined, string>;
+  username: ColumnType<string, string | undefined, string>;
+  token_name: ColumnType<string, string | undefined, string>;
+  model_name: ColumnType<string, string | undefined, string>;
+  quota: ColumnType<number, number | undefined, number>;
+  prompt_tokens: ColumnType<number, number | undefined, number>;
+  completion_tokens: ColumnType<number, number | undefined, number>;
+  channel_id: ColumnType<number, number | undefined, number>;
+  request_id: ColumnType<string, string | undefined, string>;
+  elapsed_time: ColumnType<number, number | undefined, number>;
+  is_stream: Flag;
+  system_prompt_reset: Flag;
+}
+
+export interface OptionTable {
+  key: string;
+  value: string;
+}
+
+export type UserRow = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type TokenRow = Selectable<TokenTable>;
+export type NewToken = Insertable<TokenTable>;
+export type ChannelRow = Selectable<ChannelTable>;
+export type NewChannel = Insertable<ChannelTable>;
+export type AbilityRow = Selectable<AbilityTable>;
+export type RedemptionRow = Selectable<RedemptionTable>;
+export type LogRow = Selectable<LogTable>;
+export type NewLog = Insertable<LogTable>;
+
+/** A handle or an open transaction: repositories take either, so that callers can compose transactions. */
+export type Db = import('kysely').Kysely<Database> | import('kysely').Transaction<Database>;

@@ -1,0 +1,85 @@
+import { defaultCompletionRatios, defaultGroupRatios, defaultModelRatios } from '../../relay/billing/default-ratios.js';
+
+export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'json' | 'secret';
+
+interface OptionDefinition {
+  kind: OptionKind;
+  defaultValue: string;
+}
+
+const bool = (value: boolean): OptionDefinition => ({ kind: 'bool', defaultValue: String(value) });
+const int = (value: number): OptionDefinition => ({ kind: 'int', defaultValue: String(value) });
+const float = (value: number): OptionDefinition => ({ kind: 'float', defaultValue: String(value) });
+const text = (value = ''): OptionDefinition => ({ kind: 'string', defaultValue: value });
+const secret = (): OptionDefinition => ({ kind: 'secret', defaultValue: '' });
+const json = (value: unknown): OptionDefinition => ({ kind: 'json', defaultValue: JSON.stringify(value) });
+
+/**
+ * Every runtime option, with one-api's key names and defaults. Secrets are write-only: they are never
+ * returned by GET /api/option/ (one-api filtered by suffix and so leaked TurnstileSecretKey).
+ */
+export const optionDefinitions = {
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  GitHubOAuthEnabled: bool(false),
+  OidcEnabled: bool(false),
+  WeChatAuthEnabled: bool(false),
+  TurnstileCheckEnabled: bool(false),
+  RegisterEnabled: bool(true),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  ApproximateTokenEnabled: bool(false),
+  LogConsumeEnabled: bool(true),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: text('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com'),
+  ChannelDisableThreshold: float(5),
+  SMTPServer: text(),
+  SMTPPort: int(587),
+  SMTPAccount: text(),
+  SMTPFrom: text(),
+  SMTPToken: secret(),
+  Notice: text(),
+  About: text(),
+  HomePageContent: text(),
+  Footer: text(),
+  Logo: text(),
+  SystemName: text('ModelGate'),
+  Theme: text('default'),
+  ServerAddress: text('http://localhost:3000'),
+  GitHubClientId: text(),
+  GitHubClientSecret: secret(),
+  LarkClientId: text(),
+  LarkClientSecret: secret(),
+  OidcClientId: text(),
+  OidcClientSecret: secret(),
+  OidcWellKnown: text(),
+  OidcAuthorizationEndpoint: text(),
+  OidcTokenEndpoint: text(),
+  OidcUserinfoEndpoint: text(),
+  WeChatServerAddress: text(),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: text(),
+  MessagePusherAddress: text(),
+  MessagePusherToken: secret(),
+  TurnstileSiteKey: text(),
+  TurnstileSecretKey: secret(),
+  QuotaForNewUser: int(0),
+  QuotaForInviter: int(0),
+  QuotaForInvitee: int(0),
+  QuotaRemindThreshold: int(1000),
+  PreConsumedQuota: int(500),
+  ModelRatio: json(defaultModelRatios),
+  CompletionRatio: json(defaultCompletionRatios),
+  GroupRatio: json(defaultGroupRatios),
+  TopUpLink: text(),
+  ChatLink: text(),
+  QuotaPerUnit: float(500000),
+  RetryTimes: int(0),
+} satisfies Record<string, OptionDefinition>;
+
+export type OptionKey = keyof typeof optionDefinitions;
+
+export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(optionDefinitions, key);

@@ -1,0 +1,50 @@
+import compress from '@fastify/compress';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { Role } from '../../domain/user/user.constants.js';
+import { authenticate } from '../middleware/authenticate.js';
+import type { RateLimits } from '../middleware/rate-limit.js';
+import { turnstileCheck } from '../middleware/turnstile.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { channelRoutes } from './channel/channel.routes.js';
+import { logRoutes } from './log/log.routes.js';
+import { oauthRoutes } from './oauth/oauth.routes.js';
+import { optionRoutes } from './option/option.routes.js';
+import { redemptionRoutes } from './redemption/redemption.routes.js';
+import type { RouteKit, RouteModule } from './route-kit.js';
+import { statusRoutes } from './status/status.routes.js';
+import { tokenRoutes } from './token/token.routes.js';
+import { userRoutes } from './user/user.routes.js';
+
+const modules: RouteModule[] = [
+  statusRoutes,
+  authRoutes,
+  oauthRoutes,
+  userRoutes,
+  tokenRoutes,
+  redemptionRoutes,
+  logRoutes,
+  optionRoutes,
+  channelRoutes,
+];
+
+/** The management API under /api: compression, the global API limit, then each resource's routes. */
+export async function registerApi(app: FastifyInstance, context: AppContext, limits: RateLimits): Promise<void> {
+  await app.register(
+    async (api) => {
+      await api.register(compress, { threshold: 1024 });
+      api.addHook('onRequest', limits.api);
+      const kit: RouteKit = {
+        context,
+        requireUser: authenticate(context, Role.Common),
+        requireAdmin: authenticate(context, Role.Admin),
+        requireRoot: authenticate(context, Role.Root),
+        criticalLimit: limits.critical,
+        turnstile: turnstileCheck(context),
+        limits,
+      };
+      for (const module of modules) await module(api, kit);
+    },
+    { prefix: '/api' },
+  );
+}

@@ -1,0 +1,46 @@
+import type { RouteModule } from '../route-kit.js';
+import { ok } from '../../reply.js';
+
+const startTime = Math.floor(Date.now() / 1000);
+
+/** Public information: server status, notice, about, home page content; the group list for admins. */
+export const statusRoutes: RouteModule = (app, { context, requireAdmin }) => {
+  const { options, config } = context;
+
+  app.get('/status', async () =>
+    ok({
+      version: config.VERSION,
+      start_time: startTime,
+      email_verification: options.bool('EmailVerificationEnabled'),
+      github_oauth: options.bool('GitHubOAuthEnabled'),
+      github_client_id: options.string('GitHubClientId'),
+      lark_client_id: options.string('LarkClientId'),
+      system_name: options.string('SystemName'),
+      logo: options.string('Logo'),
+      footer_html: options.string('Footer'),
+      wechat_qrcode: options.string('WeChatAccountQRCodeImageURL'),
+      wechat_login: options.bool('WeChatAuthEnabled'),
+      server_address: options.string('ServerAddress'),
+      turnstile_check: options.bool('TurnstileCheckEnabled'),
+      turnstile_site_key: options.string('TurnstileSiteKey'),
+      top_up_link: options.string('TopUpLink'),
+      chat_link: options.string('ChatLink'),
+      quota_per_unit: options.number('QuotaPerUnit'),
+      display_in_currency: options.bool('DisplayInCurrencyEnabled'),
+      oidc: options.bool('OidcEnabled'),
+      oidc_client_id: options.string('OidcClientId'),
+      oidc_well_known: options.string('OidcWellKnown'),
+      oidc_authorization_endpoint: options.string('OidcAuthorizationEndpoint'),
+      oidc_token_endpoint: options.string('OidcTokenEndpoint'),
+      oidc_userinfo_endpoint: options.string('OidcUserinfoEndpoint'),
+    }),
+  );
+
+  app.get('/notice', async () => ok(options.string('Notice')));
+  app.get('/about', async () => ok(options.string('About')));
+  app.get('/home_page_content', async () => ok(options.string('HomePageContent')));
+
+  app.get('/group', { preHandler: requireAdmin }, async () =>
+    ok(Object.keys(options.json<Record<string, number>>('GroupRatio')).sort()),
+  );
+};

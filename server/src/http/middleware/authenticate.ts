@@ -1,0 +1,76 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/tables.js';
+import { UserStatus } from '../../domain/user/user.constants.js';
+import { getCachedUser, getUserByAccessToken } from '../../domain/user/user.cache.js';
+import { AppError } from '../../lib/errors.js';
+import { verifyCsrf } from './csrf.js';
+import { clearSession, readSession } from './session.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, read fresh (through the cache) on this request. Set by `authenticate`. */
+    user?: UserRow;
+    authMethod?: 'session' | 'access_token';
+  }
+}
+
+const notLoggedIn = () =>
+  new AppError(
+    'not_logged_in',
+    { zh: '无权进行此操作，未登录且未提供 access token', en: 'Not signed in and no access token provided' },
+    401,
+  );
+const accessTokenInvalid = () =>
+  new AppError('access_token_invalid', { zh: '无权进行此操作，access token 无效', en: 'Invalid access token' });
+export const userBanned = () => new AppError('user_banned', { zh: '用户已被封禁', en: 'This user is banned' });
+const permissionDenied = () =>
+  new AppError('permission_denied', { zh: '无权进行此操作，权限不足', en: 'Permission denied' });
+
+function accessTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  return header.replace(/^Bearer\s+/i, '').trim() || undefined;
+}
+
+/** The user behind the request's session or access token, or null when it carries neither. */
+export async function identify(context: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<UserRow | null> {
+  const session = readSession(request);
+  if (session.userId) {
+    const user = await getCachedUser(context, session.userId);
+    if (!user || user.status !== UserStatus.Enabled) {
+      clearSession(request, reply);
+      throw userBanned();
+    }
+    request.authMethod = 'session';
+    return user;
+  }
+  const accessToken = accessTokenOf(request);
+  if (!accessToken) return null;
+  const user = await getUserByAccessToken(context, accessToken);
+  if (!user) throw accessTokenInvalid();
+  if (user.status !== UserStatus.Enabled) throw userBanned();
+  request.authMethod = 'access_token';
+  return user;
+}
+
+/**
+ * A pre-handler that admits users of at least `minimumRole`. Role and status come from the user row on
+ * every request, so a ban or demotion takes effect on the very next call, sessions included.
+ */
+export function authenticate(context: AppContext, minimumRole: number): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
+    const user = await identify(context, request, reply);
+    if (!user) throw notLoggedIn();
+    if (user.role < minimumRole) throw permissionDenied();
+    if (request.authMethod === 'session') verifyCsrf(request, reply);
+    request.user = user;
+  };
+}
+
+/** The signed-in user; only for handlers behind `authenticate`. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw notLoggedIn();
+  return request.user;
+}
+

@@ -1,0 +1,44 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { languageOf } from '../../lib/language.js';
+
+export interface RateLimits {
+  /** Every /api call: GLOBAL_API_RATE_LIMIT per 3 minutes per IP. */
+  api: onRequestAsyncHookHandler;
+  /** Static files and the console: GLOBAL_WEB_RATE_LIMIT per 3 minutes per IP. */
+  web: onRequestAsyncHookHandler;
+  /** Sign-in, registration, mail sending, OAuth: CRITICAL_RATE_LIMIT per 20 minutes per IP. */
+  critical: onRequestAsyncHookHandler;
+}
+
+const none: onRequestAsyncHookHandler = async () => {};
+
+/** Per-IP limits, kept in memory on one node and in Redis (shared by every node) when it is configured. */
+export async function registerRateLimits(app: FastifyInstance, context: AppContext): Promise<RateLimits> {
+  await app.register(rateLimit, {
+    global: false,
+    redis: context.redis ?? undefined,
+    nameSpace: 'rate-limit:',
+    skipOnError: false,
+    errorResponseBuilder: (request: FastifyRequest, limit) => ({
+      statusCode: 429,
+      success: false,
+      message:
+        languageOf(request.headers['accept-language']) === 'zh'
+          ? `请求过于频繁，请在 ${Math.ceil(limit.ttl / 1000)} 秒后重试`
+          : `Too many requests, try again in ${Math.ceil(limit.ttl / 1000)} s`,
+    }),
+  });
+  const limiter = (mark: string, max: number, windowMs: number): onRequestAsyncHookHandler => {
+    if (max <= 0) return none;
+    const handler = app.rateLimit({ max, timeWindow: windowMs, keyGenerator: (request) => mark + request.ip });
+    return handler as unknown as onRequestAsyncHookHandler;
+  };
+  const { config } = context;
+  return {
+    api: limiter('GA', config.GLOBAL_API_RATE_LIMIT, 180_000),
+    web: limiter('GW', config.GLOBAL_WEB_RATE_LIMIT, 180_000),
+    critical: limiter('CT', config.CRITICAL_RATE_LIMIT, 1_200_000),
+  };
+}

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { RateLimits } from './middleware/rate-limit.js';
+
+/**
+ * Serves the built console from WEB_DIST: hashed assets cached for a week, index.html never cached, and
+ * every other non-API path answered with index.html so the console's history routing works.
+ */
+export async function registerConsole(app: FastifyInstance, context: AppContext, limits: RateLimits): Promise<void> {
+  const root = context.config.WEB_DIST;
+  const hasConsole = existsSync(join(root, 'index.html'));
+  if (hasConsole) {
+    await app.register(async (scope) => {
+      scope.addHook('onRequest', limits.web);
+      await scope.register(fastifyStatic, {
+        root,
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+        setHeaders: (response, path) => {
+          response.header('Cache-Control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=604800, immutable');
+        },
+      });
+    });
+  }
+
+  app.setNotFoundHandler({ preHandler: limits.web }, async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/dashboard/')) {
+      return reply.status(404).send({
+        error: { message: `Invalid URL (${request.method} ${path})`, type: 'invalid_request_error', param: '', code: '' },
+      });
+    }
+    if (path === '/api' || path.startsWith('/api/')) {
+      return reply.status(404).send({ success: false, message: `Invalid URL (${request.method} ${path})` });
+    }
+    if (context.config.FRONTEND_BASE_URL && !context.config.isMaster) {
+      return reply.redirect(context.config.FRONTEND_BASE_URL + request.url, 301);
+    }
+    if (!hasConsole || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.status(404).type('text/plain').send('Not found: the console is not built (npm run build -w web)');
+    }
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', root);
+  });
+}

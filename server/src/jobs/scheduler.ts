@@ -1,0 +1,57 @@
+import type { AppContext } from '../context.js';
+import type { Job } from './job.js';
+import { optionReloadJob } from './option-reload.job.js';
+
+/** Every background job of the server. */
+export const jobs: Job[] = [optionReloadJob];
+
+export interface RunningJobs {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs each enabled job on its interval, never two runs of one job at once. With Redis, a lock held for the
+ * interval lets only one node run a job per period.
+ */
+export function startJobs(context: AppContext, selected: Job[] = jobs): RunningJobs {
+  const controller = new AbortController();
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<void>>();
+
+  for (const job of selected) {
+    const seconds = job.intervalSeconds(context);
+    if (seconds <= 0) continue;
+    if (!context.config.isMaster && !job.runOnSlaves) continue;
+    let busy = false;
+    const tick = async () => {
+      if (busy || controller.signal.aborted) return;
+      busy = true;
+      try {
+        if (context.redis && !job.runOnSlaves) {
+          const acquired = await context.redis.set(`job:${job.name}`, '1', 'EX', Math.max(1, seconds - 1), 'NX');
+          if (acquired !== 'OK') return;
+        }
+        await job.run(context, controller.signal);
+      } catch (error) {
+        context.logger.error({ err: error, job: job.name }, 'job failed');
+      } finally {
+        busy = false;
+      }
+    };
+    const timer = setInterval(() => {
+      const run = tick();
+      running.add(run);
+      void run.finally(() => running.delete(run));
+    }, seconds * 1000);
+    timer.unref();
+    timers.push(timer);
+  }
+
+  return {
+    async stop() {
+      controller.abort();
+      for (const timer of timers) clearInterval(timer);
+      await Promise.allSettled([...running]);
+    },
+  };
+}

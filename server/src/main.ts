@@ -1,0 +1,47 @@
+import pino from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config/env.js';
+import { closeContext, createContext } from './context.js';
+import { startJobs } from './jobs/scheduler.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.LOG_LEVEL });
+  const context = await createContext(config, logger);
+  const app = await buildApp(context);
+  const jobs = startJobs(context);
+  await app.listen({ port: config.PORT, host: config.HOST });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests');
+    const forceExit = setTimeout(() => {
+      logger.error('shutdown took over 30 s, exiting');
+      process.exit(1);
+    }, 30_000);
+    forceExit.unref();
+    await jobs.stop();
+    await app.close();
+    await closeContext(context);
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
