@@ -8,6 +8,7 @@ import { turnstileCheck } from '../middleware/turnstile.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { channelRoutes } from './channel/channel.routes.js';
 import { logRoutes } from './log/log.routes.js';
+import { modelsRoutes } from './models/models.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { optionRoutes } from './option/option.routes.js';
 import { redemptionRoutes } from './redemption/redemption.routes.js';
@@ -26,6 +27,7 @@ const modules: RouteModule[] = [
   logRoutes,
   optionRoutes,
   channelRoutes,
+  modelsRoutes,
 ];
 
 /** The management API under /api: compression, the global API limit, then each resource's routes. */

@@ -1,0 +1,3 @@
+import type { RouteModule } from '../route-kit.js';
+
+export const modelsRoutes: RouteModule = () => {};
