@@ -1,0 +1,173 @@
+// The relay overhead benchmark: ModelGate and Portkey's open-source gateway side by side, in one sitting,
+// against one local mock upstream, alternating runs (A B A B) as bench-notes.md asks. Loopback only.
+import { execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { firstLine, startProcess, waitUntil, type Started } from './processes.js';
+import { cpuSeconds, peakMemoryMiB } from './process-stats.js';
+import { runStreams } from './streams.js';
+import { runWrk, type LoadTarget } from './wrk.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const benchRoot = resolve(import.meta.dirname, '..');
+const repositoryRoot = resolve(benchRoot, '..');
+const modelgatePort = 39_100;
+const portkeyPort = 39_200;
+const accessToken = 'benchrootaccesstoken0123456789ab';
+const requestBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+async function api(path: string, method: string, body?: unknown) {
+  const response = await fetch(`http://127.0.0.1:${modelgatePort}${path}`, {
+    method,
+    headers: { authorization: accessToken, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const result = (await response.json()) as { success: boolean; message: string; data: any };
+  if (!result.success) throw new Error(`${method} ${path}: ${result.message}`);
+  return result.data;
+}
+
+async function main() {
+  if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build -w server', { cwd: repositoryRoot, stdio: 'inherit' });
+  const started: Started[] = [];
+  try {
+    const mock = startProcess(process.execPath, ['--import', 'tsx', 'src/mock-upstream.ts', '0'], {}, benchRoot);
+    started.push(mock);
+    const mockPort = Number(await firstLine(mock.process));
+
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'modelgate-bench-data-'));
+    const modelgate = startProcess(
+      process.execPath,
+      [join(repositoryRoot, 'server/dist/main.js')],
+      {
+        PORT: String(modelgatePort),
+        HOST: '127.0.0.1',
+        SQLITE_PATH: join(dataDirectory, 'modelgate.db'),
+        INITIAL_ROOT_ACCESS_TOKEN: accessToken,
+        LOG_LEVEL: 'warn',
+        GLOBAL_API_RATE_LIMIT: '0',
+        NODE_ENV: 'production',
+      },
+      repositoryRoot,
+    );
+    started.push(modelgate);
+    await waitUntil('ModelGate', async () => (await fetch(`http://127.0.0.1:${modelgatePort}/api/status`)).ok);
+    await api('/api/channel/', 'POST', {
+      name: 'bench mock',
+      type: 8,
+      key: 'sk-upstream-bench',
+      base_url: `http://127.0.0.1:${mockPort}`,
+      models: 'gpt-4o-mini',
+      group: 'default',
+    });
+    // A limited token, so billing takes its full path (pre-consume, settle, token and user counters, log).
+    const token = await api('/api/token/', 'POST', { name: 'bench', remain_quota: 1_000_000_000_000, unlimited_quota: false, expired_time: -1 });
+    const relayKey = `sk-${token?.key ?? (await api('/api/token/?p=0', 'GET'))[0].key}`;
+
+    const portkey = startProcess(
+      process.execPath,
+      [join(benchRoot, 'node_modules/@portkey-ai/gateway/build/start-server.js'), '--headless', `--port=${portkeyPort}`],
+      { NODE_ENV: 'production' },
+      benchRoot,
+    );
+    started.push(portkey);
+    await waitUntil('Portkey', async () => {
+      await fetch(`http://127.0.0.1:${portkeyPort}/`);
+      return true;
+    });
+
+    const targets: (LoadTarget & { pid?: number })[] = [
+      { name: 'direct', url: `http://127.0.0.1:${mockPort}/v1/chat/completions`, headers: { authorization: 'Bearer x' }, body: requestBody },
+      {
+        name: 'modelgate',
+        url: `http://127.0.0.1:${modelgatePort}/v1/chat/completions`,
+        headers: { authorization: `Bearer ${relayKey}` },
+        body: requestBody,
+        pid: modelgate.pid,
+      },
+      {
+        name: 'portkey',
+        url: `http://127.0.0.1:${portkeyPort}/v1/chat/completions`,
+        headers: {
+          authorization: 'Bearer sk-upstream-bench',
+          'x-portkey-provider': 'openai',
+          'x-portkey-custom-host': `http://127.0.0.1:${mockPort}/v1`,
+        },
+        body: requestBody,
+        pid: portkey.pid,
+      },
+    ];
+
+    for (const target of targets) runWrk(target, 8, 2); // warm-up: JIT, connection pools, caches
+
+    const results: Record<string, Record<string, number[]>> = {};
+    const record = (target: string, metric: string, value: number) => {
+      ((results[target] ??= {})[metric] ??= []).push(value);
+    };
+
+    for (const connections of [1, 32, 128]) {
+      for (let round = 0; round < rounds; round++) {
+        for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+          const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
+          const load = runWrk(target, connections, seconds);
+          record(target.name, `rps@${connections}`, load.requestsPerSecond);
+          record(target.name, `p50@${connections}`, load.p50Ms);
+          record(target.name, `p99@${connections}`, load.p99Ms);
+          record(target.name, `errors@${connections}`, load.errors);
+          if (target.pid && load.requests > 0)
+            record(target.name, `cpuUs@${connections}`, ((cpuSeconds(target.pid) - cpuBefore) / load.requests) * 1e6);
+          console.log(`${target.name} c=${connections} round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, errors ${load.errors}`);
+        }
+      }
+    }
+
+    for (let round = 0; round < rounds; round++) {
+      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
+        const streams = await runStreams(target, 32, seconds);
+        record(target.name, 'streams/s', streams.streamsPerSecond);
+        record(target.name, 'ttfbP50', streams.ttfbP50Ms);
+        record(target.name, 'streamErrors', streams.errors);
+        if (target.pid && streams.streams > 0)
+          record(target.name, 'cpuUsPerStream', ((cpuSeconds(target.pid) - cpuBefore) / streams.streams) * 1e6);
+        console.log(`${target.name} streams round ${round + 1}: ${streams.streamsPerSecond.toFixed(0)}/s, ttfb p50 ${streams.ttfbP50Ms.toFixed(2)} ms, errors ${streams.errors}`);
+      }
+    }
+
+    const m = (target: string, metric: string) => median(results[target]?.[metric] ?? []);
+    const rows: [string, (target: string) => string][] = [
+      ['calls/s at concurrency 32', (t) => m(t, 'rps@32').toFixed(0)],
+      ['calls/s at concurrency 128', (t) => m(t, 'rps@128').toFixed(0)],
+      ['p50 / p99 at concurrency 32 (ms)', (t) => `${m(t, 'p50@32').toFixed(2)} / ${m(t, 'p99@32').toFixed(2)}`],
+      ['p50 / p99 at concurrency 128 (ms)', (t) => `${m(t, 'p50@128').toFixed(2)} / ${m(t, 'p99@128').toFixed(2)}`],
+      ['gateway CPU per call at concurrency 32 (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUs@32').toFixed(0))],
+      ['p50 with one client (ms)', (t) => m(t, 'p50@1').toFixed(3)],
+      ['added p50 with one client (ms)', (t) => (t === 'direct' ? '—' : `+${(m(t, 'p50@1') - m('direct', 'p50@1')).toFixed(3)}`)],
+      ['streams/s, 20 chunks, 32 streams', (t) => m(t, 'streams/s').toFixed(0)],
+      ['time to first streamed byte p50 (ms)', (t) => m(t, 'ttfbP50').toFixed(2)],
+      ['added time to first byte (ms)', (t) => (t === 'direct' ? '—' : `+${(m(t, 'ttfbP50') - m('direct', 'ttfbP50')).toFixed(2)}`)],
+      ['gateway CPU per stream (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUsPerStream').toFixed(0))],
+      ['errors (all runs)', (t) => String(Object.entries(results[t] ?? {}).filter(([k]) => k.startsWith('errors') || k === 'streamErrors').reduce((sum, [, v]) => sum + v.reduce((a, b) => a + b, 0), 0))],
+      ['peak RSS (MiB)', (t) => { const target = targets.find((candidate) => candidate.name === t); return target?.pid ? peakMemoryMiB(target.pid).toFixed(0) : '—'; }],
+    ];
+    const names = targets.map((target) => target.name);
+    const table = [
+      `| figure | ${names.join(' | ')} |`,
+      `|---|${names.map(() => '---').join('|')}|`,
+      ...rows.map(([label, value]) => `| ${label} | ${names.map(value).join(' | ')} |`),
+    ].join('\n');
+    const ratio = m('modelgate', 'rps@32') / m('portkey', 'rps@32');
+    const summary = `${table}\n\nModelGate / Portkey throughput at concurrency 32: ${ratio.toFixed(1)}x. Medians of ${rounds} runs of ${seconds} s, ${new Date().toISOString()}, node ${process.version}.\n`;
+    console.log(`\n${summary}`);
+    mkdirSync(join(benchRoot, 'results'), { recursive: true });
+    writeFileSync(join(benchRoot, 'results', 'latest.md'), summary);
+    writeFileSync(join(benchRoot, 'results', 'latest.json'), JSON.stringify(results, null, 2));
+  } finally {
+    for (const process of started.reverse()) await process.stop();
+  }
+}
+
+await main();
