@@ -6,7 +6,7 @@ import type { Config } from './config/env.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureLogTable } from './db/migrations/2026_11_21_0600_create_tables.js';
-import type { UserRow } from './db/tables.js';
+import type { TokenRow, UserRow } from './db/tables.js';
 import { Mailer } from './domain/mail/mailer.js';
 import { OptionStore } from './domain/option/option.store.js';
 import { bootstrapRoot } from './domain/user/root-bootstrap.js';
@@ -17,6 +17,8 @@ export interface Caches {
   users: LocalCache<UserRow | null>;
   /** access token → user id (0 when unknown) */
   accessTokens: LocalCache<number>;
+  /** relay key (without `sk-`) → token row (null when unknown) */
+  tokens: LocalCache<TokenRow | null>;
 }
 
 /** Everything a request handler or job may need, created once per process (or per test server). */
@@ -67,10 +69,12 @@ export async function createContext(config: Config, logger: Logger = pino({ leve
   const caches: Caches = {
     users: new LocalCache(ttlMs),
     accessTokens: new LocalCache(ttlMs),
+    tokens: new LocalCache(ttlMs),
   };
   bus.subscribe(({ topic, key }) => {
     if (topic === 'user') caches.users.delete(key);
     if (topic === 'access-token') caches.accessTokens.delete(key);
+    if (topic === 'token') caches.tokens.delete(key);
     if (topic === 'options') void options.reload(database.db).catch((error: unknown) => logger.error({ error }, 'option reload failed'));
   });
   if (await bootstrapRoot(database.db, config)) logger.warn('created the root user root / 123456: change its password now');
