@@ -1,15 +1,16 @@
-import { presentSignedInUser } from '../../../domain/user/user.presenter.js';
 import { verifyPassword } from '../../../domain/user/user.auth.js';
+import { presentSignedInUser } from '../../../domain/user/user.presenter.js';
+import { registerWithPassword, resetPassword, sendPasswordReset, sendVerificationCode } from '../../../domain/user/user.registration.js';
 import { AppError } from '../../../lib/errors.js';
 import { issueCsrfToken } from '../../middleware/csrf.js';
 import { clearSession, writeSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import { loginBody } from './auth.schema.js';
+import { emailQuery, loginBody, registerBody, resetPasswordBody } from './auth.schema.js';
 
-/** Password sign-in and sign-out. */
-export const authRoutes: RouteModule = (app, { context, criticalLimit }) => {
+/** Password sign-in and sign-out, sign-up, email verification codes and password reset. */
+export const authRoutes: RouteModule = (app, { context, criticalLimit, turnstile }) => {
   app.post('/user/login', { onRequest: criticalLimit }, async (request, reply) => {
     if (!context.options.bool('PasswordLoginEnabled'))
       throw new AppError('password_login_disabled', { zh: '管理员关闭了密码登录', en: 'Password sign-in is disabled by the administrator' });
@@ -24,5 +25,34 @@ export const authRoutes: RouteModule = (app, { context, criticalLimit }) => {
     clearSession(request, reply);
     reply.clearCookie('XSRF-TOKEN', { path: '/' });
     return ok();
+  });
+
+  app.post('/user/register', { onRequest: criticalLimit, preHandler: turnstile }, async (request) => {
+    const body = validate(registerBody, request.body);
+    await registerWithPassword(context, {
+      username: body.username,
+      password: body.password,
+      email: body.email,
+      verificationCode: body.verification_code,
+      affCode: body.aff_code,
+    });
+    return ok();
+  });
+
+  app.get('/verification', { onRequest: criticalLimit, preHandler: turnstile }, async (request) => {
+    const { email } = validate(emailQuery, request.query);
+    await sendVerificationCode(context, email);
+    return ok();
+  });
+
+  app.get('/reset_password', { onRequest: criticalLimit, preHandler: turnstile }, async (request) => {
+    const { email } = validate(emailQuery, request.query);
+    await sendPasswordReset(context, email);
+    return ok();
+  });
+
+  app.post('/user/reset', { onRequest: criticalLimit }, async (request) => {
+    const { email, token } = validate(resetPasswordBody, request.body);
+    return ok(await resetPassword(context, email, token));
   });
 };

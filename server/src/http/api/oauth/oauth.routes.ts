@@ -1,3 +1,80 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { githubProvider } from '../../../domain/user/oauth/github.provider.js';
+import { larkProvider } from '../../../domain/user/oauth/lark.provider.js';
+import { bindProvider, requireProviderEnabled, signInWithProvider } from '../../../domain/user/oauth/oauth.service.js';
+import type { OAuthProvider } from '../../../domain/user/oauth/oauth-provider.js';
+import { oidcProvider } from '../../../domain/user/oauth/oidc.provider.js';
+import { wechatProvider } from '../../../domain/user/oauth/wechat.provider.js';
+import type { UserRow } from '../../../db/tables.js';
+import { presentSignedInUser } from '../../../domain/user/user.presenter.js';
+import { bindEmail } from '../../../domain/user/user.registration.js';
+import { randomAlphanumeric } from '../../../lib/random.js';
+import { AppError } from '../../../lib/errors.js';
+import { currentUser, identify } from '../../middleware/authenticate.js';
+import { issueCsrfToken } from '../../middleware/csrf.js';
+import { readSession, updateSession, writeSession } from '../../middleware/session.js';
+import { ok } from '../../reply.js';
+import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
+import { emailBindQuery, oauthCallbackQuery, wechatQuery } from './oauth.schema.js';
 
-export const oauthRoutes: RouteModule = () => {};
+const stateMismatch = () =>
+  new AppError('oauth_state_mismatch', { zh: 'state is empty or not same', en: 'state is empty or not same' }, 403);
+
+/** Starts a session for the user, as password sign-in does. */
+function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
+  writeSession(request, reply, { userId: user.id });
+  issueCsrfToken(request, reply);
+  return ok(presentSignedInUser(user));
+}
+
+/** Third-party sign-in and binding: GitHub, Lark, OIDC (state-checked), WeChat, and email binding. */
+export const oauthRoutes: RouteModule = (app, { context, criticalLimit, requireUser }) => {
+  app.get('/oauth/state', { onRequest: criticalLimit }, async (request, reply) => {
+    const state = randomAlphanumeric(12);
+    updateSession(request, reply, { oauthState: state });
+    return ok(state);
+  });
+
+  const stateChecked = (provider: OAuthProvider) =>
+    app.get(`/oauth/${provider.name}`, { onRequest: criticalLimit }, async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const expected = readSession(request).oauthState;
+      if (!expected || typeof query.state !== 'string' || query.state !== expected) throw stateMismatch();
+      // A state works once: clear it before anything else can fail.
+      updateSession(request, reply, { oauthState: undefined });
+      const { code } = validate(oauthCallbackQuery, request.query);
+      const signedIn = readSession(request).userId ? await identify(context, request, reply) : null;
+      requireProviderEnabled(context, provider);
+      const identity = await provider.identify(context, code);
+      if (signedIn) {
+        await bindProvider(context, signedIn, provider, identity);
+        return ok(undefined, 'bind');
+      }
+      return signIn(request, reply, await signInWithProvider(context, provider, identity));
+    });
+  stateChecked(githubProvider);
+  stateChecked(larkProvider);
+  stateChecked(oidcProvider);
+
+  app.get('/oauth/wechat', { onRequest: criticalLimit }, async (request, reply) => {
+    requireProviderEnabled(context, wechatProvider);
+    const { code } = validate(wechatQuery, request.query);
+    const identity = await wechatProvider.identify(context, code);
+    return signIn(request, reply, await signInWithProvider(context, wechatProvider, identity));
+  });
+
+  app.get('/oauth/wechat/bind', { onRequest: criticalLimit, preHandler: requireUser }, async (request) => {
+    requireProviderEnabled(context, wechatProvider);
+    const { code } = validate(wechatQuery, request.query);
+    const identity = await wechatProvider.identify(context, code);
+    await bindProvider(context, currentUser(request), wechatProvider, identity);
+    return ok();
+  });
+
+  app.get('/oauth/email/bind', { onRequest: criticalLimit, preHandler: requireUser }, async (request) => {
+    const { email, code } = validate(emailBindQuery, request.query);
+    await bindEmail(context, currentUser(request), email, code);
+    return ok();
+  });
+};

@@ -1,3 +1,44 @@
+import { UserErrors } from '../../../domain/user/user.errors.js';
+import { userDashboard } from '../../../domain/user/user.dashboard.js';
+import { presentUser } from '../../../domain/user/user.presenter.js';
+import { deleteSelf, ensureAffCode, regenerateAccessToken, updateSelf } from '../../../domain/user/user.self.js';
+import { currentUser } from '../../middleware/authenticate.js';
+import { clearSession } from '../../middleware/session.js';
+import { ok } from '../../reply.js';
+import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
+import { userAdminRoutes } from './user-admin.routes.js';
+import { updateSelfBody } from './user.schema.js';
 
-export const userRoutes: RouteModule = () => {};
+/** The signed-in user's own account, then the administration of users. */
+export const userRoutes: RouteModule = async (app, kit) => {
+  const { context, requireUser } = kit;
+
+  app.get('/user/self', { preHandler: requireUser }, async (request) => ok(presentUser(currentUser(request))));
+
+  app.put('/user/self', { preHandler: requireUser }, async (request) => {
+    await updateSelf(context, currentUser(request), validate(updateSelfBody, request.body));
+    return ok();
+  });
+
+  app.delete('/user/self', { preHandler: requireUser }, async (request, reply) => {
+    await deleteSelf(context, currentUser(request));
+    clearSession(request, reply);
+    return ok();
+  });
+
+  app.get('/user/token', { preHandler: requireUser }, async (request) => ok(await regenerateAccessToken(context, currentUser(request))));
+
+  app.get('/user/aff', { preHandler: requireUser }, async (request) => ok(await ensureAffCode(context, currentUser(request))));
+
+  app.get('/user/dashboard', { preHandler: requireUser }, async (request) => {
+    try {
+      return ok(await userDashboard(context, currentUser(request).id));
+    } catch (error) {
+      request.log.error({ err: error }, 'dashboard query failed');
+      throw UserErrors.statsFailed();
+    }
+  });
+
+  await userAdminRoutes(app, kit);
+};

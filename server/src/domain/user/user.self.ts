@@ -1,0 +1,76 @@
+import type { AppContext } from '../../context.js';
+import type { UserRow, UserUpdate } from '../../db/tables.js';
+import { dashlessUuid, randomAlphanumeric } from '../../lib/random.js';
+import { invalidateUser } from './user.cache.js';
+import { Role } from './user.constants.js';
+import { UserErrors } from './user.errors.js';
+import { softDeleteUser } from './user.lifecycle.js';
+import { hashPassword } from './user.password.js';
+import { findUserById, isUsernameTaken } from './user.repository.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+export interface SelfChanges {
+  username?: string;
+  password?: string;
+  display_name?: string;
+}
+
+/** PUT /api/user/self: only the non-empty of the three fields change; a taken username is refused clearly. */
+export async function updateSelf(context: AppContext, user: UserRow, changes: SelfChanges): Promise<void> {
+  const update: UserUpdate = {};
+  if (changes.username && changes.username !== user.username) {
+    if (await isUsernameTaken(context.database.db, changes.username, user.id)) throw UserErrors.usernameTaken();
+    update.username = changes.username;
+  }
+  if (changes.display_name) update.display_name = changes.display_name;
+  if (changes.password) update.password = await hashPassword(changes.password);
+  if (Object.keys(update).length === 0) return;
+  try {
+    await context.database.db.updateTable('users').set(update).where('id', '=', user.id).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw UserErrors.usernameTaken();
+    throw error;
+  }
+  await invalidateUser(context, user);
+}
+
+/** DELETE /api/user/self: anyone but root. */
+export async function deleteSelf(context: AppContext, user: UserRow): Promise<void> {
+  if (user.role === Role.Root) throw UserErrors.cannotDeleteRootSelf();
+  await softDeleteUser(context, user);
+}
+
+/** GET /api/user/token: a fresh access token; the old one stops working on every node. */
+export async function regenerateAccessToken(context: AppContext, user: UserRow): Promise<string> {
+  const accessToken = dashlessUuid();
+  try {
+    await context.database.db.updateTable('users').set({ access_token: accessToken }).where('id', '=', user.id).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw UserErrors.uuidCollision();
+    throw error;
+  }
+  await invalidateUser(context, user);
+  return accessToken;
+}
+
+/** GET /api/user/aff: the user's invitation code, generated on first request (another try on a collision). */
+export async function ensureAffCode(context: AppContext, user: UserRow): Promise<string> {
+  if (user.aff_code) return user.aff_code;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    try {
+      await context.database.db
+        .updateTable('users')
+        .set({ aff_code: randomAlphanumeric(4) })
+        .where('id', '=', user.id)
+        .where((eb) => eb.or([eb('aff_code', 'is', null), eb('aff_code', '=', '')]))
+        .execute();
+      break;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  await invalidateUser(context, user);
+  const fresh = await findUserById(context.database.db, user.id);
+  if (!fresh?.aff_code) throw UserErrors.uuidCollision();
+  return fresh.aff_code;
+}
