@@ -1,0 +1,96 @@
+import axios, { isAxiosError, type AxiosRequestConfig } from 'axios';
+import i18n from 'i18next';
+import { navigateTo } from '../lib/navigation';
+import { notify } from '../lib/notify';
+import { signOut } from '../stores/user.store';
+import type { Envelope } from './types';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Do not show failures as toasts; the caller reports them itself. */
+    silent?: boolean;
+  }
+}
+
+/** The one HTTP client: same-origin paths, no timeout, the XSRF cookie echoed back as a header. */
+export const client = axios.create({
+  baseURL: '',
+  timeout: 0,
+  withCredentials: true,
+  xsrfCookieName: 'XSRF-TOKEN',
+  xsrfHeaderName: 'X-XSRF-TOKEN',
+});
+
+/** A failed call; `shown` says whether the common handler already told the user. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly shown: boolean,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+function serverMessage(data: unknown): string | undefined {
+  if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string' && data.message) {
+    return data.message;
+  }
+  return undefined;
+}
+
+/** Common handling of failed HTTP calls (spec section 8). */
+export function handleHttpError(error: unknown, silent = false): ApiError {
+  if (!isAxiosError(error)) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!silent) notify.error(message);
+    return new ApiError(message, undefined, !silent);
+  }
+  const status = error.response?.status;
+  const message = serverMessage(error.response?.data) ?? error.message;
+  if (status === 401) {
+    signOut();
+    navigateTo('/login?expired=true');
+    return new ApiError(message, status, true);
+  }
+  if (silent) return new ApiError(message, status, false);
+  if (status === 429) notify.error(i18n.t('common.error.tooManyRequests'));
+  else if (status === 500) notify.error(i18n.t('common.error.internal'));
+  else if (status === 405) notify.info(i18n.t('common.error.demoSite'));
+  else notify.error(message);
+  return new ApiError(message, status, true);
+}
+
+/** Sends a request and returns the whole envelope; HTTP failures go through the common handler and throw. */
+export async function requestEnvelope<T>(config: AxiosRequestConfig): Promise<Envelope<T>> {
+  try {
+    const response = await client.request<Envelope<T>>(config);
+    return response.data;
+  } catch (error) {
+    throw handleHttpError(error, config.silent);
+  }
+}
+
+/** Sends a request and returns `data`; `success: false` shows the message as an error toast and throws. */
+export async function request<T>(config: AxiosRequestConfig): Promise<T> {
+  const envelope = await requestEnvelope<T>(config);
+  if (!envelope || typeof envelope !== 'object' || envelope.success !== true) {
+    const message = envelope?.message || i18n.t('common.error.requestFailed');
+    if (!config.silent) notify.error(message);
+    throw new ApiError(message, undefined, !config.silent);
+  }
+  return envelope.data;
+}
+
+type Options = Omit<AxiosRequestConfig, 'url' | 'method' | 'data'>;
+
+export const api = {
+  get: <T>(url: string, options?: Options) => request<T>({ ...options, url, method: 'GET' }),
+  delete: <T>(url: string, options?: Options) => request<T>({ ...options, url, method: 'DELETE' }),
+  post: <T>(url: string, data?: unknown, options?: Options) => request<T>({ ...options, url, method: 'POST', data }),
+  put: <T>(url: string, data?: unknown, options?: Options) => request<T>({ ...options, url, method: 'PUT', data }),
+};
+
+/** True for failures the common handler has not reported yet. */
+export const needsReport = (error: unknown): boolean => !(error instanceof ApiError && error.shown);

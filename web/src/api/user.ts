@@ -1,0 +1,33 @@
+import { api } from './client';
+import type { ProfileUpdate, RegistrationPayload, SessionUser, User } from './types';
+
+export const login = (username: string, password: string) =>
+  api.post<SessionUser>('/api/user/login', { username, password });
+
+export const logout = () => api.get<unknown>('/api/user/logout', { silent: true });
+
+export const register = (payload: RegistrationPayload, turnstile: string) =>
+  api.post<unknown>('/api/user/register', payload, { params: { turnstile } });
+
+export const sendVerificationCode = (email: string, turnstile: string) =>
+  api.get<unknown>('/api/verification', { params: { email, turnstile } });
+
+export const sendResetEmail = (email: string, turnstile: string) =>
+  api.get<unknown>('/api/reset_password', { params: { email, turnstile } });
+
+/** Confirms a reset link; answers the new password. */
+export const confirmPasswordReset = (email: string, token: string) =>
+  api.post<string>('/api/user/reset', { email, token });
+
+export const fetchSelf = () => api.get<User>('/api/user/self');
+
+export const updateSelf = (profile: ProfileUpdate) => api.put<unknown>('/api/user/self', profile);
+
+export const deleteSelf = () => api.delete<unknown>('/api/user/self');
+
+/** Generates a new system access token. */
+export const generateAccessToken = () => api.get<string>('/api/user/token');
+
+export const fetchAffCode = () => api.get<string>('/api/user/aff');
+
+export const fetchAvailableModels = () => api.get<string[] | null>('/api/user/available_models', { silent: true });

@@ -1,0 +1,26 @@
+import { Card, Flex, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useSystemBrand } from '../header/use-system-brand';
+
+export interface AuthCardProps {
+  title: string;
+  children: ReactNode;
+}
+
+/** The centred card of the sign-in, register and reset screens. */
+export function AuthCard({ title, children }: AuthCardProps) {
+  const { logo } = useSystemBrand();
+  return (
+    <div className="auth-page">
+      <Card className="auth-card">
+        <Flex vertical align="center" gap={8} style={{ marginBottom: 24 }}>
+          <img src={logo} alt="" width={48} height={48} style={{ objectFit: 'contain' }} />
+          <Typography.Title level={3} style={{ margin: 0, textAlign: 'center' }}>
+            {title}
+          </Typography.Title>
+        </Flex>
+        {children}
+      </Card>
+    </div>
+  );
+}

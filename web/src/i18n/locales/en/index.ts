@@ -1,0 +1,43 @@
+import about from './about';
+import channel from './channel';
+import chat from './chat';
+import common from './common';
+import footer from './footer';
+import header from './header';
+import home from './home';
+import log from './log';
+import login from './login';
+import oauth from './oauth';
+import redemption from './redemption';
+import register from './register';
+import reset from './reset';
+import setting from './setting';
+import status from './status';
+import token from './token';
+import topup from './topup';
+import user from './user';
+
+/** English texts: every zh-CN key, checked by the compiler per namespace. */
+export const namespaces = {
+  about,
+  channel,
+  chat,
+  common,
+  footer,
+  header,
+  home,
+  log,
+  login,
+  oauth,
+  redemption,
+  register,
+  reset,
+  setting,
+  status,
+  token,
+  topup,
+  user,
+};
+
+const en = Object.assign({}, ...Object.values(namespaces)) as Record<string, string>;
+export default en;

@@ -1,0 +1,25 @@
+/** Navigation bar. */
+const header = {
+  'header.menu.home': '首页',
+  'header.menu.channel': '渠道',
+  'header.menu.chat': '聊天',
+  'header.menu.token': '令牌',
+  'header.menu.redemption': '兑换',
+  'header.menu.topup': '充值',
+  'header.menu.user': '用户',
+  'header.menu.log': '日志',
+  'header.menu.about': '模型列表',
+  'header.menu.status': '服务状态',
+  'header.account.login': '登录',
+  'header.account.register': '注册',
+  'header.account.personal': '个人中心',
+  'header.account.logout': '退出登录',
+  'header.logoutSuccess': '注销成功！',
+  'header.toggleMenu': '展开或收起菜单',
+  'header.language.switch': '切换语言',
+  'header.language.zh-CN': '简体中文',
+  'header.language.en': 'English',
+  'header.language.short.zh-CN': '中文',
+  'header.language.short.en': 'EN',
+};
+export default header;

@@ -1,0 +1,5 @@
+/** Usage logs. */
+const log = {
+  'log.title': '使用日志',
+};
+export default log;

@@ -1,0 +1,27 @@
+/** Registration page. */
+const register = {
+  'register.title': '新用户注册',
+  'register.form.username': '用户名',
+  'register.form.usernamePlaceholder': '输入用户名，最长 12 位',
+  'register.form.usernameRequired': '请输入用户名',
+  'register.form.password': '密码',
+  'register.form.passwordPlaceholder': '输入密码，最短 8 位，最长 20 位',
+  'register.form.passwordRequired': '请输入密码',
+  'register.form.password2': '确认密码',
+  'register.form.password2Placeholder': '再次输入密码',
+  'register.form.password2Required': '请再次输入密码',
+  'register.form.email': '邮箱',
+  'register.form.emailPlaceholder': '输入邮箱地址',
+  'register.form.emailInvalid': '请输入有效的邮箱地址',
+  'register.form.code': '验证码',
+  'register.form.codePlaceholder': '输入验证码',
+  'register.form.codeRequired': '请输入验证码',
+  'register.getCode': '获取验证码',
+  'register.passwordTooShort': '密码长度不得小于 8 位！',
+  'register.passwordMismatch': '两次输入的密码不一致',
+  'register.submit': '注册',
+  'register.success': '注册成功！',
+  'register.haveAccount': '已有账户？',
+  'register.loginLink': '点击登录',
+};
+export default register;

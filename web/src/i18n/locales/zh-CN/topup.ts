@@ -1,0 +1,5 @@
+/** Top-up. */
+const topup = {
+  'topup.title': '充值',
+};
+export default topup;

@@ -1,0 +1,67 @@
+import { isAdmin, type RoleHolder } from './roles';
+
+/** Width at or below which the header menu collapses behind a toggle. */
+export const NARROW_SCREEN_PX = 600;
+/** Position of the Chat entry in the menu. */
+export const CHAT_ENTRY_INDEX = 2;
+
+export type Visibility = 'all' | 'signedIn' | 'admin';
+
+export interface MenuEntry {
+  key: string;
+  /** Translation key of the label. */
+  labelKey: string;
+  path: string;
+  visibility: Visibility;
+}
+
+export type AccountAction = 'login' | 'register' | 'logout' | 'setting';
+
+export interface MenuModel {
+  entries: MenuEntry[];
+  collapsed: boolean;
+  /** Buttons under the collapsed menu, or the account area of the wide header. */
+  accountActions: AccountAction[];
+}
+
+const entry = (key: string, path: string, visibility: Visibility): MenuEntry => ({
+  key,
+  labelKey: `header.menu.${key}`,
+  path,
+  visibility,
+});
+
+/** The header entries in spec order, before visibility rules apply. */
+export const MENU_ENTRIES: readonly MenuEntry[] = [
+  entry('home', '/', 'all'),
+  entry('channel', '/channel', 'admin'),
+  entry('token', '/token', 'signedIn'),
+  entry('redemption', '/redemption', 'admin'),
+  entry('topup', '/topup', 'signedIn'),
+  entry('user', '/user', 'admin'),
+  entry('log', '/log', 'signedIn'),
+  entry('about', '/about', 'all'),
+  entry('status', '/status', 'signedIn'),
+];
+
+export const CHAT_ENTRY: MenuEntry = entry('chat', '/chat', 'all');
+
+function visibleTo(visibility: Visibility, user: RoleHolder | null): boolean {
+  if (visibility === 'all') return true;
+  if (visibility === 'signedIn') return user !== null;
+  return isAdmin(user);
+}
+
+/**
+ * Menu rules of spec section 2: entries filtered by who is signed in, the Chat entry inserted at index 2
+ * when a chat link is stored, and the collapsed layout at 600 px or less.
+ */
+export function buildMenu(user: RoleHolder | null, chatLink: string | null, widthPx: number): MenuModel {
+  const entries = MENU_ENTRIES.filter((item) => visibleTo(item.visibility, user));
+  if (chatLink) entries.splice(CHAT_ENTRY_INDEX, 0, CHAT_ENTRY);
+  const collapsed = widthPx <= NARROW_SCREEN_PX;
+  let accountActions: AccountAction[];
+  if (user === null) accountActions = ['login', 'register'];
+  else accountActions = collapsed ? ['logout'] : ['setting', 'logout'];
+  return { entries, collapsed, accountActions };
+}

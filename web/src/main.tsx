@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { AppProviders } from './app';
+import { startI18n } from './i18n';
+import { bindNavigator } from './lib/navigation';
+import { createAppRouter } from './routes';
+import './styles.css';
+
+async function start(): Promise<void> {
+  await startI18n();
+  const router = createAppRouter();
+  bindNavigator((path, options) => void router.navigate(path, options));
+  const container = document.getElementById('root');
+  if (!container) return;
+  createRoot(container).render(
+    <StrictMode>
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,6 @@
+import { OAuthCallback } from './oauth-callback';
+
+/** /oauth/github */
+export default function GithubCallbackPage() {
+  return <OAuthCallback provider="github" />;
+}

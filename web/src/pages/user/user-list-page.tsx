@@ -1,0 +1,6 @@
+import { PagePlaceholder } from '../../components/page-heading/page-placeholder';
+
+/** Filled in by the console's second part. */
+export default function UserListPage() {
+  return <PagePlaceholder titleKey="user.list.title" />;
+}
