@@ -1,0 +1,133 @@
+/**
+ * The contract every upstream satisfies. An adaptor converts, it never calls: the pipeline makes the HTTP
+ * call (pools, timeouts, retries, billing), so an adaptor can be tested against recorded fixtures alone.
+ * See docs/decisions/0001-relay-adaptor-interface.md.
+ */
+
+/** What the client asked for, from the path of the front request. */
+export type RelayMode =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'moderations'
+  | 'images'
+  | 'audio-speech'
+  | 'audio-transcription'
+  | 'audio-translation';
+
+/** The channel settings an adaptor needs, already resolved (base URL default applied, config parsed). */
+export interface ChannelSettings {
+  id: number;
+  type: number;
+  name: string;
+  key: string;
+  /** The channel's base_url, or the type's default; never ends with a slash. */
+  baseUrl: string;
+  /** Parsed `config` JSON, with one-api's legacy `other` column copied into api_version when empty. */
+  config: ChannelConfig;
+}
+
+export interface ChannelConfig {
+  region?: string;
+  sk?: string;
+  ak?: string;
+  user_id?: string;
+  api_version?: string;
+  library_id?: string;
+  plugin?: string;
+  vertex_ai_project_id?: string;
+  vertex_ai_adc?: string;
+}
+
+/** The request body as the client sent it. */
+export type RelayBody =
+  | {
+      kind: 'json';
+      /** Parsed body, already changed by model mapping / system prompt / stream options when `changed`. */
+      value: Record<string, unknown>;
+      /** The client's bytes, forwarded unchanged when nothing was changed (one-api does the same). */
+      raw: Buffer;
+      changed: boolean;
+    }
+  | { kind: 'binary'; raw: Buffer; contentType: string };
+
+/** One relay attempt on one channel. */
+export interface RelayCall {
+  mode: RelayMode;
+  /** The front path, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** The front query string without `?` ('' when none). */
+  query: string;
+  /** The upstream model name (after the channel's model mapping). */
+  model: string;
+  stream: boolean;
+  body: RelayBody;
+  channel: ChannelSettings;
+  /** Client headers an upstream may need (content type and accept only: nothing else is forwarded). */
+  clientHeaders: { contentType?: string; accept?: string };
+}
+
+/** What the pipeline sends. */
+export interface UpstreamRequest {
+  url: string;
+  method: 'POST' | 'GET';
+  headers: Record<string, string>;
+  body?: Buffer | string;
+}
+
+/** A whole upstream answer, read by the pipeline with a size limit. */
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** The converted answer for the client, plus what billing needs. */
+export interface RelayResult {
+  status: number;
+  /** Headers to copy to the client (content-type at least). */
+  headers: Record<string, string>;
+  body: Buffer;
+  usage?: Usage;
+  /** The generated text, for counting tokens when the upstream gave no usage. */
+  text?: string;
+}
+
+/** One event for the client, already in OpenAI's stream format (the `data:` payload). */
+export interface RelayChunk {
+  data: string;
+  usage?: Usage;
+  /** Text generated in this chunk, for counting tokens when no usage arrives. */
+  text?: string;
+}
+
+/** An upstream failure in OpenAI's error shape, with its HTTP status. */
+export interface UpstreamErrorBody {
+  status: number;
+  message: string;
+  type: string;
+  param: string | null;
+  code: string | null;
+}
+
+export interface Adaptor {
+  /** Same as the folder name under relay/adaptors/. */
+  readonly id: string;
+  /** What it can do: a relay in another mode answers a clear 501 before any call is made. */
+  readonly modes: readonly RelayMode[];
+  /** The built-in model names of this upstream (GET /api/models, /v1/models). */
+  readonly models: readonly string[];
+  buildRequest(call: RelayCall): UpstreamRequest;
+  /** Converts a successful (2xx) whole answer; throws UpstreamError when the body is an error in disguise. */
+  readResponse(response: UpstreamResponse, call: RelayCall): RelayResult;
+  /** Converts a 2xx stream; `body` yields the raw bytes as they arrive. */
+  readStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk>;
+  /** Reads a non-2xx answer into an OpenAI-shaped error. */
+  readError(response: UpstreamResponse, call: RelayCall): UpstreamErrorBody;
+}

@@ -1,0 +1,118 @@
+/** Anthropic Messages API wire types. https://docs.anthropic.com/en/api/messages */
+
+export type ClaudeImageSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string };
+
+export interface ClaudeTextBlock {
+  type: 'text';
+  text: string;
+}
+
+export interface ClaudeImageBlock {
+  type: 'image';
+  source: ClaudeImageSource;
+}
+
+export interface ClaudeToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface ClaudeToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string | (ClaudeTextBlock | ClaudeImageBlock)[];
+  is_error?: boolean;
+}
+
+export interface ClaudeThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+
+export type ClaudeContentBlock =
+  | ClaudeTextBlock
+  | ClaudeImageBlock
+  | ClaudeToolUseBlock
+  | ClaudeToolResultBlock
+  | ClaudeThinkingBlock
+  | { type: 'redacted_thinking'; data: string };
+
+export interface ClaudeMessage {
+  role: 'user' | 'assistant';
+  content: string | ClaudeContentBlock[];
+}
+
+export interface ClaudeTool {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+}
+
+export type ClaudeToolChoice =
+  | { type: 'auto' | 'any' | 'none'; disable_parallel_tool_use?: boolean }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean };
+
+export interface ClaudeRequest {
+  model?: string;
+  /** Bedrock (`bedrock-2023-05-31`) and Vertex (`vertex-2023-10-16`) put the version in the body. */
+  anthropic_version?: string;
+  max_tokens: number;
+  system?: string | ClaudeTextBlock[];
+  messages: ClaudeMessage[];
+  tools?: ClaudeTool[];
+  tool_choice?: ClaudeToolChoice;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  stop_sequences?: string[];
+  stream?: boolean;
+  metadata?: { user_id?: string };
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+}
+
+export interface ClaudeUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+export interface ClaudeResponse {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: ClaudeContentBlock[];
+  stop_reason: string | null;
+  stop_sequence: string | null;
+  usage: ClaudeUsage;
+}
+
+export interface ClaudeErrorBody {
+  type: 'error';
+  error: { type: string; message: string };
+}
+
+/** The events of a Messages stream (the `data:` JSON; its `type` equals the SSE event name). */
+export type ClaudeStreamEvent =
+  | { type: 'message_start'; message: ClaudeResponse }
+  | { type: 'content_block_start'; index: number; content_block: ClaudeContentBlock }
+  | {
+      type: 'content_block_delta';
+      index: number;
+      delta:
+        | { type: 'text_delta'; text: string }
+        | { type: 'input_json_delta'; partial_json: string }
+        | { type: 'thinking_delta'; thinking: string }
+        | { type: 'signature_delta'; signature: string };
+    }
+  | { type: 'content_block_stop'; index: number }
+  | { type: 'message_delta'; delta: { stop_reason: string | null; stop_sequence: string | null }; usage?: ClaudeUsage }
+  | { type: 'message_stop'; 'amazon-bedrock-invocationMetrics'?: { inputTokenCount: number; outputTokenCount: number } }
+  | { type: 'ping' }
+  | { type: 'error'; error: { type: string; message: string } };

@@ -1,0 +1,30 @@
+/** Built-in model lists of the OpenAI-compatible vendors, as one-api lists them. */
+export const compatibleModels = {
+  ai360: ['gpt-3.5-turbo', 'gpt-3.5-turbo-16k', '360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1', 'semantic_similarity_s1_v1'],
+  openrouter: ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet', 'google/gemini-pro-1.5', 'meta-llama/llama-3.1-70b-instruct', 'deepseek/deepseek-chat'],
+  moonshot: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'],
+  baichuan: ['Baichuan2-Turbo', 'Baichuan2-Turbo-192k', 'Baichuan-Text-Embedding'],
+  minimax: ['abab5.5s-chat', 'abab5.5-chat', 'abab6-chat'],
+  mistral: ['open-mistral-7b', 'open-mixtral-8x7b', 'mistral-small-latest', 'mistral-medium-latest', 'mistral-large-latest', 'mistral-embed'],
+  groq: [
+    'gemma-7b-it', 'gemma2-9b-it', 'llama-3.1-70b-versatile', 'llama-3.1-8b-instant', 'llama-3.2-11b-text-preview',
+    'llama-3.2-1b-preview', 'llama-3.2-3b-preview', 'llama-3.2-90b-text-preview', 'llama-guard-3-8b', 'llama3-70b-8192',
+    'llama3-8b-8192', 'llama3-groq-70b-8192-tool-use-preview', 'llama3-groq-8b-8192-tool-use-preview', 'mixtral-8x7b-32768',
+    'whisper-large-v3',
+  ],
+  lingyiwanwu: ['yi-34b-chat-0205', 'yi-34b-chat-200k', 'yi-vl-plus'],
+  stepfun: ['step-1-8k', 'step-1-32k', 'step-1-128k', 'step-1-256k', 'step-1-flash', 'step-2-16k', 'step-1v-8k', 'step-1v-32k', 'step-1x-medium'],
+  deepseek: ['deepseek-chat', 'deepseek-reasoner'],
+  togetherai: ['meta-llama/Llama-3-70b-chat-hf', 'deepseek-ai/deepseek-coder-33b-instruct', 'mistralai/Mixtral-8x22B-Instruct-v0.1', 'Qwen/Qwen1.5-72B-Chat'],
+  doubao: ['Doubao-pro-128k', 'Doubao-pro-32k', 'Doubao-pro-4k', 'Doubao-lite-128k', 'Doubao-lite-32k', 'Doubao-lite-4k', 'Doubao-embedding'],
+  novita: ['meta-llama/llama-3-8b-instruct', 'meta-llama/llama-3-70b-instruct', 'mistralai/mistral-7b-instruct', 'nousresearch/hermes-2-pro-llama-3-8b'],
+  siliconflow: [
+    'deepseek-ai/DeepSeek-V2.5', 'deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen2.5-7B-Instruct',
+    'Qwen/Qwen2.5-72B-Instruct', 'THUDM/glm-4-9b-chat', 'BAAI/bge-m3', 'FunAudioLLM/SenseVoiceSmall',
+  ],
+  xai: ['grok-beta'],
+  baiduv2: ['ERNIE-4.0-8K', 'ERNIE-4.0-Turbo-8K', 'ERNIE-3.5-8K', 'ERNIE-3.5-128K', 'ERNIE-Speed-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'ERNIE-Tiny-8K', 'deepseek-v3', 'deepseek-r1'],
+  xunfeiv2: ['lite', 'generalv3', 'pro-128k', 'generalv3.5', 'max-32k', '4.0Ultra'],
+  alibailian: ['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-long', 'qwen-coder-plus', 'qwen-math-plus', 'qwq-32b-preview', 'deepseek-v3', 'deepseek-r1'],
+  geminiOpenAI: ['gemini-1.5-flash', 'gemini-1.5-pro', 'gemini-2.0-flash', 'gemini-2.0-flash-lite-preview-02-05', 'text-embedding-004'],
+} as const satisfies Record<string, readonly string[]>;

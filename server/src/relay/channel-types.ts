@@ -1,0 +1,149 @@
+import type { Adaptor } from './adaptor.js';
+import { azure } from './adaptors/azure/index.js';
+import { compatibleAdaptors as compatible } from './adaptors/compatible/index.js';
+import { openai } from './adaptors/openai/index.js';
+import { pendingModels } from './pending-models.js';
+
+/** one-api's channel types. The numbers are stored in `channels.type`: never renumber. */
+export const ChannelType = {
+  Unknown: 0,
+  OpenAI: 1,
+  API2D: 2,
+  Azure: 3,
+  CloseAI: 4,
+  OpenAISB: 5,
+  OpenAIMax: 6,
+  OhMyGPT: 7,
+  Custom: 8,
+  Ails: 9,
+  AIProxy: 10,
+  PaLM: 11,
+  API2GPT: 12,
+  AIGC2D: 13,
+  Anthropic: 14,
+  Baidu: 15,
+  Zhipu: 16,
+  Ali: 17,
+  Xunfei: 18,
+  AI360: 19,
+  OpenRouter: 20,
+  AIProxyLibrary: 21,
+  FastGPT: 22,
+  Tencent: 23,
+  Gemini: 24,
+  Moonshot: 25,
+  Baichuan: 26,
+  Minimax: 27,
+  Mistral: 28,
+  Groq: 29,
+  Ollama: 30,
+  LingYiWanWu: 31,
+  StepFun: 32,
+  AwsClaude: 33,
+  Coze: 34,
+  Cohere: 35,
+  DeepSeek: 36,
+  Cloudflare: 37,
+  DeepL: 38,
+  TogetherAI: 39,
+  Doubao: 40,
+  Novita: 41,
+  VertexAI: 42,
+  Proxy: 43,
+  SiliconFlow: 44,
+  XAI: 45,
+  Replicate: 46,
+  BaiduV2: 47,
+  XunfeiV2: 48,
+  AliBailian: 49,
+  OpenAICompatible: 50,
+  GeminiOpenAICompatible: 51,
+} as const;
+
+export type ChannelTypeValue = (typeof ChannelType)[keyof typeof ChannelType];
+
+/** One channel type: its label, default base URL, and the adaptor that serves it (null = not written yet). */
+export interface ChannelTypeDescription {
+  type: number;
+  name: string;
+  /** '' when the channel must supply its own base URL. */
+  defaultBaseUrl: string;
+  adaptor: Adaptor | null;
+  /** Name of the upstream family, for `owned_by` and GET /api/models (the adaptor id when there is one). */
+  family: string;
+  /** Built-in model names (from the adaptor, or a known list while the adaptor is pending). */
+  models: readonly string[];
+}
+
+type Entry = [name: string, defaultBaseUrl: string, adaptor: Adaptor | null, family?: string];
+
+const entries: Record<ChannelTypeValue, Entry> = {
+  0: ['Unknown', '', null, 'unknown'],
+  1: ['OpenAI', 'https://api.openai.com', openai],
+  2: ['API2D', 'https://oa.api2d.net', openai],
+  3: ['Azure', '', azure],
+  4: ['CloseAI', 'https://api.closeai-proxy.xyz', openai],
+  5: ['OpenAI-SB', 'https://api.openai-sb.com', openai],
+  6: ['OpenAIMax', 'https://api.openaimax.com', openai],
+  7: ['OhMyGPT', 'https://api.ohmygpt.com', openai],
+  8: ['Custom', '', openai],
+  9: ['Ails', 'https://api.caipacity.com', openai],
+  10: ['AIProxy', 'https://api.aiproxy.io', openai],
+  11: ['PaLM', 'https://generativelanguage.googleapis.com', null, 'palm'],
+  12: ['API2GPT', 'https://api.api2gpt.com', openai],
+  13: ['AIGC2D', 'https://api.aigc2d.com', openai],
+  14: ['Anthropic', 'https://api.anthropic.com', null, 'anthropic'],
+  15: ['Baidu', 'https://aip.baidubce.com', null, 'baidu'],
+  16: ['Zhipu', 'https://open.bigmodel.cn', null, 'zhipu'],
+  17: ['Ali', 'https://dashscope.aliyuncs.com', null, 'ali'],
+  18: ['Xunfei', '', null, 'xunfei'],
+  19: ['360', 'https://ai.360.cn', compatible.ai360],
+  20: ['OpenRouter', 'https://openrouter.ai/api', compatible.openrouter],
+  21: ['AIProxyLibrary', 'https://api.aiproxy.io', null, 'aiproxyLibrary'],
+  22: ['FastGPT', 'https://fastgpt.run/api/openapi', openai],
+  23: ['Tencent', 'https://hunyuan.tencentcloudapi.com', null, 'tencent'],
+  24: ['Gemini', 'https://generativelanguage.googleapis.com', null, 'gemini'],
+  25: ['Moonshot', 'https://api.moonshot.cn', compatible.moonshot],
+  26: ['Baichuan', 'https://api.baichuan-ai.com', compatible.baichuan],
+  27: ['Minimax', 'https://api.minimax.chat', compatible.minimax],
+  28: ['Mistral', 'https://api.mistral.ai', compatible.mistral],
+  29: ['Groq', 'https://api.groq.com/openai', compatible.groq],
+  30: ['Ollama', 'http://localhost:11434', null, 'ollama'],
+  31: ['LingYiWanWu', 'https://api.lingyiwanwu.com', compatible.lingyiwanwu],
+  32: ['StepFun', 'https://api.stepfun.com', compatible.stepfun],
+  33: ['AwsClaude', '', null, 'aws'],
+  34: ['Coze', 'https://api.coze.com', null, 'coze'],
+  35: ['Cohere', 'https://api.cohere.ai', null, 'cohere'],
+  36: ['DeepSeek', 'https://api.deepseek.com', compatible.deepseek],
+  37: ['Cloudflare', 'https://api.cloudflare.com', null, 'cloudflare'],
+  38: ['DeepL', 'https://api-free.deepl.com', null, 'deepl'],
+  39: ['TogetherAI', 'https://api.together.xyz', compatible.togetherai],
+  40: ['Doubao', 'https://ark.cn-beijing.volces.com', compatible.doubao],
+  41: ['Novita', 'https://api.novita.ai/v3/openai', compatible.novita],
+  42: ['VertexAI', '', null, 'vertexai'],
+  43: ['Proxy', '', null, 'proxy'],
+  44: ['SiliconFlow', 'https://api.siliconflow.cn', compatible.siliconflow],
+  45: ['xAI', 'https://api.x.ai', compatible.xai],
+  46: ['Replicate', 'https://api.replicate.com/v1/models/', null, 'replicate'],
+  47: ['BaiduV2', 'https://qianfan.baidubce.com', compatible.baiduv2],
+  48: ['XunfeiV2', 'https://spark-api-open.xf-yun.com', compatible.xunfeiv2],
+  49: ['AliBailian', 'https://dashscope.aliyuncs.com', compatible.alibailian],
+  50: ['OpenAICompatible', '', compatible.openaiCompatible],
+  51: ['GeminiOpenAICompatible', 'https://generativelanguage.googleapis.com/v1beta/openai', compatible.geminiOpenAI],
+};
+
+const descriptions = new Map<number, ChannelTypeDescription>(
+  Object.entries(entries).map(([type, [name, defaultBaseUrl, adaptor, family]]) => {
+    const familyName = family ?? adaptor?.id ?? 'unknown';
+    const models = adaptor?.models ?? pendingModels[familyName] ?? [];
+    return [Number(type), { type: Number(type), name, defaultBaseUrl, adaptor, family: familyName, models }];
+  }),
+);
+
+/** The description of a channel type; unknown numbers describe as "Unknown" without an adaptor. */
+export function describeChannelType(type: number): ChannelTypeDescription {
+  return descriptions.get(type) ?? { type, name: 'Unknown', defaultBaseUrl: '', adaptor: null, family: 'unknown', models: [] };
+}
+
+/** Every known type, in number order. */
+export const allChannelTypes = (): ChannelTypeDescription[] => [...descriptions.values()];

@@ -1,0 +1,123 @@
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { Pool } from 'undici';
+import type { UpstreamRequest, UpstreamResponse } from '../adaptor.js';
+import { isUpstreamError, transportError, unreadableAnswer } from '../upstream-error.js';
+
+/** An upstream answer whose body has not been read yet. */
+export interface OpenResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The (decompressed) body, read once: either whole with `readAll` or as a stream. */
+  body: AsyncIterable<Buffer>;
+  /** Drops the body without reading it. */
+  discard(): void;
+}
+
+/** Largest whole answer the relay reads into memory (images in base64 can be large). */
+const maxBodyBytes = 64 * 1024 * 1024;
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    result[name.toLowerCase()] = Array.isArray(value) ? (value[0] ?? '') : value;
+  }
+  return result;
+}
+
+function decoded(body: Readable, encoding: string | undefined): Readable {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return body.pipe(createGunzip());
+    case 'deflate':
+      return body.pipe(createInflate());
+    case 'br':
+      return body.pipe(createBrotliDecompress());
+    default:
+      return body;
+  }
+}
+
+/**
+ * The relay's HTTP client: one undici Pool per upstream origin (global fetch costs several times more per
+ * call), RELAY_TIMEOUT applied to headers and to every pause in the body (0 = wait forever).
+ */
+export class UpstreamClient {
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(private readonly timeoutMs: number) {}
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: 256,
+        pipelining: 1,
+        keepAliveTimeout: 30_000,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  /** Sends a request; transport failures (refused, reset, timeout, abort) become retryable UpstreamErrors. */
+  async open(request: UpstreamRequest, signal?: AbortSignal): Promise<OpenResponse> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch (error) {
+      throw transportError(error, false);
+    }
+    try {
+      const response = await this.pool(url.origin).request({
+        path: url.pathname + url.search,
+        method: request.method,
+        headers: { ...request.headers, 'accept-encoding': 'identity' },
+        body: request.body,
+        signal,
+      });
+      const headers = flatHeaders(response.headers);
+      const body = decoded(response.body, headers['content-encoding']);
+      body.on('error', () => {});
+      return {
+        status: response.statusCode,
+        headers,
+        body,
+        discard: () => response.body.destroy(),
+      };
+    } catch (error) {
+      const name = (error as { code?: string }).code ?? '';
+      throw transportError(error, name.includes('TIMEOUT'));
+    }
+  }
+
+  /** Reads a whole body (bounded); a cut or stalled body becomes a retryable error. */
+  async readAll(response: OpenResponse): Promise<UpstreamResponse> {
+    const parts: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        size += chunk.length;
+        if (size > maxBodyBytes) {
+          response.discard();
+          throw unreadableAnswer(`answer larger than ${maxBodyBytes} bytes`);
+        }
+        parts.push(chunk);
+      }
+    } catch (error) {
+      if (isUpstreamError(error)) throw error;
+      const code = (error as { code?: string }).code ?? '';
+      throw transportError(error, code.includes('TIMEOUT'));
+    }
+    return { status: response.status, headers: response.headers, body: Buffer.concat(parts) };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
+    this.pools.clear();
+  }
+}
