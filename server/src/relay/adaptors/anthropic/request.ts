@@ -1,0 +1,138 @@
+import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
+import { maxOutputTokens, messageParts, messageText, parseArguments, parseDataUrl, readChatRequest, requestTools, stopList } from '../chat-shapes/chat-request.js';
+import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../chat-shapes/openai-chat.types.js';
+import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
+import type { ClaudeContentBlock, ClaudeImageBlock, ClaudeMessage, ClaudeRequest, ClaudeToolChoice } from './types.js';
+
+/** Claude needs `max_tokens`; one-api sends this when the client gives none. */
+export const defaultClaudeMaxTokens = 4096;
+export const anthropicVersion = '2023-06-01';
+
+/** one-api's aliases for retired short names. */
+const modelAliases: Record<string, string> = { 'claude-instant-1': 'claude-instant-1.1', 'claude-2': 'claude-2.1' };
+
+/**
+ * An OpenAI image part as a Claude image block: `data:` URLs become base64 sources; web URLs are handed to
+ * Claude as URL sources, so the gateway never fetches arbitrary addresses itself.
+ */
+function imageBlock(url: string): ClaudeImageBlock {
+  const inline = parseDataUrl(url);
+  if (inline) return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
+  return { type: 'image', source: { type: 'url', url } };
+}
+
+function userBlocks(parts: ChatContentPart[]): ClaudeContentBlock[] {
+  const blocks: ClaudeContentBlock[] = [];
+  for (const part of parts) {
+    if (part.type === 'text' && typeof part.text === 'string' && part.text !== '') blocks.push({ type: 'text', text: part.text });
+    if (part.type === 'image_url') {
+      const imageUrl = (part as { image_url?: { url?: unknown } }).image_url;
+      if (typeof imageUrl?.url === 'string') blocks.push(imageBlock(imageUrl.url));
+    }
+  }
+  return blocks;
+}
+
+function assistantBlocks(message: ChatMessage): ClaudeContentBlock[] {
+  const blocks: ClaudeContentBlock[] = [];
+  const text = messageText(message.content);
+  if (text !== '') blocks.push({ type: 'text', text });
+  for (const call of message.tool_calls ?? []) {
+    blocks.push({ type: 'tool_use', id: call.id, name: call.function?.name ?? '', input: parseArguments(call.function?.arguments) });
+  }
+  return blocks;
+}
+
+function toolResultBlock(message: ChatMessage): ClaudeContentBlock {
+  return { type: 'tool_result', tool_use_id: message.tool_call_id ?? message.name ?? '', content: messageText(message.content) };
+}
+
+/**
+ * OpenAI messages as Claude turns: system and developer messages join the top-level `system`, tool answers
+ * become `tool_result` blocks in a user turn, and consecutive turns of one role are merged (Claude wants
+ * alternation).
+ */
+export function toClaudeMessages(messages: ChatMessage[]): { system?: string; messages: ClaudeMessage[] } {
+  const system: string[] = [];
+  const turns: { role: 'user' | 'assistant'; content: ClaudeContentBlock[] }[] = [];
+  for (const message of messages) {
+    let role: 'user' | 'assistant';
+    let blocks: ClaudeContentBlock[];
+    if (message.role === 'system' || message.role === 'developer') {
+      const text = messageText(message.content);
+      if (text !== '') system.push(text);
+      continue;
+    } else if (message.role === 'assistant') {
+      role = 'assistant';
+      blocks = assistantBlocks(message);
+    } else if (message.role === 'tool' || message.role === 'function') {
+      role = 'user';
+      blocks = [toolResultBlock(message)];
+    } else {
+      role = 'user';
+      blocks = userBlocks(messageParts(message.content));
+    }
+    if (blocks.length === 0) continue;
+    const last = turns.at(-1);
+    if (last && last.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  }
+  return { system: system.length > 0 ? system.join('\n') : undefined, messages: turns };
+}
+
+function toClaudeToolChoice(choice: ChatToolChoice | undefined, parallel: boolean | undefined): ClaudeToolChoice | undefined {
+  let result: ClaudeToolChoice | undefined;
+  if (choice === 'required' || choice === 'any') result = { type: 'any' };
+  else if (choice === 'none') result = { type: 'none' };
+  else if (typeof choice === 'object' && choice?.function?.name) result = { type: 'tool', name: choice.function.name };
+  else if (choice === 'auto' || parallel === false) result = { type: 'auto' };
+  if (result && parallel === false && result.type !== 'none') result.disable_parallel_tool_use = true;
+  return result;
+}
+
+/** The OpenAI chat request as a Messages API body (model included; Bedrock and Vertex remove it). */
+export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
+  const { system, messages } = toClaudeMessages(request.messages);
+  const body: ClaudeRequest = {
+    model: modelAliases[request.model] ?? request.model,
+    max_tokens: maxOutputTokens(request) ?? defaultClaudeMaxTokens,
+    messages,
+  };
+  if (system !== undefined) body.system = system;
+  const tools = requestTools(request);
+  if (tools.length > 0 && request.tool_choice !== 'none') {
+    body.tools = tools.map((tool) => ({
+      name: tool.function.name,
+      description: tool.function.description,
+      input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+    }));
+    const choice = toClaudeToolChoice(request.tool_choice, request.parallel_tool_calls);
+    if (choice) body.tool_choice = choice;
+  }
+  // Claude's temperature runs 0–1, OpenAI's 0–2.
+  if (typeof request.temperature === 'number') body.temperature = Math.min(Math.max(request.temperature, 0), 1);
+  if (typeof request.top_p === 'number') body.top_p = request.top_p;
+  if (typeof request.top_k === 'number') body.top_k = request.top_k;
+  const stop = stopList(request.stop);
+  if (stop) body.stop_sequences = stop;
+  if (request.stream) body.stream = true;
+  if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
+  return body;
+}
+
+/** `POST {base}/v1/messages` with `x-api-key` and `anthropic-version`. */
+export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
+  const key = call.channel.key.trim();
+  if (key === '') throw invalidChannelKey('Anthropic channel key is empty');
+  return {
+    url: `${call.channel.baseUrl}/v1/messages`,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: call.stream ? 'text/event-stream' : 'application/json',
+      'x-api-key': key,
+      'anthropic-version': anthropicVersion,
+    },
+    body: JSON.stringify(toClaudeRequest(readChatRequest(call))),
+  };
+}

@@ -1,0 +1,83 @@
+import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
+import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
+import { readErrorBody } from '../openai/response.js';
+import { chatCompletion, chatResult, completionId, usageOf } from '../chat-shapes/chat-answer.js';
+import type { ChatCompletion, ChatToolCall, ChatUsage } from '../chat-shapes/openai-chat.types.js';
+import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
+import type { ClaudeResponse, ClaudeUsage } from './types.js';
+
+const finishReasons: Record<string, string> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+  pause_turn: 'stop',
+};
+
+/** Claude's `stop_reason` in OpenAI's words (unknown values pass through). */
+export const claudeFinishReason = (reason: string | null | undefined): string | null =>
+  reason ? (finishReasons[reason] ?? reason) : null;
+
+/** Claude usage: every input token counts as prompt (cache writes and reads included). */
+export function claudeUsage(usage: ClaudeUsage | undefined): ChatUsage {
+  const prompt = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+  return usageOf(prompt, usage?.output_tokens ?? 0);
+}
+
+/** A Messages API answer as an OpenAI chat completion for the front model name. */
+export function claudeToChatCompletion(response: ClaudeResponse, model: string): ChatCompletion {
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ChatToolCall[] = [];
+  for (const block of response.content ?? []) {
+    if (block.type === 'text') text += block.text;
+    else if (block.type === 'thinking') reasoning += block.thinking;
+    else if (block.type === 'tool_use') {
+      toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+    }
+  }
+  return chatCompletion({
+    id: completionId(response.id),
+    model,
+    message: {
+      role: 'assistant',
+      content: text === '' && toolCalls.length > 0 ? null : text,
+      ...(reasoning ? { reasoning_content: reasoning } : {}),
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    },
+    finishReason: claudeFinishReason(response.stop_reason) ?? 'stop',
+    usage: claudeUsage(response.usage),
+  });
+}
+
+/** A Claude error object (`{type:"error",error:{type,message}}`) as an OpenAI error; undefined if the body is not one. */
+export function claudeErrorBody(status: number, parsed: unknown): UpstreamErrorBody | undefined {
+  if (!isRecord(parsed) || !isRecord(parsed.error)) return undefined;
+  const message = stringOf(parsed.error.message);
+  const type = stringOf(parsed.error.type);
+  if (!message && !type) return undefined;
+  return errorBody(status, message || type, type || 'upstream_error', type || null);
+}
+
+/** Reads a non-2xx Anthropic answer: its error type becomes both `type` and `code`, its message is kept. */
+export function readAnthropicError(response: UpstreamResponse): UpstreamErrorBody {
+  return claudeErrorBody(response.status, parseJsonBody(response.body)) ?? readErrorBody(response.status, response.body);
+}
+
+/** Parses a whole Messages answer, throwing when it is an error in disguise or unreadable. */
+export function parseClaudeResponse(body: Buffer, status: number): ClaudeResponse {
+  const parsed = parseJsonBody(body);
+  if (!isRecord(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(body)}`);
+  if (parsed.type === 'error') {
+    const error = claudeErrorBody(status >= 400 ? status : 500, parsed);
+    if (error) throw new UpstreamError(error);
+  }
+  if (!Array.isArray(parsed.content)) throw unreadableAnswer(`no content in Claude answer: ${bodyExcerpt(body)}`);
+  return parsed as unknown as ClaudeResponse;
+}
+
+/** Reads a successful non-stream Messages answer. */
+export function readAnthropicResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
+  return chatResult(claudeToChatCompletion(parseClaudeResponse(response.body, response.status), call.model));
+}

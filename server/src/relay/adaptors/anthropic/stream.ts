@@ -1,0 +1,111 @@
+import type { RelayCall, RelayChunk, Usage } from '../../adaptor.js';
+import { ChunkWriter, streamErrorChunk, usageOf } from '../chat-shapes/chat-answer.js';
+import { readChatRequest } from '../chat-shapes/chat-request.js';
+import { readSseEvents } from '../chat-shapes/sse-events.js';
+import { parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { claudeFinishReason } from './response.js';
+import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
+
+/**
+ * Turns Claude stream events into OpenAI chunks (providers.md §4.8). Shared by Anthropic, Bedrock and Vertex,
+ * which all deliver the same events over different framings. Tool calls are numbered 0,1,… among tool_use
+ * blocks (not by Claude's block index), each carrying its id and name once.
+ */
+export class ClaudeStreamConverter {
+  private readonly writer: ChunkWriter;
+  private readonly toolIndexByBlock = new Map<number, number>();
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private finishReason: string | null = null;
+  private finished = false;
+
+  constructor(model: string, includeUsage: boolean) {
+    this.writer = new ChunkWriter(model, includeUsage);
+  }
+
+  private recordUsage(usage: ClaudeUsage | undefined) {
+    if (!usage) return;
+    const input = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+    if (input > 0) this.inputTokens = input;
+    // output_tokens is cumulative in message_delta, so the last value is the total.
+    if (typeof usage.output_tokens === 'number') this.outputTokens = usage.output_tokens;
+  }
+
+  get usage(): Usage {
+    return usageOf(this.inputTokens, this.outputTokens);
+  }
+
+  /** The chunks for one event (most events give one or none). */
+  *accept(event: ClaudeStreamEvent): Iterable<RelayChunk> {
+    if (this.finished) return;
+    switch (event.type) {
+      case 'message_start':
+        this.recordUsage(event.message?.usage);
+        yield this.writer.delta({ content: '' });
+        return;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'tool_use') {
+          const toolIndex = this.toolIndexByBlock.size;
+          this.toolIndexByBlock.set(event.index, toolIndex);
+          yield this.writer.delta({ tool_calls: [{ index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } }] });
+        } else if (block.type === 'text' && block.text) {
+          yield this.writer.delta({ content: block.text });
+        }
+        return;
+      }
+      case 'content_block_delta': {
+        const delta = event.delta;
+        if (delta.type === 'text_delta') yield this.writer.delta({ content: delta.text });
+        else if (delta.type === 'thinking_delta') yield this.writer.delta({ reasoning_content: delta.thinking });
+        else if (delta.type === 'input_json_delta') {
+          const toolIndex = this.toolIndexByBlock.get(event.index);
+          if (toolIndex !== undefined && delta.partial_json !== '') {
+            yield this.writer.delta({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] });
+          }
+        }
+        return;
+      }
+      case 'message_delta':
+        this.recordUsage(event.usage);
+        this.finishReason = claudeFinishReason(event.delta?.stop_reason) ?? this.finishReason;
+        return;
+      case 'message_stop': {
+        const metrics = event['amazon-bedrock-invocationMetrics'];
+        if (metrics && this.inputTokens === 0) this.inputTokens = metrics.inputTokenCount;
+        if (metrics && this.outputTokens === 0) this.outputTokens = metrics.outputTokenCount;
+        yield* this.end();
+        return;
+      }
+      case 'error':
+        this.finished = true;
+        yield streamErrorChunk(event.error?.message ?? 'upstream stream error', event.error?.type ?? 'upstream_error', event.error?.type ?? null);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The finish chunk (and usage chunk); at most once, also when the upstream ended without message_stop. */
+  *end(): Iterable<RelayChunk> {
+    if (this.finished) return;
+    this.finished = true;
+    yield* this.writer.finish(this.finishReason ?? 'stop', this.usage);
+  }
+}
+
+/** Whether the client asked for the usage chunk. */
+export const wantsUsage = (call: RelayCall) => readChatRequest(call).stream_options?.include_usage === true;
+
+/** Reads an Anthropic Messages SSE stream as OpenAI chunks. */
+export async function* readAnthropicStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
+  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call));
+  let sawStart = false;
+  for await (const event of readSseEvents(body)) {
+    const parsed = parseJsonBody(event.data) as ClaudeStreamEvent | undefined;
+    if (!parsed || typeof parsed.type !== 'string') continue;
+    if (parsed.type === 'message_start') sawStart = true;
+    yield* converter.accept(parsed);
+  }
+  if (sawStart) yield* converter.end();
+}
