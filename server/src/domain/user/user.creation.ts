@@ -104,7 +104,8 @@ async function insertDefaultToken(db: Db, userId: number): Promise<void> {
       accessed_time: now,
       expired_time: -1,
       remain_quota: -1,
-      unlimited_quota: true,
+      // 1 rather than true: better-sqlite3 binds no booleans, and PostgreSQL reads the untyped '1' as true.
+      unlimited_quota: 1,
       used_quota: 0,
       models: '',
       subnet: '',

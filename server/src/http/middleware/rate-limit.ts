@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/errors.js';
 import { languageOf } from '../../lib/language.js';
 
 export interface RateLimits {
@@ -30,10 +31,17 @@ export async function registerRateLimits(app: FastifyInstance, context: AppConte
           : `Too many requests, try again in ${Math.ceil(limit.ttl / 1000)} s`,
     }),
   });
+  // createRateLimit, not rateLimit: the plugin's request handlers share one "already ran" flag per request,
+  // so with rateLimit() the global API limiter made every route's critical limiter a no-op.
   const limiter = (mark: string, max: number, windowMs: number): onRequestAsyncHookHandler => {
     if (max <= 0) return none;
-    const handler = app.rateLimit({ max, timeWindow: windowMs, keyGenerator: (request) => mark + request.ip });
-    return handler as unknown as onRequestAsyncHookHandler;
+    const check = app.createRateLimit({ max, timeWindow: windowMs, keyGenerator: (request) => mark + request.ip });
+    return async (request) => {
+      const result = await check(request);
+      if (result.isAllowed || !result.isExceeded) return;
+      const seconds = result.ttlInSeconds;
+      throw new AppError('rate_limited', { zh: `请求过于频繁，请在 ${seconds} 秒后重试`, en: `Too many requests, try again in ${seconds} s` }, 429);
+    };
   };
   const { config } = context;
   return {
