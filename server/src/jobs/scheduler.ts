@@ -1,9 +1,10 @@
 import type { AppContext } from '../context.js';
 import type { Job } from './job.js';
+import { channelTestJob } from './channel-test.job.js';
 import { optionReloadJob } from './option-reload.job.js';
 
 /** Every background job of the server. */
-export const jobs: Job[] = [optionReloadJob];
+export const jobs: Job[] = [optionReloadJob, channelTestJob];
 
 export interface RunningJobs {
   stop(): Promise<void>;

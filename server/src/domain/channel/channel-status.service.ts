@@ -16,7 +16,7 @@ async function setChannelStatus(context: AppContext, channelId: number, status: 
     if (Number(result.numUpdatedRows) === 0) return false;
     await transaction
       .updateTable('abilities')
-      .set({ enabled: status === ChannelStatus.Enabled })
+      .set({ enabled: status === ChannelStatus.Enabled ? 1 : 0 }) // SQLite cannot bind booleans
       .where('channel_id', '=', channelId)
       .execute();
     return true;

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { nowSeconds } from '../../lib/time.js';
+
+/** What the console polls while a background run (bulk test, balance refresh) goes on. */
+export interface RunProgress {
+  running: boolean;
+  scope: string;
+  done: number;
+  total: number;
+  started_at: number;
+  finished_at: number;
+}
+
+/** Handed to the work so it can report how far it got. */
+export interface RunReporter {
+  setTotal(total: number): Promise<void>;
+  advance(): Promise<void>;
+}
+
+interface RunState {
+  running: boolean;
+  progress: RunProgress;
+  controller: AbortController | null;
+  finished: Promise<void> | null;
+}
+
+const idleProgress = (): RunProgress => ({ running: false, scope: '', done: 0, total: 0, started_at: 0, finished_at: 0 });
+
+/** Seconds a node holds the cross-node lock without renewing it; a crashed node frees it after this. */
+const lockSeconds = 60;
+const progressSeconds = 24 * 3600;
+
+const statesByContext = new WeakMap<AppContext, Map<string, RunState>>();
+
+function stateOf(context: AppContext, name: string): RunState {
+  let states = statesByContext.get(context);
+  if (!states) {
+    const created = new Map<string, RunState>();
+    states = created;
+    statesByContext.set(context, created);
+    // Stop background runs before the databases close, so none writes to a closed pool.
+    context.shutdownTasks.push(async () => {
+      for (const state of created.values()) state.controller?.abort();
+      await Promise.allSettled([...created.values()].map((state) => state.finished));
+    });
+  }
+  let state = states.get(name);
+  if (!state) {
+    state = { running: false, progress: idleProgress(), controller: null, finished: null };
+    states.set(name, state);
+  }
+  return state;
+}
+
+const releaseScript = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+async function saveProgress(context: AppContext, name: string, progress: RunProgress): Promise<void> {
+  if (!context.redis) return;
+  await context.redis.set(`${name}:progress`, JSON.stringify(progress), 'EX', progressSeconds);
+}
+
+/**
+ * Starts `work` in the background unless a run of the same name is already going on in this process or,
+ * with Redis, on any node. Returns the promise of the run, or null when another run holds it.
+ * The running flag and the lock are released in `finally`, so a failure can never leave them stuck
+ * (one-api's flag stuck until restart when loading the channels failed). `stopSignal` (a job's) stops the
+ * work early, as does server shutdown.
+ */
+export async function startExclusiveRun(
+  context: AppContext,
+  name: string,
+  scope: string,
+  work: (reporter: RunReporter, signal: AbortSignal) => Promise<void>,
+  stopSignal?: AbortSignal,
+): Promise<Promise<void> | null> {
+  const state = stateOf(context, name);
+  if (state.running) return null;
+  state.running = true; // set before any await: two requests in one process cannot both pass
+  const lockKey = `${name}:lock`;
+  const lockToken = randomUUID();
+  try {
+    if (context.redis && (await context.redis.set(lockKey, lockToken, 'EX', lockSeconds, 'NX')) !== 'OK') {
+      state.running = false;
+      return null;
+    }
+  } catch (error) {
+    state.running = false;
+    throw error;
+  }
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  stopSignal?.addEventListener('abort', stop, { once: true });
+  const progress: RunProgress = { running: true, scope, done: 0, total: 0, started_at: nowSeconds(), finished_at: 0 };
+  state.progress = progress;
+  state.controller = controller;
+  const reporter: RunReporter = {
+    setTotal: async (total) => {
+      progress.total = total;
+      await saveProgress(context, name, progress);
+    },
+    advance: async () => {
+      progress.done += 1;
+      await saveProgress(context, name, progress);
+    },
+  };
+  const heartbeat = context.redis
+    ? setInterval(() => void context.redis?.expire(lockKey, lockSeconds).catch(() => undefined), (lockSeconds / 3) * 1000)
+    : null;
+  heartbeat?.unref();
+  const finished = (async () => {
+    try {
+      await saveProgress(context, name, progress);
+      await work(reporter, controller.signal);
+    } catch (error) {
+      context.logger.error({ err: error, run: name }, 'background run failed');
+    } finally {
+      if (heartbeat) clearInterval(heartbeat);
+      stopSignal?.removeEventListener('abort', stop);
+      progress.running = false;
+      progress.finished_at = nowSeconds();
+      try {
+        await saveProgress(context, name, progress);
+        await context.redis?.eval(releaseScript, 1, lockKey, lockToken);
+      } catch (error) {
+        context.logger.error({ err: error, run: name }, 'releasing a background run failed');
+      }
+      state.running = false;
+      state.controller = null;
+    }
+  })();
+  state.finished = finished;
+  return finished;
+}
+
+/** The progress of the latest run of this name: this process's, or with Redis the cluster's. */
+export async function readRunProgress(context: AppContext, name: string): Promise<RunProgress> {
+  if (!context.redis) return { ...stateOf(context, name).progress };
+  const [saved, locked] = await Promise.all([context.redis.get(`${name}:progress`), context.redis.exists(`${name}:lock`)]);
+  const progress = saved ? { ...idleProgress(), ...(JSON.parse(saved) as Partial<RunProgress>) } : idleProgress();
+  // The lock, not the saved flag, says whether a run is alive: a node that died mid-run leaves running:true.
+  return { ...progress, running: locked === 1 };
+}
+
+/** Sleeps, waking early when the run is stopped. */
+export function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
+  if (milliseconds <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, milliseconds);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
