@@ -1,0 +1,77 @@
+import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
+import { UpstreamError } from '../../upstream-error.js';
+import { chatCompletionResult, embeddingsResult, nowSeconds, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
+import { newToolCallId } from '../chat-kit/tool-call-id.js';
+import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
+import type { AliChatResponse, AliEmbeddingResponse, AliErrorFields, AliUsage } from './types.js';
+
+/** Status for a DashScope error code when the HTTP status says nothing (stream error events, 200 bodies). */
+function statusOfCode(code: string): number {
+  if (code === 'InvalidApiKey') return 401;
+  if (code === 'Arrearage' || code.startsWith('AccessDenied')) return 403;
+  if (code.startsWith('Throttling')) return 429;
+  if (code.startsWith('InvalidParameter') || code === 'DataInspectionFailed' || code.startsWith('BadRequest')) return 400;
+  return 500;
+}
+
+/** A DashScope failure in OpenAI's shape; an account in arrears reads as `insufficient_quota` like OpenAI's. */
+export function aliErrorBody(fields: AliErrorFields, httpStatus?: number): UpstreamErrorBody {
+  const code = fields.code ?? 'ali_error';
+  const status = httpStatus && httpStatus >= 400 ? httpStatus : statusOfCode(code);
+  const type = code === 'Arrearage' ? 'insufficient_quota' : 'ali_error';
+  return vendorErrorBody(status, fields.message ?? '', type, code);
+}
+
+export const aliUsage = (usage: AliUsage | undefined): Usage =>
+  usageOf(usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.total_tokens);
+
+/** DashScope sends the string "null" until the last event. */
+export const aliFinishReason = (reason: string | undefined) => (!reason || reason === 'null' ? null : reason);
+
+function answerMessage(answer: AliChatResponse): { message: AnswerMessage; finishReason: string | null } {
+  const choice = answer.output?.choices?.[0];
+  if (!choice) return { message: { role: 'assistant', content: answer.output?.text ?? '' }, finishReason: aliFinishReason(answer.output?.finish_reason) ?? 'stop' };
+  const source = choice.message ?? {};
+  const message: AnswerMessage = { role: 'assistant', content: source.content ?? '' };
+  if (source.reasoning_content) message.reasoning_content = source.reasoning_content;
+  if (source.tool_calls?.length) {
+    message.content = source.content || null;
+    message.tool_calls = source.tool_calls.map((call) => ({
+      id: call.id || newToolCallId(),
+      type: 'function',
+      function: { name: call.function.name ?? '', arguments: call.function.arguments || '{}' },
+    }));
+  }
+  const finishReason = aliFinishReason(choice.finish_reason) ?? (message.tool_calls ? 'tool_calls' : 'stop');
+  return { message, finishReason };
+}
+
+/** Whole answers of text generation and embeddings, converted (images go through images.ts). */
+export function readAliResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
+  const payload = parseJsonObject(response.body);
+  const fields = payload as AliErrorFields;
+  if (fields.code && !('output' in payload)) throw new UpstreamError(aliErrorBody(fields));
+  if (call.mode === 'embeddings') {
+    const answer = payload as AliEmbeddingResponse;
+    const vectors = (answer.output?.embeddings ?? []).map((item) => ({ index: item.text_index, embedding: item.embedding }));
+    const total = answer.usage?.total_tokens ?? 0;
+    return embeddingsResult(call.model, vectors, usageOf(total, 0, total));
+  }
+  const answer = payload as AliChatResponse;
+  const { message, finishReason } = answerMessage(answer);
+  return chatCompletionResult({
+    id: answer.request_id ? `chatcmpl-${answer.request_id}` : `chatcmpl-${nowSeconds()}`,
+    created: nowSeconds(),
+    model: call.model,
+    message,
+    finishReason,
+    usage: aliUsage(answer.usage),
+  });
+}
+
+/** A non-2xx answer in OpenAI's shape, keeping DashScope's code and message. */
+export function readAliError(response: UpstreamResponse): UpstreamErrorBody {
+  const payload = tryParseObject(response.body) as AliErrorFields | undefined;
+  if (payload?.code || payload?.message) return aliErrorBody(payload, response.status);
+  return vendorErrorBody(response.status >= 400 ? response.status : 500, response.body.toString('utf8').slice(0, 500), 'ali_error', null);
+}
