@@ -21,7 +21,7 @@ export interface MockUpstream {
   close(): Promise<void>;
 }
 
-export type MockHandler = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
+export type MockHandler = (request: RecordedRequest, response: ServerResponse) => unknown;
 
 /** Reads a recorded fixture of an adaptor (`relay/adaptors/<vendor>/__fixtures__/<name>`). */
 export function fixture(vendor: string, name: string): string {
