@@ -63,8 +63,8 @@ export class ChunkWriter {
     this.id = id ?? completionId();
   }
 
-  /** One delta (and maybe a finish reason) as a relay chunk. */
-  delta(delta: ChatDelta, finishReason: string | null = null, usage?: Usage): RelayChunk {
+  /** One delta (and maybe a finish reason) of choice `index` as a relay chunk. */
+  delta(delta: ChatDelta, finishReason: string | null = null, usage?: Usage, index = 0): RelayChunk {
     const withRole: ChatDelta = this.roleSent ? delta : { role: 'assistant', ...delta };
     this.roleSent = true;
     const chunk: ChatChunk = {
@@ -72,28 +72,23 @@ export class ChunkWriter {
       object: 'chat.completion.chunk',
       created: this.created,
       model: this.model,
-      choices: [{ index: 0, delta: withRole, finish_reason: finishReason }],
+      choices: [{ index, delta: withRole, finish_reason: finishReason }],
     };
     const text = (delta.content ?? '') + (delta.reasoning_content ?? '');
     return { data: JSON.stringify(chunk), text: text || undefined, usage };
   }
 
-  /**
-   * The end of the stream: the finish chunk (billing usage attached to it), then the usage chunk when the
-   * client set `stream_options.include_usage`.
-   */
+  /** The usage chunk (`choices: []`), only when the client set `stream_options.include_usage`. */
+  *usageChunk(usage: Usage | undefined): Iterable<RelayChunk> {
+    if (!this.includeUsage || !usage) return;
+    const chunk: ChatChunk = { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage };
+    yield { data: JSON.stringify(chunk), usage };
+  }
+
+  /** The end of the stream: the finish chunk (billing usage attached to it), then the usage chunk if asked for. */
   *finish(finishReason: string, usage: Usage | undefined): Iterable<RelayChunk> {
     yield this.delta({}, finishReason, usage);
-    if (!this.includeUsage || !usage) return;
-    const chunk: ChatChunk = {
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [],
-      usage,
-    };
-    yield { data: JSON.stringify(chunk) };
+    yield* this.usageChunk(usage);
   }
 }
 

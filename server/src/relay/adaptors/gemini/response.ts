@@ -1,0 +1,96 @@
+import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
+import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
+import { readErrorBody } from '../openai/response.js';
+import { chatResult, completionId, nowSeconds, toolCallId, usageOf } from '../chat-shapes/chat-answer.js';
+import type { ChatAnswerMessage, ChatCompletion, ChatToolCall, ChatUsage } from '../chat-shapes/openai-chat.types.js';
+import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
+import type { GeminiCandidate, GeminiEmbeddingResponse, GeminiResponse, GeminiUsageMetadata } from './types.js';
+
+const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE']);
+
+/** Gemini's finishReason in OpenAI's words; a candidate that called functions finishes with tool_calls. */
+export function geminiFinishReason(reason: string | undefined, calledFunctions: boolean): string | null {
+  if (!reason) return null;
+  if (reason === 'MAX_TOKENS') return 'length';
+  if (filtered.has(reason)) return 'content_filter';
+  return calledFunctions ? 'tool_calls' : 'stop';
+}
+
+/** usageMetadata as OpenAI usage (thinking tokens are billed as completion). */
+export function geminiUsage(metadata: GeminiUsageMetadata | undefined): ChatUsage {
+  const prompt = metadata?.promptTokenCount ?? 0;
+  const completion = (metadata?.candidatesTokenCount ?? 0) + (metadata?.thoughtsTokenCount ?? 0);
+  return usageOf(prompt, completion, metadata?.totalTokenCount ?? prompt + completion);
+}
+
+/** The text, reasoning and tool calls of one candidate. */
+export function candidateContent(candidate: GeminiCandidate): { text: string; reasoning: string; toolCalls: ChatToolCall[] } {
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ChatToolCall[] = [];
+  for (const part of candidate.content?.parts ?? []) {
+    if (part.functionCall) {
+      toolCalls.push({ id: part.functionCall.id || toolCallId(), type: 'function', function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) } });
+    } else if (typeof part.text === 'string') {
+      if (part.thought) reasoning += part.text;
+      else text += part.text;
+    }
+  }
+  return { text, reasoning, toolCalls };
+}
+
+/** A generateContent answer as an OpenAI chat completion, one choice per candidate. */
+export function geminiToChatCompletion(response: GeminiResponse, model: string): ChatCompletion {
+  const candidates = response.candidates ?? [];
+  const choices: ChatCompletion['choices'] = candidates.map((candidate, position) => {
+    const { text, reasoning, toolCalls } = candidateContent(candidate);
+    const message: ChatAnswerMessage = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
+    if (reasoning) message.reasoning_content = reasoning;
+    if (toolCalls.length > 0) message.tool_calls = toolCalls;
+    return { index: candidate.index ?? position, message, finish_reason: geminiFinishReason(candidate.finishReason, toolCalls.length > 0) ?? 'stop' };
+  });
+  // A blocked prompt has no candidates: an empty answer filtered by content policy.
+  if (choices.length === 0) choices.push({ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter' });
+  return { id: completionId(), object: 'chat.completion', created: nowSeconds(), model, choices, usage: geminiUsage(response.usageMetadata) };
+}
+
+/** Google's error envelope as an OpenAI error (its `status`, e.g. INVALID_ARGUMENT, becomes type and code). */
+export function googleErrorBody(status: number, parsed: unknown): UpstreamErrorBody | undefined {
+  // The stream endpoint without alt=sse wraps answers in an array; errors too.
+  const value = Array.isArray(parsed) ? parsed[0] : parsed;
+  if (!isRecord(value) || !isRecord(value.error)) return undefined;
+  const message = stringOf(value.error.message);
+  if (!message) return undefined;
+  const type = stringOf(value.error.status) || 'upstream_error';
+  return errorBody(status, message, type, type);
+}
+
+/** Reads a non-2xx Gemini (or Vertex) answer, keeping Google's message. */
+export function readGeminiError(response: UpstreamResponse): UpstreamErrorBody {
+  return googleErrorBody(response.status, parseJsonBody(response.body)) ?? readErrorBody(response.status, response.body);
+}
+
+function parseObject(response: UpstreamResponse): Record<string, unknown> {
+  const parsed = parseJsonBody(response.body);
+  const error = googleErrorBody(500, parsed);
+  if (error) throw new UpstreamError(error);
+  if (!isRecord(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(response.body)}`);
+  return parsed;
+}
+
+/** Converts a generateContent answer (chat) or a batchEmbedContents answer (embeddings). */
+export function readGeminiResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
+  const parsed = parseObject(response);
+  if (call.mode === 'embeddings') {
+    const embeddings = (parsed as unknown as GeminiEmbeddingResponse).embeddings ?? [];
+    const answer = {
+      object: 'list',
+      data: embeddings.map((embedding, index) => ({ object: 'embedding', index, embedding: embedding.values })),
+      model: call.model,
+      // Gemini reports no usage for embeddings; the pipeline counts the input itself.
+      usage: { prompt_tokens: 0, total_tokens: 0 },
+    };
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(answer)) };
+  }
+  return chatResult(geminiToChatCompletion(parsed as GeminiResponse, call.model));
+}

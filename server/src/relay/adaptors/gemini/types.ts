@@ -1,0 +1,79 @@
+/** Gemini (Generative Language API and Vertex AI) wire types. https://ai.google.dev/api/generate-content */
+
+export interface GeminiPart {
+  text?: string;
+  /** Thinking models mark their reasoning parts. */
+  thought?: boolean;
+  inlineData?: { mimeType: string; data: string };
+  fileData?: { mimeType?: string; fileUri: string };
+  functionCall?: { id?: string; name: string; args?: Record<string, unknown> };
+  functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
+}
+
+export interface GeminiContent {
+  role: 'user' | 'model';
+  parts: GeminiPart[];
+}
+
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+}
+
+export interface GeminiGenerationConfig {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  maxOutputTokens?: number;
+  candidateCount?: number;
+  stopSequences?: string[];
+  responseMimeType?: string;
+  responseSchema?: Record<string, unknown>;
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+}
+
+export interface GeminiRequest {
+  contents: GeminiContent[];
+  systemInstruction?: { parts: GeminiPart[] };
+  tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[];
+  toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'ANY' | 'NONE'; allowedFunctionNames?: string[] } };
+  safetySettings?: { category: string; threshold: string }[];
+  generationConfig?: GeminiGenerationConfig;
+}
+
+export interface GeminiCandidate {
+  content?: { role?: string; parts?: GeminiPart[] };
+  finishReason?: string;
+  index?: number;
+}
+
+export interface GeminiUsageMetadata {
+  promptTokenCount?: number;
+  candidatesTokenCount?: number;
+  totalTokenCount?: number;
+  thoughtsTokenCount?: number;
+  cachedContentTokenCount?: number;
+}
+
+export interface GeminiResponse {
+  candidates?: GeminiCandidate[];
+  promptFeedback?: { blockReason?: string };
+  usageMetadata?: GeminiUsageMetadata;
+  modelVersion?: string;
+}
+
+export interface GeminiEmbeddingRequest {
+  requests: { model: string; content: { parts: { text: string }[] }; outputDimensionality?: number }[];
+}
+
+export interface GeminiEmbeddingResponse {
+  embeddings: { values: number[] }[];
+}
+
+/** Google's error envelope. */
+export interface GoogleErrorBody {
+  error: { code: number; message: string; status?: string };
+}
