@@ -10,6 +10,9 @@ export const tokenNameTooLong = () => parameterError('token_name_too_long', '令
 export const invalidSubnet = (entry: string) =>
   parameterError('token_subnet_invalid', `无效的网段：${entry}`, `invalid subnet: ${entry}`);
 
+export const negativeRemainQuota = () =>
+  parameterError('token_quota_negative', '剩余额度不能为负数', 'the remaining quota must not be negative');
+
 export const expiryInPast = () =>
   parameterError(
     'token_expiry_invalid',

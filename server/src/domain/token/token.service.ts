@@ -7,6 +7,7 @@ import { maxTokenNameBytes, maxTokensPerUser, NeverExpires, TokenStatus } from '
 import {
   expiryInPast,
   invalidSubnet,
+  negativeRemainQuota,
   tokenExhaustedCannotEnable,
   tokenExpiredCannotEnable,
   tokenNameTooLong,
@@ -37,9 +38,18 @@ export interface TokenFields {
 export const normalizeModels = (models: string | null): string =>
   [...new Set((models ?? '').split(',').map((model) => model.trim()).filter(Boolean))].join(',');
 
-/** Checks and tidies the fields given; omitted ones stay omitted. */
-function checkFields(fields: Partial<TokenFields>): TokenChanges {
+/**
+ * Checks and tidies the fields given; omitted ones stay omitted. `storedUnlimited` is the token's current
+ * flag (false for a new token).
+ */
+function checkFields(fields: Partial<TokenFields>, storedUnlimited = false): TokenChanges {
   const changes: TokenChanges = {};
+  if (fields.remain_quota !== undefined && fields.remain_quota < 0) {
+    // An unlimited token's remaining quota is never read, and one-api gives default tokens -1: the console
+    // sends that back on every edit, so it is ignored rather than refused.
+    if (!(fields.unlimited_quota ?? storedUnlimited)) throw negativeRemainQuota();
+    fields = { ...fields, remain_quota: undefined };
+  }
   if (fields.name !== undefined) {
     if (Buffer.byteLength(fields.name, 'utf8') > maxTokenNameBytes) throw tokenNameTooLong();
     changes.name = fields.name;
@@ -98,8 +108,8 @@ export async function createToken(context: AppContext, userId: number, fields: T
  * Omitted fields keep their value, fixing one-api's zero-value overwrite; the status is never touched here.
  */
 export async function updateToken(context: AppContext, userId: number, id: number, fields: Partial<TokenFields>): Promise<TokenRow> {
-  const changes = checkFields(fields);
   const token = await findOwnTokenOrThrow(context, userId, id);
+  const changes = checkFields(fields, Boolean(token.unlimited_quota));
   if (!(await updateTokenOfUser(context.database.db, userId, id, changes))) throw tokenNotFound();
   await invalidateToken(context, token);
   return findOwnTokenOrThrow(context, userId, id);

@@ -65,7 +65,8 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
       [{ name: 'x', subnet: '10.0.0.1' }, '参数错误：无效的网段：10.0.0.1'],
       [{ name: 'x', subnet: '10.0.0.0/8,300.1.1.0/24' }, '参数错误：无效的网段：300.1.1.0/24'],
       [{ name: 'x', subnet: '::1/129' }, '参数错误：无效的网段：::1/129'],
-      [{ name: 'x', remain_quota: -1 }, /^无效的参数：remain_quota/],
+      [{ name: 'x', remain_quota: -1 }, '参数错误：剩余额度不能为负数'],
+      [{ name: 'x', remain_quota: -1, unlimited_quota: false }, '参数错误：剩余额度不能为负数'],
       [{ name: 'x', remain_quota: 1.5 }, /^无效的参数：remain_quota/],
       [{ name: 'x', remain_quota: '100' }, /^无效的参数：remain_quota/],
       [{ name: 'x', unlimited_quota: 'yes' }, /^无效的参数：unlimited_quota/],
@@ -187,9 +188,14 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     expect(full.body.data).toMatchObject({ name: 'full', remain_quota: 0, unlimited_quota: true, expired_time: -1, models: '', subnet: '' });
     const bad = await alice.client.put('/api/token/', { id: created.id, subnet: 'nope', name: 'changed' });
     expect(bad.body).toEqual({ success: false, message: '参数错误：无效的网段：nope' });
-    const negative = await alice.client.put('/api/token/', { id: created.id, remain_quota: -10 });
-    expect(negative.body.success).toBe(false);
-    expect((await alice.client.get(`/api/token/${created.id}`)).body.data).toMatchObject({ name: 'full', remain_quota: 0 });
+    // Unlimited now: the -1 one-api gives default tokens (and the console sends back) is accepted and ignored.
+    const ignored = await alice.client.put('/api/token/', { id: created.id, remain_quota: -1, name: 'full' });
+    expect(ignored.body.data).toMatchObject({ remain_quota: 0, unlimited_quota: true });
+    const negative = await alice.client.put('/api/token/', { id: created.id, remain_quota: -10, unlimited_quota: false });
+    expect(negative.body).toEqual({ success: false, message: '参数错误：剩余额度不能为负数' });
+    expect((await alice.client.get(`/api/token/${created.id}`)).body.data).toMatchObject({ name: 'full', remain_quota: 0, unlimited_quota: true });
+    const defaultToken = (await alice.client.post('/api/token/', { name: 'default', unlimited_quota: true, remain_quota: -1 })).body.data;
+    expect(defaultToken).toMatchObject({ unlimited_quota: true, remain_quota: 0 });
   });
 
   test('status-only updates toggle the status, but an expired or exhausted token cannot be re-enabled', async () => {

@@ -28,7 +28,8 @@ const subnet = z.string().max(191, 'the subnet list is too long').nullable();
 const fields = {
   name: z.string().max(1000, 'the name is too long'),
   expired_time: z.number().int().min(NeverExpires, 'must be -1 (never) or a Unix time').max(1e12),
-  remain_quota: z.number().int().min(0, 'must not be negative').max(maxQuota),
+  // Negative values are judged in the domain: meaningless (and kept) on unlimited tokens, refused otherwise.
+  remain_quota: z.number().int().min(-maxQuota).max(maxQuota),
   unlimited_quota: z.boolean(),
   models,
   subnet,
