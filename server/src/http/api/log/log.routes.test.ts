@@ -80,6 +80,10 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
     const stream = all.find((log) => log.quota === 1000)!;
     expect(stream).toMatchObject({ is_stream: true, system_prompt_reset: false, channel: 1, elapsed_time: 1200 });
     expect(await get(admin.client, '/api/log/?p=1')).toEqual([]);
+    // The console sends unset filters as empty values.
+    const blank = '/api/log/?p=0&type=0&username=&token_name=&model_name=&start_timestamp=&end_timestamp=&channel=';
+    expect(await get(admin.client, blank)).toHaveLength(10);
+    expect(await get(alice.client, blank.replace('/log/', '/log/self/'))).toHaveLength(7);
     const count = async (query: string) => ((await get(admin.client, `/api/log/?${query}`)) as Log[]).length;
     expect(await count('type=2')).toBe(6);
     expect(await count('type=0')).toBe(10);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { integerText, keywordText, pageNumber, timestampText } from '../../query-schema.js';
+import { keywordText, optionalIntegerText, pageNumber, timestampText } from '../../query-schema.js';
 
 const name = z.string().trim().max(191, 'too long').optional();
-const nonNegative = integerText.pipe(z.number().int().min(0, 'must not be negative')).optional();
+const nonNegative = optionalIntegerText.pipe(z.number().int().min(0, 'must not be negative').optional());
 
 /** The filters of the log views, as query strings; unknown keys are ignored. */
 export const logFilterQuery = z.object({
@@ -25,7 +25,7 @@ export const logDeleteQuery = z.object({ target_timestamp: timestampText });
 export const logSeriesQuery = logFilterQuery.extend({
   granularity: z.enum(['hour', 'day']).default('day'),
   /** The viewer's offset from UTC in seconds (UTC+8 → 28800), so that day buckets start at local midnight. */
-  utc_offset: integerText.pipe(z.number().int().min(-14 * 3600).max(14 * 3600)).optional(),
+  utc_offset: optionalIntegerText.pipe(z.number().int().min(-14 * 3600).max(14 * 3600).optional()),
 });
 
 export type LogFilterQuery = z.infer<typeof logFilterQuery>;

@@ -100,6 +100,7 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     const second = await user.client.get('/api/token/?p=1');
     expect(second.body.data.map((token: { name: string }) => token.name)).toEqual(['t1', 't0']);
     expect((await user.client.get('/api/token/?p=-3')).body.data[0].name).toBe('t11');
+    expect((await user.client.get('/api/token/?p=&order=')).body.data[0].name).toBe('t11');
     const byQuota = await user.client.get('/api/token/?p=0&order=remain_quota');
     expect(byQuota.body.data[0]).toMatchObject({ name: 't11', remain_quota: 110 });
     const unknownOrder = await user.client.get('/api/token/?order=name;drop table tokens');
