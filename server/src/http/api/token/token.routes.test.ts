@@ -272,3 +272,29 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     expect((await alice.client.get(`/api/token/${created.body.data.id}`)).body.success).toBe(false);
   });
 });
+
+const redisEngines = (await availableEngines()).filter((engine) => engine.redis);
+if (redisEngines.length === 0) test.skip('token cache invalidation across nodes needs Redis', () => {});
+
+describe.each(redisEngines)('token cache across two nodes on $label', (engine) => {
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    first = await startTestServer({ engine });
+    second = await startTestServer({ engine, shareDatabaseWith: first });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  test('a write on one node drops the cached key on the other', async () => {
+    const user = await createTestUser(first);
+    const created = (await user.client.post('/api/token/', { name: 'shared' })).body.data;
+    expect((await getCachedTokenByKey(second.context, created.key))?.status).toBe(1);
+    await user.client.put('/api/token/?status_only=1', { id: created.id, status: 2 });
+    await expect.poll(async () => (await getCachedTokenByKey(second.context, created.key))?.status).toBe(2);
+    await user.client.delete(`/api/token/${created.id}`);
+    await expect.poll(async () => getCachedTokenByKey(second.context, created.key)).toBeNull();
+  });
+});
