@@ -1,0 +1,55 @@
+import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
+import { toClaudeRequest } from '../anthropic/request.js';
+import { readChatRequest } from '../chat-shapes/chat-request.js';
+import { toGeminiRequest } from '../gemini/request.js';
+import { isVertexClaude } from './models.js';
+import type { VertexEmbeddingRequest, VertexSettings } from './types.js';
+
+/** Claude on Vertex names its API version in the body. */
+export const vertexAnthropicVersion = 'vertex-2023-10-16';
+
+/** `https://{region}-aiplatform.googleapis.com` (the global region has no prefix), unless the channel sets a base URL. */
+export function vertexBaseUrl(call: RelayCall, settings: VertexSettings): string {
+  if (call.channel.baseUrl) return call.channel.baseUrl;
+  return settings.region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${settings.region}-aiplatform.googleapis.com`;
+}
+
+/** `/v1/projects/{project}/locations/{region}/publishers/{publisher}/models/{model}:{method}` for this call. */
+export function vertexUrl(call: RelayCall, settings: VertexSettings): string {
+  const claude = isVertexClaude(call.model);
+  let method: string;
+  if (call.mode === 'embeddings') method = 'predict';
+  else if (claude) method = call.stream ? 'streamRawPredict?alt=sse' : 'rawPredict';
+  else method = call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  const publisher = claude ? 'anthropic' : 'google';
+  const path = `/v1/projects/${encodeURIComponent(settings.projectId)}/locations/${encodeURIComponent(settings.region)}/publishers/${publisher}/models/${encodeURIComponent(call.model)}`;
+  return `${vertexBaseUrl(call, settings)}${path}:${method}`;
+}
+
+/** The OpenAI embeddings input as a text-embedding `:predict` body. */
+export function toVertexEmbeddingRequest(value: Record<string, unknown>): VertexEmbeddingRequest {
+  const input = value.input;
+  const texts = Array.isArray(input) ? input.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))) : [typeof input === 'string' ? input : ''];
+  const body: VertexEmbeddingRequest = { instances: texts.map((content) => ({ content })) };
+  if (typeof value.dimensions === 'number') body.parameters = { outputDimensionality: value.dimensions };
+  return body;
+}
+
+/** The body for this call: Claude's Messages body (no model, Vertex version), Gemini's, or an embedding predict. */
+export function vertexBody(call: RelayCall): string {
+  if (call.mode === 'embeddings') return JSON.stringify(toVertexEmbeddingRequest(call.body.kind === 'json' ? call.body.value : {}));
+  const request = readChatRequest(call);
+  if (!isVertexClaude(call.model)) return JSON.stringify(toGeminiRequest(request));
+  const { model: _model, ...claude } = toClaudeRequest(request);
+  return JSON.stringify({ anthropic_version: vertexAnthropicVersion, ...claude });
+}
+
+/** The whole Vertex request, given an access token minted for the channel's service account. */
+export function buildVertexRequest(call: RelayCall, settings: VertexSettings, accessToken: string): UpstreamRequest {
+  return {
+    url: vertexUrl(call, settings),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+    body: vertexBody(call),
+  };
+}
