@@ -23,3 +23,18 @@ if (!window.matchMedia) {
     }),
   });
 }
+
+// jsdom lacks ResizeObserver, which antd's menus and tables use to measure.
+if (!('ResizeObserver' in window)) {
+  class ResizeObserverStub {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  }
+  Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
+  Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
+}
+
+// jsdom does not implement pseudo-element styles; antd's scrollbar measurement asks for them.
+const computedStyle = window.getComputedStyle.bind(window);
+window.getComputedStyle = (element: Element) => computedStyle(element);

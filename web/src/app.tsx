@@ -45,6 +45,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       theme={{
         algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm,
         token: { colorPrimary: '#1677ff', borderRadius: 8 },
+        components: { Menu: { itemPaddingInline: 14 } },
       }}
     >
       <AntApp>

@@ -39,7 +39,7 @@ describe('buildMenu', () => {
   it('collapses at 600 px or less with account buttons', () => {
     expect(buildMenu(null, null, 600).collapsed).toBe(true);
     expect(buildMenu(null, null, 601).collapsed).toBe(false);
-    expect(buildMenu({ role: 1 }, null, 375).accountActions).toEqual(['logout']);
+    expect(buildMenu({ role: 1 }, null, 375).accountActions).toEqual(['setting', 'logout']);
     expect(buildMenu({ role: 1 }, null, 1280).accountActions).toEqual(['setting', 'logout']);
     expect(buildMenu(null, null, 375).accountActions).toEqual(['login', 'register']);
   });

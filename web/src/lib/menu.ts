@@ -60,8 +60,6 @@ export function buildMenu(user: RoleHolder | null, chatLink: string | null, widt
   const entries = MENU_ENTRIES.filter((item) => visibleTo(item.visibility, user));
   if (chatLink) entries.splice(CHAT_ENTRY_INDEX, 0, CHAT_ENTRY);
   const collapsed = widthPx <= NARROW_SCREEN_PX;
-  let accountActions: AccountAction[];
-  if (user === null) accountActions = ['login', 'register'];
-  else accountActions = collapsed ? ['logout'] : ['setting', 'logout'];
+  const accountActions: AccountAction[] = user === null ? ['login', 'register'] : ['setting', 'logout'];
   return { entries, collapsed, accountActions };
 }

@@ -21,6 +21,9 @@ function selectedKey(pathname: string, entries: MenuEntry[]): string[] {
   return match ? [match.key] : [];
 }
 
+/** Below this width the horizontal menu drops its icons so that every entry fits. */
+const WIDE_MENU_ICONS_PX = 1440;
+
 /** The navigation bar of spec section 2. */
 export function AppHeader() {
   const { t } = useTranslation();
@@ -52,7 +55,7 @@ export function AppHeader() {
 
   const items: MenuProps['items'] = model.entries.map((entry) => ({
     key: entry.key,
-    icon: menuIcons[entry.key],
+    icon: model.collapsed || width >= WIDE_MENU_ICONS_PX ? menuIcons[entry.key] : undefined,
     label: t(entry.labelKey),
     onClick: () => void go(entry),
   }));
@@ -122,9 +125,14 @@ export function AppHeader() {
           {menu}
           <Flex gap={8} style={{ padding: '8px 16px 16px' }}>
             {model.accountActions.includes('logout') ? (
-              <Button block danger icon={<LogoutOutlined />} onClick={() => void logout()}>
-                {t('header.account.logout')}
-              </Button>
+              <>
+                <Button block icon={<UserOutlined />} onClick={() => navigate('/setting')}>
+                  {t('header.account.personal')}
+                </Button>
+                <Button block danger icon={<LogoutOutlined />} onClick={() => void logout()}>
+                  {t('header.account.logout')}
+                </Button>
+              </>
             ) : (
               <>
                 <Button block onClick={() => navigate('/login')}>

@@ -33,7 +33,7 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
       title: t('about.column.name'),
       dataIndex: 'name',
       fixed: 'left',
-      width: 200,
+      width: 180,
       render: (name: string) => (
         <Typography.Text copyable={{ text: name }} strong style={{ wordBreak: 'break-all' }}>
           {name}
@@ -43,15 +43,15 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
     {
       title: t('about.column.capability'),
       dataIndex: 'power',
-      width: 140,
+      width: 170,
       render: (_value, entry) => <CapabilityBadge capability={entry.power} />,
     },
     {
       title: t('about.column.popularity'),
       dataIndex: 'popularity',
-      width: 150,
+      width: 130,
       render: (value: number | undefined) => (
-        <Rate disabled count={MAX_POPULARITY} value={value ?? MAX_POPULARITY} style={{ fontSize: 14 }} />
+        <Rate disabled count={MAX_POPULARITY} value={value ?? MAX_POPULARITY} style={{ fontSize: 12 }} />
       ),
     },
     {
@@ -85,7 +85,7 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
     {
       title: t('about.column.provider'),
       dataIndex: 'manufacturer',
-      width: 150,
+      width: 160,
       render: (provider: Provider | undefined) => (provider ? <ProviderLabel provider={provider} /> : unknown),
     },
     {
@@ -176,7 +176,7 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
           loading={loading}
           columns={columns}
           dataSource={rows}
-          scroll={{ x: 1200 }}
+          scroll={{ x: 1150 }}
           pagination={{ defaultPageSize: 20, showSizeChanger: true, showTotal: (total) => t('about.total', { count: total }) }}
           locale={{ emptyText: t('about.empty') }}
         />

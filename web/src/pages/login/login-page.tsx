@@ -1,4 +1,4 @@
-import { GithubOutlined, LockOutlined, UserOutlined, WechatOutlined } from '@ant-design/icons';
+import { GithubOutlined, LockOutlined, SendOutlined, UserOutlined, WechatOutlined } from '@ant-design/icons';
 import { Alert, Button, Divider, Flex, Form, Input, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -117,9 +117,7 @@ export default function LoginPage() {
             ) : null}
             {showLark ? (
               <Tooltip title={t('login.lark')}>
-                <Button shape="circle" size="large" aria-label={t('login.lark')} onClick={() => void thirdParty.lark()}>
-                  {t('login.larkShort')}
-                </Button>
+                <Button shape="circle" size="large" icon={<SendOutlined />} aria-label={t('login.lark')} onClick={() => void thirdParty.lark()} />
               </Tooltip>
             ) : null}
           </Flex>

@@ -21,6 +21,5 @@ const login: Record<keyof typeof zh, string> = {
   'login.wechat': 'Log in with WeChat',
   'login.wechatTitle': 'Log in with WeChat',
   'login.lark': 'Log in with Lark',
-  'login.larkShort': 'Lark',
 };
 export default login;

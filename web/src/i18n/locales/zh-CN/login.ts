@@ -20,6 +20,5 @@ const login = {
   'login.wechat': '使用微信登录',
   'login.wechatTitle': '微信扫码登录',
   'login.lark': '使用飞书登录',
-  'login.larkShort': '飞书',
 };
 export default login;
