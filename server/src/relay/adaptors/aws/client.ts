@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { BedrockRuntimeClient, InvokeModelCommand, InvokeModelWithResponseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { RelayCall } from '../../adaptor.js';
+import { UpstreamError } from '../../upstream-error.js';
+import { buildBedrockInvocation, readBedrockCredentials } from './request.js';
+import { bedrockErrorBody } from './response.js';
+
+const maxClients = 200;
+const clients = new Map<string, BedrockRuntimeClient>();
+
+/**
+ * One SDK client per credentials and endpoint. The SDK signs (SigV4) and frames (event stream) itself; a
+ * channel base URL replaces the regional endpoint (tests point it at a loopback mock).
+ */
+function clientFor(call: RelayCall): BedrockRuntimeClient {
+  const credentials = readBedrockCredentials(call.channel);
+  const endpoint = call.channel.baseUrl || undefined;
+  const cacheKey = createHash('sha256').update(JSON.stringify([credentials, endpoint])).digest('hex');
+  const cached = clients.get(cacheKey);
+  if (cached) return cached;
+  const client = new BedrockRuntimeClient({
+    region: credentials.region,
+    endpoint,
+    credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
+    // The pipeline decides about retries across channels; the SDK must not retry on its own.
+    maxAttempts: 1,
+    // HTTP/1.1: InvokeModel and its response stream need no HTTP/2 (the SDK's default is HTTP/2, for the
+    // bidirectional operation we do not use), and it also reaches plain-HTTP endpoints such as test mocks.
+    requestHandler: new NodeHttpHandler(),
+  });
+  if (clients.size >= maxClients) {
+    const oldest = clients.keys().next().value as string;
+    clients.get(oldest)?.destroy();
+    clients.delete(oldest);
+  }
+  clients.set(cacheKey, client);
+  return client;
+}
+
+const asUpstreamError = (error: unknown) => (error instanceof UpstreamError ? error : new UpstreamError(bedrockErrorBody(error), { cause: error }));
+
+/** InvokeModel: the whole answer body. */
+export async function invokeBedrock(call: RelayCall, signal?: AbortSignal): Promise<Buffer> {
+  const invocation = buildBedrockInvocation(call);
+  try {
+    const output = await clientFor(call).send(
+      new InvokeModelCommand({ modelId: invocation.modelId, body: invocation.body, contentType: 'application/json', accept: 'application/json' }),
+      { abortSignal: signal },
+    );
+    return Buffer.from(output.body ?? new Uint8Array());
+  } catch (error) {
+    throw asUpstreamError(error);
+  }
+}
+
+/** InvokeModelWithResponseStream: the decoded payload of each chunk event as it arrives. */
+export async function invokeBedrockStream(call: RelayCall, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+  const invocation = buildBedrockInvocation(call);
+  let output;
+  try {
+    output = await clientFor(call).send(
+      new InvokeModelWithResponseStreamCommand({ modelId: invocation.modelId, body: invocation.body, contentType: 'application/json', accept: 'application/json' }),
+      { abortSignal: signal },
+    );
+  } catch (error) {
+    throw asUpstreamError(error);
+  }
+  const events = output.body;
+  return (async function* () {
+    if (!events) return;
+    for await (const event of events) {
+      if (event.chunk?.bytes) {
+        yield event.chunk.bytes;
+        continue;
+      }
+      // Modelled exceptions may also arrive as union members instead of being thrown.
+      const [name, value] = Object.entries(event).find(([, member]) => member !== undefined) ?? [];
+      if (name) {
+        const message = (value as { message?: string } | undefined)?.message ?? name;
+        throw Object.assign(new Error(message), { name: name.charAt(0).toUpperCase() + name.slice(1) });
+      }
+    }
+  })();
+}

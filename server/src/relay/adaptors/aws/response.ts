@@ -1,0 +1,56 @@
+import type { RelayCall, RelayResult, UpstreamErrorBody } from '../../adaptor.js';
+import { unreadableAnswer } from '../../upstream-error.js';
+import { claudeToChatCompletion, parseClaudeResponse } from '../anthropic/response.js';
+import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
+import { bodyExcerpt, errorBody, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { bedrockModel } from './request.js';
+import type { LlamaResponse } from './types.js';
+
+/** Llama's stop_reason in OpenAI's words. */
+export const llamaFinishReason = (reason: string | null | undefined) => (reason === 'length' ? 'length' : 'stop');
+
+/** Converts a whole InvokeModel answer (Claude's Messages JSON, or Llama's generation). */
+export function readBedrockAnswer(body: Buffer, call: RelayCall): RelayResult {
+  if (bedrockModel(call.model).family === 'claude') return chatResult(claudeToChatCompletion(parseClaudeResponse(body, 200), call.model));
+  const parsed = parseJsonBody(body);
+  if (!isRecord(parsed) || typeof parsed.generation !== 'string') throw unreadableAnswer(`not a Llama answer: ${bodyExcerpt(body)}`);
+  const answer = parsed as unknown as LlamaResponse;
+  return chatResult(
+    chatCompletion({
+      model: call.model,
+      message: { role: 'assistant', content: answer.generation },
+      finishReason: llamaFinishReason(answer.stop_reason),
+      usage: usageOf(answer.prompt_token_count ?? 0, answer.generation_token_count ?? 0),
+    }),
+  );
+}
+
+/** The HTTP status AWS gives each modelled Bedrock exception. */
+const exceptionStatus: Record<string, number> = {
+  ValidationException: 400,
+  AccessDeniedException: 403,
+  UnrecognizedClientException: 403,
+  InvalidSignatureException: 403,
+  ResourceNotFoundException: 404,
+  ModelTimeoutException: 408,
+  ModelErrorException: 424,
+  ThrottlingException: 429,
+  ServiceQuotaExceededException: 429,
+  ModelNotReadyException: 429,
+  InternalServerException: 500,
+  ModelStreamErrorException: 424,
+  ServiceUnavailableException: 503,
+};
+
+/**
+ * An error thrown by the AWS SDK (a modelled exception, an unmodelled HTTP failure or a transport error) as
+ * an OpenAI error: the exception name becomes type and code, AWS's message is kept.
+ */
+export function bedrockErrorBody(error: unknown): UpstreamErrorBody {
+  const record = isRecord(error) ? error : {};
+  const name = typeof record.name === 'string' ? record.name : 'BedrockError';
+  const metadata = isRecord(record.$metadata) ? record.$metadata : {};
+  const status = typeof metadata.httpStatusCode === 'number' ? metadata.httpStatusCode : (exceptionStatus[name] ?? 500);
+  const message = error instanceof Error && error.message ? error.message : `AWS Bedrock ${name}`;
+  return errorBody(status, message, name, name);
+}
