@@ -50,8 +50,24 @@ async function freshDatabase(engine: Engine): Promise<FreshDatabase> {
       drop: async () => {
         const client = new pg.Client({ connectionString: postgresAdminUrl });
         await client.connect();
-        await client.query(`drop database if exists ${name} with (force)`);
-        await client.end();
+        try {
+          // pg's pool.end() resolves while its idle connections are still closing; forcing the drop at once
+          // kills them mid-close and their FATAL 57P01 surfaces as an unhandled error. Wait for them first.
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await client.query(`drop database if exists ${name}`);
+              break;
+            } catch (error) {
+              if (attempt >= 30) {
+                await client.query(`drop database if exists ${name} with (force)`);
+                break;
+              }
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+          }
+        } finally {
+          await client.end();
+        }
       },
     };
   }
