@@ -26,7 +26,11 @@ export async function saveOptions(root: ApiClient, options: Record<string, strin
 }
 
 /** Creates channels through the API and returns the ids of the ones with this name, ascending. */
-export async function createChannels(server: TestServer, admin: ApiClient, body: Record<string, unknown>): Promise<number[]> {
+export async function createChannels(
+  server: TestServer,
+  admin: ApiClient,
+  body: Record<string, unknown>,
+): Promise<number[]> {
   const response = await admin.post('/api/channel/', body);
   expect(response.body, 'create channel').toMatchObject({ success: true });
   const rows = await server.context.database.db
@@ -40,9 +44,18 @@ export async function createChannels(server: TestServer, admin: ApiClient, body:
 
 /** A channel's abilities, normalised (booleans come back as 0/1 on SQLite and MySQL) and sorted. */
 export async function abilitiesOf(server: TestServer, channelId: number) {
-  const rows = await server.context.database.db.selectFrom('abilities').selectAll().where('channel_id', '=', channelId).execute();
+  const rows = await server.context.database.db
+    .selectFrom('abilities')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .execute();
   return rows
-    .map((row) => ({ group: row.group, model: row.model, enabled: Boolean(row.enabled), priority: Number(row.priority) }))
+    .map((row) => ({
+      group: row.group,
+      model: row.model,
+      enabled: Boolean(row.enabled),
+      priority: Number(row.priority),
+    }))
     .sort((left, right) => `${left.group}/${left.model}`.localeCompare(`${right.group}/${right.model}`));
 }
 

@@ -37,14 +37,14 @@ export class MockBalanceUpstream {
   ) {}
 
   static async start(): Promise<MockBalanceUpstream> {
-    let mock: MockBalanceUpstream | undefined;
-    const server = createServer((request, response) => mock!.handle(request, response));
+    const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    mock = new MockBalanceUpstream(server, `http://127.0.0.1:${port}`);
+    const mock = new MockBalanceUpstream(server, `http://127.0.0.1:${port}`);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => mock.handle(request, response));
     server.on('connection', (socket) => {
-      mock!.sockets.add(socket);
-      socket.on('close', () => mock!.sockets.delete(socket));
+      mock.sockets.add(socket);
+      socket.on('close', () => mock.sockets.delete(socket));
     });
     return mock;
   }
@@ -56,7 +56,12 @@ export class MockBalanceUpstream {
 
   private handle(request: IncomingMessage, response: ServerResponse): void {
     const url = new URL(request.url ?? '/', this.url);
-    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers });
+    this.requests.push({
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: request.headers,
+    });
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
@@ -64,37 +69,56 @@ export class MockBalanceUpstream {
     const bearer = (request.headers.authorization ?? '').replace(/^Bearer /, '');
     const key = url.pathname === '/api/report/getUserOverview' ? String(request.headers['api-key'] ?? '') : bearer;
     const account = this.accounts.get(key);
-    if (request.method !== 'GET') return send(405, { error: { message: 'method not allowed', type: 'invalid_request_error' } });
+    if (request.method !== 'GET')
+      return send(405, { error: { message: 'method not allowed', type: 'invalid_request_error' } });
     if (!account) {
       return send(401, {
-        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+        error: {
+          message: 'Incorrect API key provided',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
       });
     }
     const answer = this.answer(url, account);
-    if (!answer) return send(404, { error: { message: `Invalid URL (GET ${url.pathname})`, type: 'invalid_request_error' } });
+    if (!answer)
+      return send(404, { error: { message: `Invalid URL (GET ${url.pathname})`, type: 'invalid_request_error' } });
     send(200, answer);
   }
 
   private answer(url: URL, account: MockBalanceAccount): unknown {
     switch (url.pathname) {
       case '/v1/dashboard/billing/subscription':
-        return account.openai && {
-          object: 'billing_subscription',
-          has_payment_method: account.openai.hasPaymentMethod,
-          soft_limit_usd: account.openai.hardLimitUsd,
-          hard_limit_usd: account.openai.hardLimitUsd,
-          system_hard_limit_usd: account.openai.hardLimitUsd,
-          access_until: 0,
-        };
+        return (
+          account.openai && {
+            object: 'billing_subscription',
+            has_payment_method: account.openai.hasPaymentMethod,
+            soft_limit_usd: account.openai.hardLimitUsd,
+            hard_limit_usd: account.openai.hardLimitUsd,
+            system_hard_limit_usd: account.openai.hardLimitUsd,
+            access_until: 0,
+          }
+        );
       case '/v1/dashboard/billing/usage':
-        if (!account.openai || !url.searchParams.get('start_date') || !url.searchParams.get('end_date')) return undefined;
+        if (!account.openai || !url.searchParams.get('start_date') || !url.searchParams.get('end_date'))
+          return undefined;
         return { object: 'list', daily_costs: [], total_usage: account.openai.totalUsageCents };
       case '/dashboard/billing/credit_grants':
-        return account.creditGrants && { object: 'credit_summary', total_granted: 100, total_used: 1, [account.creditGrants.field]: account.creditGrants.amount };
+        return (
+          account.creditGrants && {
+            object: 'credit_summary',
+            total_granted: 100,
+            total_used: 1,
+            [account.creditGrants.field]: account.creditGrants.amount,
+          }
+        );
       case '/sb-api/user/status': {
         const status = account.openAISB;
         if (!status || url.searchParams.get('api_key') === null) return undefined;
-        return 'credit' in status ? { code: 0, msg: 'ok', data: { credit: status.credit } } : { code: 1, msg: status.refusal, data: null };
+        return 'credit' in status
+          ? { code: 0, msg: 'ok', data: { credit: status.credit } }
+          : { code: 1, msg: status.refusal, data: null };
       }
       case '/api/report/getUserOverview': {
         const overview = account.aiProxy;
@@ -104,24 +128,38 @@ export class MockBalanceUpstream {
           : { success: false, message: overview.message, error_code: overview.errorCode, data: null };
       }
       case '/v1/credits':
-        return account.openRouter && { data: { total_credits: account.openRouter.totalCredits, total_usage: account.openRouter.totalUsage } };
+        return (
+          account.openRouter && {
+            data: { total_credits: account.openRouter.totalCredits, total_usage: account.openRouter.totalUsage },
+          }
+        );
       case '/user/balance':
-        return account.deepSeek && {
-          is_available: true,
-          balance_infos: account.deepSeek.map((entry) => ({
-            currency: entry.currency,
-            total_balance: entry.totalBalance,
-            granted_balance: '0.00',
-            topped_up_balance: entry.totalBalance,
-          })),
-        };
+        return (
+          account.deepSeek && {
+            is_available: true,
+            balance_infos: account.deepSeek.map((entry) => ({
+              currency: entry.currency,
+              total_balance: entry.totalBalance,
+              granted_balance: '0.00',
+              topped_up_balance: entry.totalBalance,
+            })),
+          }
+        );
       case '/v1/user/info':
-        return account.siliconFlow && {
-          code: account.siliconFlow.code,
-          message: account.siliconFlow.message,
-          status: account.siliconFlow.code === 20000,
-          data: { id: 'user-1', name: 'mock', balance: '0.88', chargeBalance: '0.00', totalBalance: account.siliconFlow.totalBalance },
-        };
+        return (
+          account.siliconFlow && {
+            code: account.siliconFlow.code,
+            message: account.siliconFlow.message,
+            status: account.siliconFlow.code === 20000,
+            data: {
+              id: 'user-1',
+              name: 'mock',
+              balance: '0.88',
+              chargeBalance: '0.00',
+              totalBalance: account.siliconFlow.totalBalance,
+            },
+          }
+        );
       default:
         return undefined;
     }

@@ -11,6 +11,6 @@ export const channelTestJob: Job = {
   intervalSeconds: (context) => context.config.CHANNEL_TEST_FREQUENCY ?? 0,
   async run(context, signal) {
     const run = await startBulkTest(context, 'all', false, signal);
-    await run;
+    await run?.finished;
   },
 };

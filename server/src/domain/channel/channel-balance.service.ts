@@ -45,4 +45,5 @@ export async function startBalanceRefresh(context: AppContext): Promise<boolean>
   return run !== null;
 }
 
-export const balanceRefreshProgress = (context: AppContext): Promise<RunProgress> => readRunProgress(context, balanceRunName);
+export const balanceRefreshProgress = (context: AppContext): Promise<RunProgress> =>
+  readRunProgress(context, balanceRunName);

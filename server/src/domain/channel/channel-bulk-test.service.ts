@@ -5,7 +5,7 @@ import { autoDisableChannel, autoEnableChannel, notifyRoot } from './channel-sta
 import { testChannel, type ProbeResult } from './channel-test.service.js';
 import { ChannelStatus } from './channel.constants.js';
 import { findChannelById, listChannelsForScope } from './channel.repository.js';
-import { pause, readRunProgress, startExclusiveRun, type RunProgress } from './exclusive-run.js';
+import { pause, readRunProgress, startExclusiveRun, type RunProgress, type StartedRun } from './exclusive-run.js';
 
 export type BulkTestScope = 'all' | 'disabled';
 
@@ -37,7 +37,11 @@ async function applyHealthRules(context: AppContext, channel: ChannelRow, result
     return;
   }
   // Only channels the program disabled come back by themselves; a manual disable is the admin's decision.
-  if (channel.status === ChannelStatus.AutoDisabled && result.success && context.options.bool('AutomaticEnableChannelEnabled')) {
+  if (
+    channel.status === ChannelStatus.AutoDisabled &&
+    result.success &&
+    context.options.bool('AutomaticEnableChannelEnabled')
+  ) {
     await autoEnableChannel(context, channel.id, channel.name);
     tally.enabled += 1;
   }
@@ -54,7 +58,7 @@ function summary(scope: BulkTestScope, tally: BulkTestTally): string {
 
 /**
  * Starts a test of every channel in scope in the background, one channel after another, POLLING_INTERVAL
- * seconds apart. Returns the run's promise, or null when a bulk test is already running (in this process,
+ * seconds apart. Returns the started run, or null when a bulk test is already running (in this process,
  * or on any node when Redis is on). With `notify`, root receives one closing notice (one-api sent it to a
  * notification method that did not exist); periodic runs notify only about slow channels.
  */
@@ -63,29 +67,36 @@ export function startBulkTest(
   scope: BulkTestScope,
   notify: boolean,
   stopSignal?: AbortSignal,
-): Promise<Promise<void> | null> {
-  return startExclusiveRun(context, bulkTestRunName, scope, async (reporter, signal) => {
-    const channels = await listChannelsForScope(context.database.db, scope);
-    await reporter.setTotal(channels.length);
-    const tally: BulkTestTally = { tested: 0, failed: 0, disabled: 0, enabled: 0, slow: [] };
-    for (const [index, listed] of channels.entries()) {
-      if (signal.aborted) return;
-      if (index > 0) await pause(context.config.POLLING_INTERVAL * 1000, signal);
-      if (signal.aborted) return;
-      // Re-read: an admin may have edited, disabled or deleted it since the run started.
-      const channel = await findChannelById(context.database.db, listed.id);
-      if (!channel) {
+): Promise<StartedRun | null> {
+  return startExclusiveRun(
+    context,
+    bulkTestRunName,
+    scope,
+    async (reporter, signal) => {
+      const channels = await listChannelsForScope(context.database.db, scope);
+      await reporter.setTotal(channels.length);
+      const tally: BulkTestTally = { tested: 0, failed: 0, disabled: 0, enabled: 0, slow: [] };
+      for (const [index, listed] of channels.entries()) {
+        if (signal.aborted) return;
+        if (index > 0) await pause(context.config.POLLING_INTERVAL * 1000, signal);
+        if (signal.aborted) return;
+        // Re-read: an admin may have edited, disabled or deleted it since the run started.
+        const channel = await findChannelById(context.database.db, listed.id);
+        if (!channel) {
+          await reporter.advance();
+          continue;
+        }
+        const result = await testChannel(context, channel, '', true);
+        tally.tested += 1;
+        if (!result.success) tally.failed += 1;
+        await applyHealthRules(context, channel, result, tally);
         await reporter.advance();
-        continue;
       }
-      const result = await testChannel(context, channel, '', true);
-      tally.tested += 1;
-      if (!result.success) tally.failed += 1;
-      await applyHealthRules(context, channel, result, tally);
-      await reporter.advance();
-    }
-    if (notify || tally.slow.length > 0) await notifyRoot(context, '渠道测试完成', summary(scope, tally));
-  }, stopSignal);
+      if (notify || tally.slow.length > 0) await notifyRoot(context, '渠道测试完成', summary(scope, tally));
+    },
+    stopSignal,
+  );
 }
 
-export const bulkTestProgress = (context: AppContext): Promise<RunProgress> => readRunProgress(context, bulkTestRunName);
+export const bulkTestProgress = (context: AppContext): Promise<RunProgress> =>
+  readRunProgress(context, bulkTestRunName);

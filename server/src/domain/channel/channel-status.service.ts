@@ -5,7 +5,12 @@ import { Role } from '../user/user.constants.js';
 import { ChannelStatus } from './channel.constants.js';
 
 /** Sets a channel's status and its abilities' `enabled` flag together, then tells every node's router. */
-async function setChannelStatus(context: AppContext, channelId: number, status: number, onlyFrom: number[]): Promise<boolean> {
+async function setChannelStatus(
+  context: AppContext,
+  channelId: number,
+  status: number,
+  onlyFrom: number[],
+): Promise<boolean> {
   const changed = await context.database.db.transaction().execute(async (transaction: Db) => {
     const result = await transaction
       .updateTable('channels')
@@ -29,14 +34,15 @@ async function setChannelStatus(context: AppContext, channelId: number, status: 
  * Disables a channel that failed in a way one-api treats as fatal (or was too slow in a test), and tells
  * root. Only an enabled channel is disabled, so a burst of failures sends one notice, not one per request.
  */
-export async function autoDisableChannel(context: AppContext, channelId: number, channelName: string, reason: string): Promise<void> {
+export async function autoDisableChannel(
+  context: AppContext,
+  channelId: number,
+  channelName: string,
+  reason: string,
+): Promise<void> {
   if (!(await setChannelStatus(context, channelId, ChannelStatus.AutoDisabled, [ChannelStatus.Enabled]))) return;
   context.logger.warn({ channelId, reason }, 'channel disabled automatically');
-  await notifyRoot(
-    context,
-    '渠道状态变更提醒',
-    `渠道「${channelName}」（#${channelId}）已被禁用，原因：${reason}`,
-  );
+  await notifyRoot(context, '渠道状态变更提醒', `渠道「${channelName}」（#${channelId}）已被禁用，原因：${reason}`);
 }
 
 /**
@@ -57,7 +63,14 @@ export async function notifyRoot(context: AppContext, title: string, text: strin
       const response = await fetch(pusher, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title, description: text, content: text, url: '', channel: '', token: context.options.string('MessagePusherToken') }),
+        body: JSON.stringify({
+          title,
+          description: text,
+          content: text,
+          url: '',
+          channel: '',
+          token: context.options.string('MessagePusherToken'),
+        }),
         signal: AbortSignal.timeout(10_000),
       });
       const result = (await response.json().catch(() => ({}))) as { success?: boolean };

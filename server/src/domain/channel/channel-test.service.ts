@@ -32,7 +32,12 @@ async function safeProbe(context: AppContext, channel: ChannelRow, model: string
     return await probeChannel(context, channel, model);
   } catch (error) {
     context.logger.error({ err: error, channelId: channel.id }, 'channel probe threw');
-    return { success: false, message: (error as Error).message || 'probe failed', elapsedMs: Date.now() - startedAt, model };
+    return {
+      success: false,
+      message: (error as Error).message || 'probe failed',
+      elapsedMs: Date.now() - startedAt,
+      model,
+    };
   }
 }
 
@@ -55,7 +60,9 @@ export async function testChannel(
   await recordLog(context, {
     user_id: 0,
     type: LogType.Test,
-    content: result.success ? `渠道 ${channel.name} 测试成功，响应：${text}` : `渠道 ${channel.name} 测试失败，错误：${text}`,
+    content: result.success
+      ? `渠道 ${channel.name} 测试成功，响应：${text}`
+      : `渠道 ${channel.name} 测试失败，错误：${text}`,
     model_name: model,
     channel_id: channel.id,
     elapsed_time: Math.round(result.elapsedMs),

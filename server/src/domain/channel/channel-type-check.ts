@@ -1,6 +1,8 @@
 import { ChannelType } from '../../relay/channel-types.js';
 
-const knownTypes: ReadonlySet<number> = new Set(Object.values(ChannelType).filter((type) => type !== ChannelType.Unknown));
+const knownTypes: ReadonlySet<number> = new Set(
+  Object.values(ChannelType).filter((type) => type !== ChannelType.Unknown),
+);
 
 /** Whether a number is one of one-api's channel types (0, "unknown", cannot be stored). */
 export const isKnownChannelType = (type: number) => knownTypes.has(type);

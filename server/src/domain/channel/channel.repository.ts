@@ -53,7 +53,8 @@ export function searchChannels(db: Db, keyword: string): Promise<ChannelRow[]> {
 /** Every channel, or only the disabled ones (manually or automatically), oldest first: what a bulk test walks. */
 export function listChannelsForScope(db: Db, scope: 'all' | 'disabled'): Promise<ChannelRow[]> {
   let query = db.selectFrom('channels').selectAll();
-  if (scope === 'disabled') query = query.where('status', 'in', [ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled]);
+  if (scope === 'disabled')
+    query = query.where('status', 'in', [ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled]);
   return query.orderBy('id').execute();
 }
 
@@ -61,9 +62,15 @@ export function listChannelsForScope(db: Db, scope: 'all' | 'disabled'): Promise
 export const listChannelsOfTypes = (db: Db, types: readonly number[]): Promise<ChannelRow[]> =>
   types.length === 0
     ? Promise.resolve([])
-    : db.selectFrom('channels').selectAll().where('type', 'in', [...types]).orderBy('id').execute();
+    : db
+        .selectFrom('channels')
+        .selectAll()
+        .where('type', 'in', [...types])
+        .orderBy('id')
+        .execute();
 
-export const insertChannel = (db: Db, channel: NewChannel): Promise<number> => insertReturningId(db, 'channels', channel);
+export const insertChannel = (db: Db, channel: NewChannel): Promise<number> =>
+  insertReturningId(db, 'channels', channel);
 
 /** Ids of the channels an admin or the program disabled. */
 export async function findDisabledChannelIds(db: Db): Promise<number[]> {

@@ -12,6 +12,11 @@ export interface RunProgress {
   finished_at: number;
 }
 
+/** A started run; `finished` settles when it ends (never rejects). Wrapped so `await` does not wait for it. */
+export interface StartedRun {
+  finished: Promise<void>;
+}
+
 /** Handed to the work so it can report how far it got. */
 export interface RunReporter {
   setTotal(total: number): Promise<void>;
@@ -25,7 +30,14 @@ interface RunState {
   finished: Promise<void> | null;
 }
 
-const idleProgress = (): RunProgress => ({ running: false, scope: '', done: 0, total: 0, started_at: 0, finished_at: 0 });
+const idleProgress = (): RunProgress => ({
+  running: false,
+  scope: '',
+  done: 0,
+  total: 0,
+  started_at: 0,
+  finished_at: 0,
+});
 
 /** Seconds a node holds the cross-node lock without renewing it; a crashed node frees it after this. */
 const lockSeconds = 60;
@@ -62,7 +74,7 @@ async function saveProgress(context: AppContext, name: string, progress: RunProg
 
 /**
  * Starts `work` in the background unless a run of the same name is already going on in this process or,
- * with Redis, on any node. Returns the promise of the run, or null when another run holds it.
+ * with Redis, on any node. Returns the started run, or null when another run holds it.
  * The running flag and the lock are released in `finally`, so a failure can never leave them stuck
  * (one-api's flag stuck until restart when loading the channels failed). `stopSignal` (a job's) stops the
  * work early, as does server shutdown.
@@ -73,7 +85,7 @@ export async function startExclusiveRun(
   scope: string,
   work: (reporter: RunReporter, signal: AbortSignal) => Promise<void>,
   stopSignal?: AbortSignal,
-): Promise<Promise<void> | null> {
+): Promise<StartedRun | null> {
   const state = stateOf(context, name);
   if (state.running) return null;
   state.running = true; // set before any await: two requests in one process cannot both pass
@@ -105,7 +117,10 @@ export async function startExclusiveRun(
     },
   };
   const heartbeat = context.redis
-    ? setInterval(() => void context.redis?.expire(lockKey, lockSeconds).catch(() => undefined), (lockSeconds / 3) * 1000)
+    ? setInterval(
+        () => void context.redis?.expire(lockKey, lockSeconds).catch(() => undefined),
+        (lockSeconds / 3) * 1000,
+      )
     : null;
   heartbeat?.unref();
   const finished = (async () => {
@@ -130,16 +145,20 @@ export async function startExclusiveRun(
     }
   })();
   state.finished = finished;
-  return finished;
+  return { finished };
 }
 
 /** The progress of the latest run of this name: this process's, or with Redis the cluster's. */
 export async function readRunProgress(context: AppContext, name: string): Promise<RunProgress> {
-  if (!context.redis) return { ...stateOf(context, name).progress };
-  const [saved, locked] = await Promise.all([context.redis.get(`${name}:progress`), context.redis.exists(`${name}:lock`)]);
+  const state = stateOf(context, name);
+  if (!context.redis) return { ...state.progress, running: state.running };
+  const [saved, locked] = await Promise.all([
+    context.redis.get(`${name}:progress`),
+    context.redis.exists(`${name}:lock`),
+  ]);
   const progress = saved ? { ...idleProgress(), ...(JSON.parse(saved) as Partial<RunProgress>) } : idleProgress();
   // The lock, not the saved flag, says whether a run is alive: a node that died mid-run leaves running:true.
-  return { ...progress, running: locked === 1 };
+  return { ...progress, running: locked === 1 || state.running };
 }
 
 /** Sleeps, waking early when the run is stopped. */

@@ -1,5 +1,12 @@
 import type { ChannelRow } from '../../../db/tables.js';
-import { balanceQueryFailed, balanceUrl, fetchBalanceJson, pick, toAmount, type BalanceReader } from './balance-reader.js';
+import {
+  balanceQueryFailed,
+  balanceUrl,
+  fetchBalanceJson,
+  pick,
+  toAmount,
+  type BalanceReader,
+} from './balance-reader.js';
 
 /** AIProxy (10): `Api-Key` header, an envelope with `success`, points in `data.totalPoints`. */
 export const aiProxyBalance = {

@@ -28,13 +28,17 @@ export function balanceUrl(channel: ChannelRow, defaultBase: string | null, path
 export async function fetchBalanceJson(url: string, headers: Record<string, string>): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(requestTimeoutMs) });
+    response = await fetch(url, {
+      headers: { accept: 'application/json', ...headers },
+      signal: AbortSignal.timeout(requestTimeoutMs),
+    });
   } catch (error) {
     const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : (error as Error).message;
     throw balanceQueryFailed(`无法连接上游（${reason}）`, `cannot reach the upstream (${reason})`);
   }
   const text = await response.text();
-  if (response.status !== 200) throw balanceQueryFailed(`status code: ${response.status}`, `status code: ${response.status}`);
+  if (response.status !== 200)
+    throw balanceQueryFailed(`status code: ${response.status}`, `status code: ${response.status}`);
   try {
     return JSON.parse(text) as unknown;
   } catch {

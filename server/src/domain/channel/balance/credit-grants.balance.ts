@@ -13,7 +13,10 @@ export const creditGrantsBalance = {
   types: [4, 12, 13],
   async read(channel: ChannelRow) {
     const reseller = resellers[channel.type]!;
-    const answer = await fetchBalanceJson(balanceUrl(channel, reseller.base, '/dashboard/billing/credit_grants'), bearer(channel));
+    const answer = await fetchBalanceJson(
+      balanceUrl(channel, reseller.base, '/dashboard/billing/credit_grants'),
+      bearer(channel),
+    );
     return toAmount(pick(answer, reseller.field), reseller.field);
   },
 } satisfies BalanceReader;

@@ -1,5 +1,13 @@
 import type { ChannelRow } from '../../../db/tables.js';
-import { balanceQueryFailed, balanceUrl, bearer, fetchBalanceJson, pick, toAmount, type BalanceReader } from './balance-reader.js';
+import {
+  balanceQueryFailed,
+  balanceUrl,
+  bearer,
+  fetchBalanceJson,
+  pick,
+  toAmount,
+  type BalanceReader,
+} from './balance-reader.js';
 
 /** OpenAI-SB (5): the key goes in the query too; `data: null` means refused, with the reason in `msg`. */
 export const openAISBBalance = {

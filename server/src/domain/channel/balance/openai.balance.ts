@@ -11,14 +11,20 @@ export const openAIBalance = {
   types: [1, 8],
   async read(channel: ChannelRow) {
     const base = channel.type === 1 ? 'https://api.openai.com' : null;
-    const subscription = await fetchBalanceJson(balanceUrl(channel, base, '/v1/dashboard/billing/subscription'), bearer(channel));
+    const subscription = await fetchBalanceJson(
+      balanceUrl(channel, base, '/v1/dashboard/billing/subscription'),
+      bearer(channel),
+    );
     const hardLimit = toAmount(pick(subscription, 'hard_limit_usd'), 'hard_limit_usd');
     const now = new Date();
     const start = pick(subscription, 'has_payment_method')
       ? `${isoDate(now).slice(0, 7)}-01`
       : isoDate(new Date(now.getTime() - 100 * 24 * 3600 * 1000));
     const query = `?start_date=${start}&end_date=${isoDate(now)}`;
-    const usage = await fetchBalanceJson(balanceUrl(channel, base, `/v1/dashboard/billing/usage${query}`), bearer(channel));
+    const usage = await fetchBalanceJson(
+      balanceUrl(channel, base, `/v1/dashboard/billing/usage${query}`),
+      bearer(channel),
+    );
     return hardLimit - toAmount(pick(usage, 'total_usage'), 'total_usage') / 100;
   },
 } satisfies BalanceReader;

@@ -5,7 +5,10 @@ import { balanceUrl, bearer, fetchBalanceJson, pick, toAmount, type BalanceReade
 export const openRouterBalance = {
   types: [20],
   async read(channel: ChannelRow) {
-    const answer = await fetchBalanceJson(balanceUrl(channel, 'https://openrouter.ai/api', '/v1/credits'), bearer(channel));
+    const answer = await fetchBalanceJson(
+      balanceUrl(channel, 'https://openrouter.ai/api', '/v1/credits'),
+      bearer(channel),
+    );
     const total = toAmount(pick(answer, 'data', 'total_credits'), 'data.total_credits');
     return total - toAmount(pick(answer, 'data', 'total_usage'), 'data.total_usage');
   },

@@ -26,7 +26,14 @@ describe.each(await availableEngines())('channel management on $label', (engine)
   });
 
   const countChannels = async () =>
-    Number((await server.context.database.db.selectFrom('channels').select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()).count);
+    Number(
+      (
+        await server.context.database.db
+          .selectFrom('channels')
+          .select((eb) => eb.fn.countAll().as('count'))
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
 
   test('creating a channel cleans models and groups, stores the key and derives its abilities', async () => {
     const [id] = await createChannels(server, root, {
@@ -42,7 +49,12 @@ describe.each(await availableEngines())('channel management on $label', (engine)
       config: '{"region":"us"}',
     });
     const stored = await channelRow(server, id!);
-    expect(stored).toMatchObject({ key: 'sk-primary-secret', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', base_url: 'https://mirror.example.com' });
+    expect(stored).toMatchObject({
+      key: 'sk-primary-secret',
+      models: 'gpt-4o,gpt-4o-mini',
+      group: 'default,vip',
+      base_url: 'https://mirror.example.com',
+    });
     expect(Number(stored!.status)).toBe(1);
     expect(Number(stored!.created_time)).toBeGreaterThan(0);
     expect(await abilitiesOf(server, id!)).toEqual([
@@ -55,15 +67,49 @@ describe.each(await availableEngines())('channel management on $label', (engine)
 
     const read = await root.get(`/api/channel/${id}`);
     expect(read.body.success).toBe(true);
-    expect(read.body.data).toMatchObject({ id, name: 'primary', type: 1, key: '', status: 1, weight: 2, priority: 5, group: 'default,vip' });
+    expect(read.body.data).toMatchObject({
+      id,
+      name: 'primary',
+      type: 1,
+      key: '',
+      status: 1,
+      weight: 2,
+      priority: 5,
+      group: 'default,vip',
+    });
     expect(Object.keys(read.body.data).sort()).toEqual(
-      ['id', 'type', 'key', 'status', 'name', 'weight', 'created_time', 'test_time', 'response_time', 'base_url', 'other', 'balance',
-        'balance_updated_time', 'models', 'group', 'used_quota', 'model_mapping', 'priority', 'config', 'system_prompt'].sort(),
+      [
+        'id',
+        'type',
+        'key',
+        'status',
+        'name',
+        'weight',
+        'created_time',
+        'test_time',
+        'response_time',
+        'base_url',
+        'other',
+        'balance',
+        'balance_updated_time',
+        'models',
+        'group',
+        'used_quota',
+        'model_mapping',
+        'priority',
+        'config',
+        'system_prompt',
+      ].sort(),
     );
   });
 
   test('a batch creates one channel per non-empty key line, in one go', async () => {
-    const ids = await createChannels(server, root, { name: 'batch', type: 1, key: 'key-one\n\nkey-two\r\n  key-three  \n', models: 'gpt-4o' });
+    const ids = await createChannels(server, root, {
+      name: 'batch',
+      type: 1,
+      key: 'key-one\n\nkey-two\r\n  key-three  \n',
+      models: 'gpt-4o',
+    });
     expect(ids).toHaveLength(3);
     const keys = await server.context.database.db.selectFrom('channels').select('key').orderBy('id').execute();
     expect(keys.map((row) => row.key)).toEqual(['key-one', 'key-two', 'key-three']);
@@ -72,14 +118,24 @@ describe.each(await availableEngines())('channel management on $label', (engine)
   });
 
   test('a Proxy channel (type 43) needs no models and gets no abilities; other types do need models', async () => {
-    const [proxy] = await createChannels(server, root, { name: 'proxy', type: 43, key: 'raw-auth', base_url: 'http://127.0.0.1:9' });
+    const [proxy] = await createChannels(server, root, {
+      name: 'proxy',
+      type: 43,
+      key: 'raw-auth',
+      base_url: 'http://127.0.0.1:9',
+    });
     expect(await abilitiesOf(server, proxy!)).toEqual([]);
     const refused = await root.post('/api/channel/', { name: 'no-models', type: 1, key: 'k', models: ' , ' });
     expect(refused.body).toEqual({ success: false, message: '请至少选择一个模型' });
   });
 
   test('the key never leaves: list, search, read and both kinds of update answer it blank', async () => {
-    const [id] = await createChannels(server, root, { name: 'secretive', type: 1, key: 'sk-never-shown', models: 'gpt-4o' });
+    const [id] = await createChannels(server, root, {
+      name: 'secretive',
+      type: 1,
+      key: 'sk-never-shown',
+      models: 'gpt-4o',
+    });
     const answers = [
       await root.get('/api/channel/?p=0'),
       await root.get('/api/channel/search?keyword=secret'),
@@ -96,8 +152,19 @@ describe.each(await availableEngines())('channel management on $label', (engine)
   });
 
   test('lists page by 10, newest first, with optional type and status filters', async () => {
-    await createChannels(server, root, { name: 'paged', type: 1, key: Array.from({ length: 12 }, (_, index) => `k${index}`).join('\n'), models: 'm' });
-    const [deepseek] = await createChannels(server, root, { name: 'deep', type: 36, key: 'k', models: 'deepseek-chat', status: 2 });
+    await createChannels(server, root, {
+      name: 'paged',
+      type: 1,
+      key: Array.from({ length: 12 }, (_, index) => `k${index}`).join('\n'),
+      models: 'm',
+    });
+    const [deepseek] = await createChannels(server, root, {
+      name: 'deep',
+      type: 36,
+      key: 'k',
+      models: 'deepseek-chat',
+      status: 2,
+    });
     const first = await root.get('/api/channel/?p=0');
     const second = await root.get('/api/channel/?p=1');
     expect(first.body.data).toHaveLength(10);
@@ -105,8 +172,12 @@ describe.each(await availableEngines())('channel management on $label', (engine)
     const ids = [...first.body.data, ...second.body.data].map((channel: { id: number }) => channel.id);
     expect(ids).toEqual([...ids].sort((left, right) => right - left));
     expect((await root.get('/api/channel/?p=-3')).body.data).toHaveLength(10);
-    expect((await root.get('/api/channel/?type=36')).body.data.map((channel: { id: number }) => channel.id)).toEqual([deepseek]);
-    expect((await root.get('/api/channel/?status=2')).body.data.map((channel: { id: number }) => channel.id)).toEqual([deepseek]);
+    expect((await root.get('/api/channel/?type=36')).body.data.map((channel: { id: number }) => channel.id)).toEqual([
+      deepseek,
+    ]);
+    expect((await root.get('/api/channel/?status=2')).body.data.map((channel: { id: number }) => channel.id)).toEqual([
+      deepseek,
+    ]);
     expect((await root.get('/api/channel/?p=abc')).body.success).toBe(false);
   });
 
@@ -115,7 +186,9 @@ describe.each(await availableEngines())('channel management on $label', (engine)
     await createChannels(server, root, { name: 'beta', type: 1, key: 'k', models: 'm' });
     const [percent] = await createChannels(server, root, { name: '%literal_', type: 1, key: 'k', models: 'm' });
     const names = async (keyword: string) =>
-      ((await root.get(`/api/channel/search?keyword=${encodeURIComponent(keyword)}`)).body.data as { name: string }[]).map((channel) => channel.name);
+      (
+        (await root.get(`/api/channel/search?keyword=${encodeURIComponent(keyword)}`)).body.data as { name: string }[]
+      ).map((channel) => channel.name);
     expect(await names('alp')).toEqual(['alpha-one']);
     expect(await names(String(alpha))).toEqual(['alpha-one']);
     expect(await names('%')).toEqual(['%literal_']);
@@ -127,7 +200,13 @@ describe.each(await availableEngines())('channel management on $label', (engine)
   });
 
   test('a full update keeps an empty key, rewrites the fields and rebuilds the abilities in step', async () => {
-    const [id] = await createChannels(server, root, { name: 'editable', type: 1, key: 'sk-old', models: 'gpt-4o,gpt-4', group: 'default,vip' });
+    const [id] = await createChannels(server, root, {
+      name: 'editable',
+      type: 1,
+      key: 'sk-old',
+      models: 'gpt-4o,gpt-4',
+      group: 'default,vip',
+    });
     announced.length = 0;
     const loaded = (await root.get(`/api/channel/${id}`)).body.data;
     // The console sends back the whole loaded object, counters included; they are ignored.
@@ -140,7 +219,10 @@ describe.each(await availableEngines())('channel management on $label', (engine)
       used_quota: 999,
       balance: 42,
     });
-    expect(updated.body).toMatchObject({ success: true, data: { id, name: 'edited', models: 'gpt-4o-mini', group: 'svip', priority: -2, key: '' } });
+    expect(updated.body).toMatchObject({
+      success: true,
+      data: { id, name: 'edited', models: 'gpt-4o-mini', group: 'svip', priority: -2, key: '' },
+    });
     const stored = await channelRow(server, id!);
     expect(stored).toMatchObject({ key: 'sk-old', name: 'edited' });
     expect(Number(stored!.used_quota)).toBe(0);
@@ -161,11 +243,21 @@ describe.each(await availableEngines())('channel management on $label', (engine)
     expect(await abilitiesOf(server, id!)).toEqual([ability('default', 'a', false), ability('default', 'b', false)]);
     await root.put('/api/channel/', { id, status: 1 });
     await root.put('/api/channel/', { id, priority: 9 });
-    expect(await abilitiesOf(server, id!)).toEqual([ability('default', 'a', true, 9), ability('default', 'b', true, 9)]);
+    expect(await abilitiesOf(server, id!)).toEqual([
+      ability('default', 'a', true, 9),
+      ability('default', 'b', true, 9),
+    ]);
     const weighted = await root.put('/api/channel/', { id, weight: 3 });
     expect(weighted.body.data.weight).toBe(3);
     expect(announced.filter((key) => key === String(id))).toHaveLength(5);
-    for (const bad of [{ id, status: 0 }, { id, status: 3 }, { id, weight: -1 }, { id, priority: 1.5 }, { id }, { id: 'x', status: 1 }]) {
+    for (const bad of [
+      { id, status: 0 },
+      { id, status: 3 },
+      { id, weight: -1 },
+      { id, priority: 1.5 },
+      { id },
+      { id: 'x', status: 1 },
+    ]) {
       const refused = await root.put('/api/channel/', bad);
       expect(refused.body.success, JSON.stringify(bad)).toBe(false);
     }
@@ -260,7 +352,8 @@ describe.each(await availableEngines())('channel management on $label', (engine)
       { id: -1, name: 'x' },
       { id: 'abc', name: 'x' },
     ];
-    for (const body of badUpdates) expect((await root.put('/api/channel/', body)).body.success, JSON.stringify(body)).toBe(false);
+    for (const body of badUpdates)
+      expect((await root.put('/api/channel/', body)).body.success, JSON.stringify(body)).toBe(false);
     for (const path of ['/api/channel/abc', '/api/channel/1e3', '/api/channel/-1', '/api/channel/0x10']) {
       expect((await root.get(path)).body.success, path).toBe(false);
       expect((await root.delete(path)).body.success, path).toBe(false);

@@ -44,28 +44,31 @@ const listField = (itemMax: number, what: string) =>
   z
     .union([z.string().max(channelLimits.text, `${what} is too long`), z.array(z.string()).max(2000)])
     .transform((value) => splitList(Array.isArray(value) ? value.join(',') : value))
-    .refine((items) => items.every((item) => item.length <= itemMax), `each ${what} entry must be at most ${itemMax} characters`)
+    .refine(
+      (items) => items.every((item) => item.length <= itemMax),
+      `each ${what} entry must be at most ${itemMax} characters`,
+    )
     .transform(joinList);
 
 const modelMappingField = z
   .string()
   .trim()
   .max(channelLimits.modelMapping, 'model_mapping is too long')
-  .refine(
-    (text) => {
-      if (text === '') return true;
-      if (!isJsonObject(text)) return false;
-      return Object.values(JSON.parse(text) as Record<string, unknown>).every((value) => typeof value === 'string');
-    },
-    'model_mapping must be a JSON object mapping model names to model names',
-  );
+  .refine((text) => {
+    if (text === '') return true;
+    if (!isJsonObject(text)) return false;
+    return Object.values(JSON.parse(text) as Record<string, unknown>).every((value) => typeof value === 'string');
+  }, 'model_mapping must be a JSON object mapping model names to model names');
 
 const baseUrlField = z
   .string()
   .trim()
   .max(channelLimits.baseUrl, 'base_url is too long')
   .transform((url) => url.replace(/\/+$/, ''))
-  .refine((url) => url === '' || /^https?:\/\/[^\s/]+/i.test(url) && URL.canParse(url), 'base_url must be an http(s) URL');
+  .refine(
+    (url) => url === '' || (/^https?:\/\/[^\s/]+/i.test(url) && URL.canParse(url)),
+    'base_url must be an http(s) URL',
+  );
 
 /** `config` is a JSON object in a string (region, ak, sk, user_id, api_version …); scripts may send the object. */
 const configField = z
@@ -139,7 +142,10 @@ export const patchChannelBody = z
     priority: channelFields.priority.optional(),
     weight: channelFields.weight.optional(),
   })
-  .refine((body) => body.status !== undefined || body.priority !== undefined || body.weight !== undefined, 'nothing to change');
+  .refine(
+    (body) => body.status !== undefined || body.priority !== undefined || body.weight !== undefined,
+    'nothing to change',
+  );
 export type PatchChannelBody = z.infer<typeof patchChannelBody>;
 
 /** The keys of a quick change; a body with any other key is a full update. */
