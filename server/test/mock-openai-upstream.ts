@@ -58,7 +58,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 }
 
 async function parseMultipart(body: Buffer, contentType: string): Promise<Record<string, string | number>> {
-  const form = await new Request('http://mock/', { method: 'POST', body, headers: { 'content-type': contentType } }).formData();
+  const form = await new Request('http://mock/', { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': contentType } }).formData();
   const fields: Record<string, string | number> = {};
   for (const [name, value] of form.entries()) fields[name] = typeof value === 'string' ? value : value.size;
   return fields;

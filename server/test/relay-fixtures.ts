@@ -3,6 +3,7 @@ import { insertReturningId } from '../src/db/insert-id.js';
 import type { ChannelRow, NewChannel } from '../src/db/tables.js';
 import { generateTokenKey } from '../src/lib/random.js';
 import { nowSeconds } from '../src/lib/time.js';
+import { relayRuntime } from '../src/relay/runtime.js';
 import type { TestServer } from './test-server.js';
 
 /** A boolean as each engine binds it (better-sqlite3 refuses JS booleans). */
@@ -36,6 +37,7 @@ export async function createChannel(server: TestServer, fields: Partial<NewChann
     }
   }
   await server.context.bus.publish('channels', id);
+  await relayRuntime(server.context).router.reload();
   return db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
@@ -67,7 +69,7 @@ export async function createToken(
     created_time: nowSeconds(),
     accessed_time: nowSeconds(),
     remain_quota: fields.remain_quota ?? 0,
-    unlimited_quota: fields.unlimited_quota ?? true,
+    unlimited_quota: flag(server, fields.unlimited_quota ?? true),
     models: fields.models ?? null,
     subnet: fields.subnet ?? '',
     expired_time: fields.expired_time ?? -1,
@@ -101,4 +103,12 @@ export async function balances(server: TestServer, userId: number, tokenId: numb
     channelStatus: channel ? Number(channel.status) : 0,
     consumeLogs: Number(logs.count),
   };
+}
+
+/** Sets an option the way the option API does (database row, then the in-memory store). */
+export async function setOption(server: TestServer, key: string, value: string): Promise<void> {
+  const db = server.context.database.db;
+  await db.deleteFrom('options').where('key', '=', key).execute();
+  await db.insertInto('options').values({ key, value }).execute();
+  server.context.options.apply(key, value);
 }

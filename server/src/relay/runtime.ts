@@ -1,20 +1,40 @@
 import type { AppContext } from '../context.js';
+import { QuotaBatcher } from './billing/quota-batcher.js';
 import { UpstreamClient } from './pipeline/upstream-client.js';
+import { ChannelRouter } from './routing/channel-router.js';
 
-/** The relay's long-lived state for one server (one AppContext): HTTP pools, routing, caches, batches. */
+/** The relay's long-lived state for one server (one AppContext): HTTP pools, routing, batched counters. */
 export interface RelayRuntime {
   client: UpstreamClient;
+  router: ChannelRouter;
+  /** Set when BATCH_UPDATE_ENABLED: settlements accumulate here until the batch-update job flushes them. */
+  batcher: QuotaBatcher | null;
 }
 
 const runtimes = new WeakMap<AppContext, RelayRuntime>();
 
-/** The relay state of this context, created on first use; its pools close with the context. */
+/**
+ * The relay state of this context, created on first use. The router follows the `channels` bus topic and
+ * reloads every SYNC_FREQUENCY seconds; pools close and batches flush with the context.
+ */
 export function relayRuntime(context: AppContext): RelayRuntime {
   let runtime = runtimes.get(context);
   if (runtime) return runtime;
   const client = new UpstreamClient(context.config.RELAY_TIMEOUT * 1000);
-  runtime = { client };
+  const router = new ChannelRouter(context);
+  const batcher = context.config.BATCH_UPDATE_ENABLED ? new QuotaBatcher() : null;
+  runtime = { client, router, batcher };
   runtimes.set(context, runtime);
-  context.shutdownTasks.push(() => client.close());
+  context.bus.subscribe(({ topic }) => {
+    if (topic === 'channels' || topic === 'channel') void router.scheduleReload();
+  });
+  const timer = setInterval(() => void router.scheduleReload(0), Math.max(context.config.SYNC_FREQUENCY, 1) * 1000);
+  timer.unref();
+  context.shutdownTasks.push(async () => {
+    clearInterval(timer);
+    router.stop();
+    if (batcher) await batcher.flush(context.database.db);
+    await client.close();
+  });
   return runtime;
 }

@@ -1,0 +1,20 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * one-api's CORS on the relay: any origin (echoed, so credentials work), common methods, any header.
+ * Preflights are answered here without authentication.
+ */
+export async function relayCors(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const origin = request.headers.origin;
+  reply.header('access-control-allow-origin', origin ?? '*');
+  if (origin) {
+    reply.header('access-control-allow-credentials', 'true');
+    reply.header('vary', 'Origin');
+  }
+  if (request.method === 'OPTIONS') {
+    reply.header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS');
+    reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
+    reply.header('access-control-max-age', '43200');
+    await reply.status(204).send();
+  }
+}

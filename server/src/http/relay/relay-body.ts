@@ -1,0 +1,67 @@
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { RelayMode } from '../../relay/adaptor.js';
+import type { JobBody } from '../../relay/pipeline/relay-job.js';
+import { relayErrors } from '../../relay/relay-errors.js';
+import { defaultModels, jsonSchemas, multipartFields } from './relay.schema.js';
+
+const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'invalid request';
+
+/** Modes whose body is a multipart upload (relayed as the client's bytes). */
+const multipartModes = new Set<RelayMode>(['audio-transcription', 'audio-translation']);
+
+/**
+ * Reads the body kept as bytes by the /v1 content-type parsers: JSON for text, image and speech requests,
+ * multipart for audio uploads and image edits. A bad body is a 400 in OpenAI's shape, never a 500.
+ */
+export async function readJobBody(request: FastifyRequest, mode: RelayMode, pathModel?: string): Promise<JobBody> {
+  const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  const contentType = request.headers['content-type'] ?? '';
+  if (contentType.startsWith('multipart/form-data')) {
+    if (!multipartModes.has(mode) && mode !== 'images') throw relayErrors.invalidRequest('this endpoint takes a JSON body (Content-Type: application/json)');
+    let form: FormData;
+    try {
+      form = await new Request('http://relay.local/', { method: 'POST', body: new Uint8Array(raw), headers: { 'content-type': contentType } }).formData();
+    } catch {
+      throw relayErrors.invalidRequest('the multipart body cannot be read');
+    }
+    const fields: Record<string, string> = {};
+    for (const [name, value] of form.entries()) if (typeof value === 'string') fields[name] = value;
+    fields.model ||= defaultModels[mode] ?? '';
+    const checked = multipartFields.safeParse(fields);
+    if (!checked.success) throw relayErrors.invalidRequest(firstIssue(checked.error));
+    if (!form.has('file') && !form.has('image')) throw relayErrors.invalidRequest('field file is required');
+    return { kind: 'binary', raw, contentType, fields };
+  }
+  if (multipartModes.has(mode)) throw relayErrors.invalidRequest('this endpoint takes a multipart/form-data upload');
+  if (!contentType.startsWith('application/json')) throw relayErrors.invalidRequest('the request body must be JSON (Content-Type: application/json)');
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw relayErrors.invalidRequest(`the request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw relayErrors.invalidRequest('the request body must be a JSON object');
+  const body = value as Record<string, unknown>;
+  let filled = false;
+  if (pathModel && !body.model) {
+    body.model = pathModel;
+    filled = true;
+  }
+  if (body.model === undefined && defaultModels[mode]) {
+    body.model = defaultModels[mode];
+    filled = true;
+  }
+  const schema = jsonSchemas[mode];
+  if (schema) {
+    const checked = schema.safeParse(body);
+    if (!checked.success) throw relayErrors.invalidRequest(firstIssue(checked.error));
+  }
+  return { kind: 'json', value: body, raw, filled };
+}
+
+/** The model and stream flag of a body. */
+export function modelOf(body: JobBody): { model: string; stream: boolean } {
+  if (body.kind === 'binary') return { model: body.fields.model ?? '', stream: false };
+  return { model: String(body.value.model ?? ''), stream: body.value.stream === true };
+}

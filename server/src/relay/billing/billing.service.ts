@@ -1,0 +1,118 @@
+import type { AppContext } from '../../context.js';
+import type { TokenRow, UserRow } from '../../db/tables.js';
+import { recordLog, type LogEntry } from '../../domain/log/log.writer.js';
+import { LogType } from '../../domain/log/log.constants.js';
+import { relayErrors } from '../relay-errors.js';
+import { relayRuntime } from '../runtime.js';
+import { applyQuotaChange, reserveQuota, type QuotaChange } from './quota.repository.js';
+
+/** Quota held for one relay attempt (0 when the trusted shortcut reserved nothing). */
+export interface Reservation {
+  user: UserRow;
+  token: TokenRow;
+  limited: boolean;
+  amount: number;
+}
+
+/** A balance so far above the estimate that reserving would only cost a write (one-api's 100×). */
+const trustFactor = 100;
+
+/** Keeps this node's cached rows close to the database after a balance change (other nodes re-read on TTL). */
+function adjustCachedBalances(context: AppContext, reservation: Reservation, balanceDelta: number, tokenUsedDelta: number): void {
+  const user = context.caches.users.get(String(reservation.user.id));
+  if (user) user.quota -= balanceDelta;
+  const token = context.caches.tokens.get(reservation.token.key);
+  if (token) {
+    if (reservation.limited) token.remain_quota -= balanceDelta;
+    token.used_quota += tokenUsedDelta;
+  }
+}
+
+/**
+ * Pre-consumes an estimate. A user (and, for a limited token, the token) holding more than 100× the
+ * estimate is trusted and nothing is written; otherwise both balances are decreased atomically, or the
+ * request is refused with the balance that is short.
+ */
+export async function reserve(context: AppContext, user: UserRow, token: TokenRow, amount: number): Promise<Reservation> {
+  const limited = !token.unlimited_quota;
+  const reservation: Reservation = { user, token, limited, amount: 0 };
+  if (amount <= 0) return reservation;
+  const trusted = user.quota > trustFactor * amount && (!limited || token.remain_quota > trustFactor * amount);
+  if (trusted) return reservation;
+  const refusal = await reserveQuota(context.database.db, user.id, token.id, limited, amount);
+  if (refusal === 'token') throw relayErrors.insufficientTokenQuota();
+  if (refusal === 'user') throw relayErrors.insufficientUserQuota();
+  reservation.amount = amount;
+  adjustCachedBalances(context, reservation, amount, limited ? amount : 0);
+  return reservation;
+}
+
+/** Gives a whole reservation back (any failure path). Never throws: a failed refund is logged. */
+export async function refund(context: AppContext, reservation: Reservation): Promise<void> {
+  if (reservation.amount <= 0) return;
+  const amount = reservation.amount;
+  reservation.amount = 0;
+  const change: QuotaChange = {
+    userId: reservation.user.id,
+    tokenId: reservation.token.id,
+    limited: reservation.limited,
+    channelId: 0,
+    balanceDelta: -amount,
+    usedQuota: 0,
+    tokenUsedDelta: reservation.limited ? -amount : 0,
+    requestCount: 0,
+  };
+  try {
+    await applyQuotaChange(context.database.db, change);
+    adjustCachedBalances(context, reservation, -amount, change.tokenUsedDelta);
+  } catch (error) {
+    context.logger.error({ err: error, userId: change.userId, amount }, 'refund failed');
+  }
+}
+
+export interface Settlement {
+  quota: number;
+  channelId: number;
+  log: Omit<LogEntry, 'type' | 'user_id' | 'quota' | 'channel_id' | 'username' | 'token_name'>;
+}
+
+/**
+ * Charges the final price: the difference to the reservation on the balances, the whole price on the used
+ * counters (also for unlimited tokens, which one-api never counted), one request, the channel's usage, and
+ * the consume log. In batch mode the counters go to the batcher.
+ */
+export async function settle(context: AppContext, reservation: Reservation, settlement: Settlement): Promise<void> {
+  const delta = settlement.quota - reservation.amount;
+  const change: QuotaChange = {
+    userId: reservation.user.id,
+    tokenId: reservation.token.id,
+    limited: reservation.limited,
+    channelId: settlement.channelId,
+    balanceDelta: delta,
+    usedQuota: settlement.quota,
+    tokenUsedDelta: reservation.limited ? delta : settlement.quota,
+    requestCount: 1,
+  };
+  reservation.amount = 0;
+  try {
+    const { batcher } = relayRuntime(context);
+    if (batcher) batcher.add(change);
+    else await applyQuotaChange(context.database.db, change);
+    adjustCachedBalances(context, reservation, delta, change.tokenUsedDelta);
+  } catch (error) {
+    context.logger.error({ err: error, change }, 'settling a relay charge failed');
+  }
+  try {
+    await recordLog(context, {
+      ...settlement.log,
+      type: LogType.Consume,
+      user_id: reservation.user.id,
+      username: reservation.user.username,
+      token_name: reservation.token.name,
+      quota: settlement.quota,
+      channel_id: settlement.channelId,
+    });
+  } catch (error) {
+    context.logger.error({ err: error }, 'writing the consume log failed');
+  }
+}

@@ -1,0 +1,72 @@
+import { autoDisableChannel } from '../../domain/channel/channel-status.service.js';
+import { ChannelStatus } from '../../domain/channel/channel.constants.js';
+import type { Adaptor } from '../adaptor.js';
+import { describeChannelType } from '../channel-types.js';
+import { shouldDisableChannel } from '../health/should-disable.js';
+import { relayErrors } from '../relay-errors.js';
+import type { RoutedChannel } from '../routing/channel-router.js';
+import { UpstreamError, isUpstreamError } from '../upstream-error.js';
+import type { RelayJob } from './relay-job.js';
+
+/** The channel forced with `sk-key-<id>`; group and model are not checked, as in one-api. */
+function forcedChannel(job: RelayJob): RoutedChannel {
+  if (job.principal.badChannelSuffix !== undefined) throw relayErrors.invalidChannelId();
+  const channel = job.runtime.router.channel(job.principal.forcedChannelId!);
+  if (!channel) throw relayErrors.invalidChannelId();
+  if (channel.row.status !== ChannelStatus.Enabled) throw relayErrors.channelDisabled();
+  return channel;
+}
+
+/** The channel's adaptor when it can serve this mode; otherwise a 501 that lets another channel try. */
+export function adaptorFor(channel: RoutedChannel, job: RelayJob): Adaptor {
+  const adaptor = channel.adaptor;
+  if (adaptor && adaptor.modes.includes(job.mode)) return adaptor;
+  const typeName = describeChannelType(channel.row.type).name;
+  const error = relayErrors.typeNotSupported(typeName);
+  throw new UpstreamError(
+    { status: 501, message: error.text.en, type: 'one_api_error', param: null, code: error.code },
+    { retryable: true },
+  );
+}
+
+/** Disables the channel when the failure is fatal and the option is on; never delays the request. */
+function reportFailure(job: RelayJob, channel: RoutedChannel, error: UpstreamError): void {
+  const { context } = job;
+  if (!context.options.bool('AutomaticDisableChannelEnabled')) return;
+  if (!shouldDisableChannel({ ...error.body, type: error.body.type, code: error.body.code ?? undefined })) return;
+  const reason = `status code ${error.status}: ${error.body.message}`;
+  void autoDisableChannel(context, channel.row.id, channel.row.name, reason).catch((failure: unknown) =>
+    context.logger.error({ err: failure, channelId: channel.row.id }, 'auto-disabling a channel failed'),
+  );
+}
+
+/**
+ * Runs `attempt` on a channel, and on a retryable failure on other channels, up to RetryTimes more: the
+ * highest priority tier first, lower tiers when it is used up, never a failed channel twice, never again
+ * after a client error or when the client chose the channel. A final 429 says the group is saturated.
+ */
+export async function withRetries(job: RelayJob, attempt: (channel: RoutedChannel) => Promise<void>): Promise<void> {
+  const forced = job.principal.forcedChannelId !== undefined || job.principal.badChannelSuffix !== undefined;
+  const retries = forced ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
+  const group = job.principal.user.group;
+  const tried = new Set<number>();
+  let lastError: UpstreamError | undefined;
+  for (let index = 0; index <= retries; index++) {
+    const channel = forced ? forcedChannel(job) : job.runtime.router.select(group, job.model, tried);
+    if (!channel) break;
+    tried.add(channel.row.id);
+    try {
+      await attempt(channel);
+      return;
+    } catch (error) {
+      if (!isUpstreamError(error)) throw error;
+      lastError = error;
+      job.context.logger.warn({ channelId: channel.row.id, status: error.status, message: error.message, requestId: job.requestId }, 'relay attempt failed');
+      reportFailure(job, channel, error);
+      if (!error.retryable || job.signal.aborted) break;
+    }
+  }
+  if (!lastError) throw relayErrors.noChannel(group, job.model);
+  if (lastError.status === 429) throw relayErrors.upstreamSaturated();
+  throw lastError;
+}

@@ -1,0 +1,44 @@
+import type { RelayBody, RelayMode } from '../adaptor.js';
+import type { RoutedChannel } from '../routing/channel-router.js';
+import type { JobBody } from './relay-job.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The body for one channel: the model mapped, the channel's system prompt forced, and stream usage asked
+ * for. Untouched requests keep the client's bytes (one-api forwards them as they came).
+ */
+export function prepareBody(
+  body: JobBody,
+  mode: RelayMode,
+  stream: boolean,
+  channel: RoutedChannel,
+  upstreamModel: string,
+): { body: RelayBody; systemPromptReset: boolean } {
+  if (body.kind === 'binary') return { body: { kind: 'binary', raw: body.raw, contentType: body.contentType }, systemPromptReset: false };
+  const value: Json = { ...body.value };
+  let changed = body.filled;
+  let systemPromptReset = false;
+  if (value.model !== undefined && value.model !== upstreamModel) {
+    value.model = upstreamModel;
+    changed = true;
+  }
+  const systemPrompt = channel.row.system_prompt;
+  if (systemPrompt && Array.isArray(value.messages)) {
+    const messages = [...(value.messages as unknown[])];
+    const first = messages[0] as Json | undefined;
+    if (first && typeof first === 'object' && first.role === 'system') messages[0] = { ...first, content: systemPrompt };
+    else messages.unshift({ role: 'system', content: systemPrompt });
+    value.messages = messages;
+    changed = true;
+    systemPromptReset = true;
+  }
+  if (stream && (mode === 'chat' || mode === 'completions')) {
+    const options = typeof value.stream_options === 'object' && value.stream_options !== null ? (value.stream_options as Json) : {};
+    if (options.include_usage !== true) {
+      value.stream_options = { ...options, include_usage: true };
+      changed = true;
+    }
+  }
+  return { body: { kind: 'json', value, raw: body.raw, changed }, systemPromptReset };
+}

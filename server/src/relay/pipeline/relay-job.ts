@@ -1,0 +1,34 @@
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { RelayMode } from '../adaptor.js';
+import type { RelayPrincipal } from '../auth/token-auth.js';
+import type { RelayRuntime } from '../runtime.js';
+
+/** The front request's body, read once and kept whole so that every retry can resend it. */
+export type JobBody =
+  /** `filled` when the gateway added a default (model) the client's bytes lack. */
+  | { kind: 'json'; value: Record<string, unknown>; raw: Buffer; filled: boolean }
+  | { kind: 'binary'; raw: Buffer; contentType: string; fields: Record<string, string> };
+
+/** One front request to the relay, everything the attempts share. */
+export interface RelayJob {
+  context: AppContext;
+  runtime: RelayRuntime;
+  principal: RelayPrincipal;
+  mode: RelayMode;
+  path: string;
+  query: string;
+  requestId: string;
+  /** performance.now() at arrival, for elapsed_time. */
+  startedAt: number;
+  /** The model the client asked for (before any channel's mapping). */
+  model: string;
+  stream: boolean;
+  body: JobBody;
+  clientHeaders: { contentType?: string; accept?: string };
+  /** Aborted when the client goes away: the upstream call is abandoned with it. */
+  signal: AbortSignal;
+  reply: FastifyReply;
+}
+
+export const elapsedMs = (job: RelayJob) => Math.round(performance.now() - job.startedAt);

@@ -1,0 +1,137 @@
+import type { RelayCall, Usage } from '../adaptor.js';
+import { refund, reserve, settle, type Reservation } from '../billing/billing.service.js';
+import { completionRatio, groupRatio, modelRatio, ratioText } from '../billing/ratios.js';
+import type { RoutedChannel } from '../routing/channel-router.js';
+import { countInput, countMessages, countText } from '../tokenizer/count-tokens.js';
+import { adaptorFor, withRetries } from './attempts.js';
+import { prepareBody } from './prepare-body.js';
+import { elapsedMs, type RelayJob } from './relay-job.js';
+import { sendToUpstream } from './send.js';
+import { SseWriter } from './stream-writer.js';
+import { completeUsage, textQuota } from './usage.js';
+
+/** Prompt tokens counted locally, for the estimate and when the upstream reports none. */
+function countPrompt(job: RelayJob, model: string): number {
+  if (job.body.kind !== 'json') return 0;
+  const approximate = job.context.options.bool('ApproximateTokenEnabled');
+  const body = job.body.value;
+  if (job.mode === 'chat') return countMessages(body.messages, model, approximate);
+  if (job.mode === 'completions') return countInput(body.prompt, model, approximate);
+  return countInput(body.input, model, approximate);
+}
+
+interface Pricing {
+  upstreamModel: string;
+  modelRatio: number;
+  groupRatio: number;
+  completionRatio: number;
+  promptTokens: number;
+}
+
+/** Chat, completions, embeddings and moderations: estimate, reserve, send, relay, settle (§4.5). */
+export async function relayText(job: RelayJob): Promise<void> {
+  await withRetries(job, (channel) => attemptText(job, channel));
+}
+
+async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void> {
+  const { context } = job;
+  const adaptor = adaptorFor(channel, job);
+  const upstreamModel = channel.mapping[job.model] ?? job.model;
+  const { body, systemPromptReset } = prepareBody(job.body, job.mode, job.stream, channel, upstreamModel);
+  const call: RelayCall = {
+    mode: job.mode,
+    path: job.path,
+    query: job.query,
+    model: upstreamModel,
+    stream: job.stream,
+    body,
+    channel: channel.settings,
+    clientHeaders: job.clientHeaders,
+  };
+  const pricing: Pricing = {
+    upstreamModel,
+    modelRatio: modelRatio(context, upstreamModel, channel.row.type),
+    groupRatio: groupRatio(context, job.principal.user.group),
+    completionRatio: completionRatio(context, upstreamModel, channel.row.type),
+    promptTokens: countPrompt(job, upstreamModel),
+  };
+  const maxTokens = job.body.kind === 'json' ? Number(job.body.value.max_tokens ?? 0) || 0 : 0;
+  const estimate = Math.floor(
+    (context.options.number('PreConsumedQuota') + pricing.promptTokens + maxTokens) * pricing.modelRatio * pricing.groupRatio,
+  );
+  const reservation = await reserve(context, job.principal.user, job.principal.token, estimate);
+  let response;
+  try {
+    response = await sendToUpstream(job.runtime.client, adaptor, call, job.signal);
+  } catch (error) {
+    await refund(context, reservation);
+    throw error;
+  }
+  const finish = (usage: Usage) => charge(job, channel, reservation, pricing, usage, systemPromptReset);
+
+  if (!job.stream) {
+    let result;
+    try {
+      result = adaptor.readResponse(await job.runtime.client.readAll(response), call);
+    } catch (error) {
+      await refund(context, reservation);
+      throw error;
+    }
+    const approximate = context.options.bool('ApproximateTokenEnabled');
+    await finish(completeUsage(result.usage, pricing.promptTokens, () => countText(result.text ?? '', upstreamModel, approximate)));
+    job.reply.status(result.status).headers(result.headers);
+    await job.reply.send(result.body);
+    return;
+  }
+
+  const writer = new SseWriter(job.reply);
+  writer.start();
+  let text = '';
+  let usage: Usage | undefined;
+  try {
+    for await (const chunk of adaptor.readStream(response.body, call)) {
+      if (chunk.text) text += chunk.text;
+      if (chunk.usage) usage = chunk.usage;
+      await writer.send(chunk.data);
+    }
+    await writer.send('[DONE]');
+  } catch (error) {
+    if (!job.signal.aborted) {
+      context.logger.warn({ err: error, requestId: job.requestId, channelId: channel.row.id }, 'upstream stream broke off');
+      const message = `the upstream stream broke off: ${error instanceof Error ? error.message : String(error)}`;
+      await writer.send(JSON.stringify({ error: { message, type: 'upstream_error', param: null, code: 'stream_interrupted' } }));
+    }
+  } finally {
+    const approximate = context.options.bool('ApproximateTokenEnabled');
+    // Whatever was generated is charged, also when the client left or the stream broke off.
+    await finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
+    writer.end();
+  }
+}
+
+async function charge(
+  job: RelayJob,
+  channel: RoutedChannel,
+  reservation: Reservation,
+  pricing: Pricing,
+  usage: Usage,
+  systemPromptReset: boolean,
+): Promise<void> {
+  const ratio = pricing.modelRatio * pricing.groupRatio;
+  const quota = textQuota(usage, ratio, pricing.completionRatio);
+  await settle(job.context, reservation, {
+    quota,
+    channelId: channel.row.id,
+    log: {
+      content: ratioText(pricing.modelRatio, pricing.groupRatio, pricing.completionRatio),
+      model_name: pricing.upstreamModel,
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      request_id: job.requestId,
+      elapsed_time: elapsedMs(job),
+      // Numbers, not booleans: better-sqlite3 cannot bind booleans and PostgreSQL reads '1' as true.
+      is_stream: Number(job.stream),
+      system_prompt_reset: Number(systemPromptReset),
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import type { Usage } from '../adaptor.js';
+
+/**
+ * one-api's usage fallback: no usage (or a zero total) → the local prompt count and the tokens of the
+ * generated text; a total without a prompt count → completion = total − local prompt.
+ */
+export function completeUsage(usage: Usage | undefined, localPrompt: number, countCompletion: () => number): Usage {
+  if (!usage || usage.total_tokens === 0 || (usage.prompt_tokens === 0 && usage.completion_tokens === 0)) {
+    const completion = countCompletion();
+    return { prompt_tokens: localPrompt, completion_tokens: completion, total_tokens: localPrompt + completion };
+  }
+  if (usage.prompt_tokens === 0) {
+    const completion = Math.max(0, usage.total_tokens - localPrompt);
+    return { prompt_tokens: localPrompt, completion_tokens: completion, total_tokens: usage.total_tokens };
+  }
+  return usage;
+}
+
+/** A text request's price (server-behaviour §5.3): ceil((prompt + completion × completionRatio) × ratio), at least 1 when priced. */
+export function textQuota(usage: Usage, ratio: number, completionRatio: number): number {
+  if (usage.prompt_tokens + usage.completion_tokens === 0) return 0;
+  const quota = Math.ceil((usage.prompt_tokens + usage.completion_tokens * completionRatio) * ratio);
+  return ratio !== 0 && quota <= 0 ? 1 : quota;
+}

@@ -1,0 +1,131 @@
+import type { AppContext } from '../../context.js';
+import { ChannelStatus } from '../../domain/channel/channel.constants.js';
+import type { ChannelRow } from '../../db/tables.js';
+import type { Adaptor, ChannelSettings } from '../adaptor.js';
+import { describeChannelType } from '../channel-types.js';
+import { channelSettings, modelMapping } from './channel-settings.js';
+
+/** A channel as the router hands it out: the row plus everything derived from it once per reload. */
+export interface RoutedChannel {
+  row: ChannelRow;
+  settings: ChannelSettings;
+  mapping: Record<string, string>;
+  adaptor: Adaptor | null;
+  /** Selection weight: the channel's weight, with 0 (unset) counting as 1. */
+  weight: number;
+  priority: number;
+}
+
+/** Channels of one priority, highest tiers first. */
+type Tier = RoutedChannel[];
+
+const splitList = (text: string | null | undefined) =>
+  [...new Set((text ?? '').split(',').map((part) => part.trim()).filter(Boolean))];
+
+/**
+ * The in-memory routing snapshot: group → model → priority tiers of enabled channels, rebuilt from the
+ * channels table when the bus announces a channel change (debounced) and every SYNC_FREQUENCY seconds.
+ * Selection never touches the database.
+ */
+export class ChannelRouter {
+  private channels = new Map<number, RoutedChannel>();
+  private routes = new Map<string, Map<string, Tier[]>>();
+  private reloadTimer: NodeJS.Timeout | undefined;
+  private reloading: Promise<void> | undefined;
+
+  constructor(private readonly context: AppContext) {}
+
+  /** Reads every channel and swaps in a new snapshot. */
+  async reload(): Promise<void> {
+    const rows = await this.context.database.db.selectFrom('channels').selectAll().execute();
+    const channels = new Map<number, RoutedChannel>();
+    const routes = new Map<string, Map<string, Map<number, RoutedChannel[]>>>();
+    for (const row of rows) {
+      const routed: RoutedChannel = {
+        row,
+        settings: channelSettings(row),
+        mapping: modelMapping(row),
+        adaptor: describeChannelType(row.type).adaptor,
+        weight: Number(row.weight ?? 0) > 0 ? Number(row.weight) : 1,
+        priority: Number(row.priority ?? 0),
+      };
+      channels.set(row.id, routed);
+      if (row.status !== ChannelStatus.Enabled) continue;
+      for (const group of splitList(row.group)) {
+        const models = routes.get(group) ?? new Map<string, Map<number, RoutedChannel[]>>();
+        routes.set(group, models);
+        for (const model of splitList(row.models)) {
+          const tiers = models.get(model) ?? new Map<number, RoutedChannel[]>();
+          models.set(model, tiers);
+          const tier = tiers.get(routed.priority) ?? [];
+          tier.push(routed);
+          tiers.set(routed.priority, tier);
+        }
+      }
+    }
+    this.routes = new Map(
+      [...routes].map(([group, models]) => [
+        group,
+        new Map([...models].map(([model, tiers]) => [model, [...tiers].sort((a, b) => b[0] - a[0]).map(([, tier]) => tier)])),
+      ]),
+    );
+    this.channels = channels;
+  }
+
+  /** Reloads soon, once for a burst of channel changes; the returned promise settles after the reload. */
+  scheduleReload(delayMs = 50): Promise<void> {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    return new Promise((resolve) => {
+      this.reloadTimer = setTimeout(() => {
+        this.reloadTimer = undefined;
+        this.reloading = this.reload()
+          .catch((error: unknown) => this.context.logger.error({ err: error }, 'channel snapshot reload failed'))
+          .finally(resolve);
+      }, delayMs);
+      this.reloadTimer.unref();
+    });
+  }
+
+  /** Waits for a pending reload (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.reloading;
+  }
+
+  stop(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+  }
+
+  /** Any channel by id, enabled or not (forced channels). */
+  channel(id: number): RoutedChannel | undefined {
+    return this.channels.get(id);
+  }
+
+  /**
+   * Picks a channel for a group and model: the highest priority tier that still has channels not yet tried
+   * in this request, then a weighted random draw inside that tier.
+   */
+  select(group: string, model: string, exclude: ReadonlySet<number>): RoutedChannel | undefined {
+    const tiers = this.routes.get(group)?.get(model);
+    if (!tiers) return undefined;
+    for (const tier of tiers) {
+      const candidates = tier.filter((channel) => !exclude.has(channel.row.id));
+      if (candidates.length > 0) return weightedPick(candidates);
+    }
+    return undefined;
+  }
+
+  /** Models with at least one enabled channel in the group, ascending. */
+  modelsOfGroup(group: string): string[] {
+    return [...(this.routes.get(group)?.keys() ?? [])].sort();
+  }
+}
+
+function weightedPick(candidates: RoutedChannel[]): RoutedChannel {
+  const total = candidates.reduce((sum, channel) => sum + channel.weight, 0);
+  let point = Math.random() * total;
+  for (const channel of candidates) {
+    point -= channel.weight;
+    if (point < 0) return channel;
+  }
+  return candidates[candidates.length - 1]!;
+}
