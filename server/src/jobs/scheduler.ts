@@ -1,10 +1,11 @@
 import type { AppContext } from '../context.js';
 import type { Job } from './job.js';
+import { batchUpdateJob } from './batch-update.job.js';
 import { channelTestJob } from './channel-test.job.js';
 import { optionReloadJob } from './option-reload.job.js';
 
 /** Every background job of the server. */
-export const jobs: Job[] = [optionReloadJob, channelTestJob];
+export const jobs: Job[] = [optionReloadJob, channelTestJob, batchUpdateJob];
 
 export interface RunningJobs {
   stop(): Promise<void>;
