@@ -1,0 +1,29 @@
+import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
+import { chatRequestOf, messageText } from '../chat-kit/openai-chat.js';
+import { vendorError } from '../chat-kit/upstream-failure.js';
+import type { LibraryRequest } from './types.js';
+
+/** The library answers one question: the last message's text, within the channel's `library_id`. */
+export function libraryBody(call: RelayCall): LibraryRequest {
+  const libraryId = call.channel.config.library_id?.trim();
+  if (!libraryId) {
+    throw vendorError(500, 'the AI Proxy library channel has no library_id in its settings', 'one_api_error', 'invalid_channel_config');
+  }
+  const request = chatRequestOf(call);
+  const last = request.messages.at(-1);
+  return { model: call.model, query: last ? messageText(last.content) : '', libraryId, stream: call.stream };
+}
+
+/** `POST <base>/api/library/ask` with the key as a Bearer token. */
+export function buildLibraryRequest(call: RelayCall): UpstreamRequest {
+  return {
+    url: `${call.channel.baseUrl}/api/library/ask`,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: call.stream ? 'text/event-stream' : 'application/json',
+      authorization: `Bearer ${call.channel.key}`,
+    },
+    body: JSON.stringify(libraryBody(call)),
+  };
+}

@@ -1,0 +1,36 @@
+import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
+import { UpstreamError } from '../../upstream-error.js';
+import { chatCompletionResult, nowSeconds } from '../chat-kit/openai-answer.js';
+import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
+import type { LibraryDocument, LibraryResponse } from './types.js';
+
+/** The reference list one-api appends to library answers. */
+export function documentsMarkdown(documents: LibraryDocument[] | undefined): string {
+  if (!documents?.length) return '';
+  return `\n\n参考文档：\n${documents.map((document, index) => `${index + 1}. [${document.title}](${document.url})\n`).join('')}`;
+}
+
+export function libraryErrorBody(answer: LibraryResponse, httpStatus: number): UpstreamErrorBody {
+  const status = httpStatus >= 400 ? httpStatus : /key|token|auth/i.test(answer.message ?? '') ? 401 : 500;
+  return vendorErrorBody(status, answer.message ?? '', 'aiproxy_library_error', answer.errCode ?? null);
+}
+
+/** The answer with its reference documents, as a chat completion; the library reports no usage. */
+export function readLibraryResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
+  const answer = parseJsonObject(response.body) as unknown as LibraryResponse;
+  if (!answer.success) throw new UpstreamError(libraryErrorBody(answer, response.status));
+  const content = (answer.answer ?? '') + documentsMarkdown(answer.documents);
+  return chatCompletionResult({
+    id: `chatcmpl-${nowSeconds()}`,
+    created: nowSeconds(),
+    model: call.model,
+    message: { role: 'assistant', content },
+    finishReason: 'stop',
+  });
+}
+
+export function readLibraryError(response: UpstreamResponse): UpstreamErrorBody {
+  const answer = tryParseObject(response.body) as LibraryResponse | undefined;
+  if (answer && (answer.message || answer.errCode)) return libraryErrorBody(answer, response.status);
+  return vendorErrorBody(response.status >= 400 ? response.status : 500, response.body.toString('utf8').slice(0, 500), 'aiproxy_library_error', null);
+}
