@@ -3,3 +3,39 @@ import type { Token } from './types';
 
 /** One page (from 0) of the caller's tokens. */
 export const fetchTokenPage = (page: number) => api.get<Token[]>('/api/token/', { params: { p: page } });
+
+/** A token row as the list and the form read it. */
+export interface TokenDetails extends Token {
+  user_id: number;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: boolean;
+  used_quota: number;
+  models: string | null;
+  subnet: string | null;
+}
+
+export type TokenOrder = '' | 'remain_quota' | 'used_quota';
+
+export interface TokenInput {
+  id?: number;
+  name: string;
+  remain_quota: number;
+  expired_time: number;
+  unlimited_quota: boolean;
+  models: string;
+  subnet: string;
+}
+
+/** One page (from 0) of the caller's tokens in a server sort order. */
+export const fetchTokenList = (page: number, order: TokenOrder) =>
+  api.get<TokenDetails[]>('/api/token/', { params: { p: page, order } });
+export const searchTokens = (keyword: string) => api.get<TokenDetails[]>('/api/token/search', { params: { keyword } });
+export const fetchToken = (id: number) => api.get<TokenDetails>(`/api/token/${id}`);
+export const createToken = (input: TokenInput) => api.post<TokenDetails>('/api/token/', input);
+export const updateToken = (input: TokenInput) => api.put<TokenDetails>('/api/token/', input);
+export const setTokenStatus = (id: number, status: number) =>
+  api.put<TokenDetails>('/api/token/', { id, status }, { params: { status_only: true } });
+export const deleteToken = (id: number) => api.delete<unknown>(`/api/token/${id}`);

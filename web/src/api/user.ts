@@ -31,3 +31,6 @@ export const generateAccessToken = () => api.get<string>('/api/user/token');
 export const fetchAffCode = () => api.get<string>('/api/user/aff');
 
 export const fetchAvailableModels = () => api.get<string[] | null>('/api/user/available_models', { silent: true });
+
+/** Redeems a top-up code; answers the quota added. */
+export const redeemTopUpCode = (key: string) => api.post<number>('/api/user/topup', { key });

@@ -1,6 +1,83 @@
-import { PagePlaceholder } from '../../components/page-heading/page-placeholder';
+import { Input, Table } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { PageHeading } from '../../components/page-heading/page-heading';
+import { useRenderQuota } from '../../hooks/use-quota';
+import { readQuotaDisplayOptions } from '../../lib/quota';
+import { StorageKey } from '../../lib/storage-keys';
+import { BulkTestProgressBar } from './bulk-test-progress';
+import { channelColumns } from './channel-columns';
+import { ChannelNotice } from './channel-notice';
+import { ChannelToolbar } from './channel-toolbar';
+import { useChannelActions } from './use-channel-actions';
+import { useChannelList } from './use-channel-list';
 
-/** Filled in by the console's second part. */
+/** Channel management (/channel, admin). */
 export default function ChannelListPage() {
-  return <PagePlaceholder titleKey="channel.list.title" />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const list = useChannelList();
+  const actions = useChannelActions(list.replace);
+  useRenderQuota();
+  const [detail, setDetail] = useState(() => localStorage.getItem(StorageKey.showDetail) === 'true');
+  const [testModels, setTestModels] = useState<Record<number, string>>({});
+  const [bulkRun, setBulkRun] = useState(0);
+
+  const toggleDetail = (next: boolean) => {
+    localStorage.setItem(StorageKey.showDetail, String(next));
+    setDetail(next);
+  };
+  const refresh = list.refresh;
+  const onBulkFinished = useCallback(() => void refresh(), [refresh]);
+
+  const columns = useMemo(
+    () =>
+      channelColumns({
+        t,
+        detail,
+        quota: readQuotaDisplayOptions(),
+        actions,
+        testModels,
+        setTestModel: (id, model) => setTestModels((chosen) => ({ ...chosen, [id]: model })),
+        onEdit: (id) => navigate(`/channel/edit/${id}`),
+      }),
+    [t, detail, actions, testModels, navigate],
+  );
+
+  return (
+    <>
+      <PageHeading title={t('channel.list.title')} />
+      <ChannelNotice />
+      <BulkTestProgressBar watching={bulkRun} onFinished={onBulkFinished} />
+      <Input.Search
+        allowClear
+        style={{ marginBottom: 12 }}
+        placeholder={t('channel.search.placeholder')}
+        value={list.keyword}
+        onChange={(event) => list.setKeyword(event.target.value)}
+        onSearch={() => void list.search()}
+        enterButton
+      />
+      <Table
+        rowKey="id"
+        size="small"
+        loading={list.loading}
+        columns={columns}
+        dataSource={list.channels}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+      />
+      <ChannelToolbar
+        page={list.page}
+        hasMore={list.hasMore}
+        searching={list.searching}
+        detail={detail}
+        onDetail={toggleDetail}
+        onPage={(page) => void list.goTo(page)}
+        onRefresh={() => void list.refresh()}
+        onBulkStarted={() => setBulkRun((run) => run + 1)}
+      />
+    </>
+  );
 }

@@ -1,0 +1,71 @@
+import { api } from './client';
+
+export interface LogEntry {
+  id: number;
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  channel: number;
+  request_id: string;
+  elapsed_time: number;
+  is_stream: boolean;
+}
+
+/** Filters of the log views; admins may also filter by username and channel. */
+export interface LogFilters {
+  type: number;
+  token_name: string;
+  model_name: string;
+  start_timestamp: number;
+  end_timestamp: number;
+  username: string;
+  channel: string;
+}
+
+export interface UsagePoint {
+  time: number;
+  model_name: string;
+  quota: number;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+function query(filters: LogFilters, admin: boolean): Record<string, string | number> {
+  const params: Record<string, string | number> = {
+    type: filters.type,
+    token_name: filters.token_name.trim(),
+    model_name: filters.model_name.trim(),
+    start_timestamp: filters.start_timestamp,
+    end_timestamp: filters.end_timestamp,
+  };
+  if (admin) {
+    params.username = filters.username.trim();
+    params.channel = filters.channel.trim();
+  }
+  return params;
+}
+
+const base = (admin: boolean) => (admin ? '/api/log' : '/api/log/self');
+
+export const fetchLogPage = (filters: LogFilters, page: number, admin: boolean) =>
+  api.get<LogEntry[]>(`${base(admin)}/`, { params: { ...query(filters, admin), p: page } });
+
+export const fetchLogStat = (filters: LogFilters, admin: boolean) =>
+  api.get<{ quota: number }>(`${base(admin)}/stat`, { params: query(filters, admin) });
+
+export const fetchUsageSeries = (filters: LogFilters, admin: boolean, granularity: 'hour' | 'day') =>
+  api.get<UsagePoint[]>(`${base(admin)}/series`, {
+    params: { ...query(filters, admin), granularity, utc_offset: -new Date().getTimezoneOffset() * 60 },
+  });
+
+/** Deletes logs older than the timestamp; answers the count. */
+export const deleteLogsBefore = (targetTimestamp: number) =>
+  api.delete<number>('/api/log/', { params: { target_timestamp: targetTimestamp } });

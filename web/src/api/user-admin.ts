@@ -1,0 +1,17 @@
+import { api } from './client';
+import type { User } from './types';
+
+export type UserOrder = '' | 'quota' | 'used_quota' | 'request_count';
+export type ManageAction = 'promote' | 'demote' | 'delete' | 'enable' | 'disable';
+
+export const fetchUserPage = (page: number, order: UserOrder) =>
+  api.get<User[]>('/api/user/', { params: { p: page, order } });
+export const searchUsers = (keyword: string) => api.get<User[]>('/api/user/search', { params: { keyword } });
+export const fetchUser = (id: number) => api.get<User>(`/api/user/${id}`);
+export const createUser = (input: { username: string; display_name: string; password: string }) =>
+  api.post<unknown>('/api/user/', input);
+/** Admin update of another user: integer id and quota. */
+export const updateUser = (input: Partial<User> & { id: number; password?: string }) =>
+  api.put<unknown>('/api/user/', input);
+export const manageUser = (username: string, action: ManageAction) =>
+  api.post<Pick<User, 'role' | 'status'>>('/api/user/manage', { username, action });
