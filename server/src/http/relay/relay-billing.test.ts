@@ -1,0 +1,107 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { batchUpdateJob } from '../../jobs/batch-update.job.js';
+import { availableEngines } from '../../../test/engines.js';
+import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
+import { balances, createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
+import { startTestServer, type TestServer } from '../../../test/test-server.js';
+
+// gpt-3.5-turbo: ratio 0.25, completion ratio 3 → (10 + 10 × 3) × 0.25 = 10 quota per call.
+const perCall = 10;
+
+async function chat(server: TestServer, key: string) {
+  return fetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'count me' }] }),
+  });
+}
+
+describe.each(await availableEngines())('billing under concurrency on $label', (engine) => {
+  let server: TestServer;
+  let upstream: MockOpenAIUpstream;
+  let channelId: number;
+  beforeAll(async () => {
+    server = await startTestServer({ engine });
+    upstream = await MockOpenAIUpstream.start({ latencyMs: 100, usage: { prompt_tokens: 10, completion_tokens: 10 } });
+    channelId = (await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo' })).id;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+  });
+
+  test('50 concurrent calls on one limited token that cannot cover them all: exact balances, no overspend', async () => {
+    const userId = await createUser(server, { username: 'concurrent', quota: 5000 });
+    const token = await createToken(server, userId, { unlimited_quota: false, remain_quota: 3000 });
+    const responses = await Promise.all(Array.from({ length: 50 }, () => chat(server, token.key)));
+    const statuses = responses.map((response) => response.status);
+    const succeeded = statuses.filter((status) => status === 200).length;
+    const refused = await Promise.all(responses.filter((response) => response.status !== 200).map((response) => response.json()));
+    expect(succeeded).toBeGreaterThan(0);
+    // 3000 covers about 23 reservations of ~127 at a time: the rest must be refused, not overspent.
+    expect(refused.length).toBeGreaterThan(0);
+    expect(succeeded + refused.length).toBe(50);
+    for (const body of refused) expect(body.error.code).toMatch(/pre_consume_token_quota_failed|insufficient_user_quota/);
+    for (const response of responses.filter((r) => r.status === 200)) await response.text();
+    const after = await balances(server, userId, token.id);
+    expect(after).toMatchObject({
+      tokenRemain: 3000 - perCall * succeeded,
+      tokenUsed: perCall * succeeded,
+      userQuota: 5000 - perCall * succeeded,
+      userUsed: perCall * succeeded,
+      requestCount: succeeded,
+      consumeLogs: succeeded,
+    });
+  });
+
+  test('50 concurrent trusted calls lose no update', async () => {
+    const userId = await createUser(server, { username: 'trusted50', quota: 10_000_000 });
+    const token = await createToken(server, userId, { unlimited_quota: false, remain_quota: 1_000_000 });
+    const channelBefore = (await balances(server, userId, token.id, channelId)).channelUsed;
+    const responses = await Promise.all(Array.from({ length: 50 }, () => chat(server, token.key)));
+    expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
+    await Promise.all(responses.map((response) => response.text()));
+    expect(await balances(server, userId, token.id, channelId)).toMatchObject({
+      tokenRemain: 1_000_000 - 50 * perCall,
+      tokenUsed: 50 * perCall,
+      userQuota: 10_000_000 - 50 * perCall,
+      userUsed: 50 * perCall,
+      requestCount: 50,
+      channelUsed: channelBefore + 50 * perCall,
+    });
+  });
+});
+
+describe('batch update mode', () => {
+  let server: TestServer;
+  let upstream: MockOpenAIUpstream;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { BATCH_UPDATE_ENABLED: 'true', BATCH_UPDATE_INTERVAL: '1' } });
+    upstream = await MockOpenAIUpstream.start({ usage: { prompt_tokens: 10, completion_tokens: 10 } });
+    await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+  });
+
+  test('settlements accumulate in memory and are written by the job, reservations stay immediate', async () => {
+    const userId = await createUser(server, { username: 'batched', quota: 5000 });
+    const token = await createToken(server, userId, { unlimited_quota: false, remain_quota: 3000 });
+    const client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    for (let index = 0; index < 5; index++) await client.chat.completions.create({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'x' }] });
+    const pending = await balances(server, userId, token.id);
+    expect(pending.requestCount).toBe(0);
+    expect(pending.userQuota).toBeLessThan(5000);
+    await batchUpdateJob.run(server.context, new AbortController().signal);
+    expect(await balances(server, userId, token.id)).toMatchObject({
+      tokenRemain: 3000 - 5 * perCall,
+      tokenUsed: 5 * perCall,
+      userQuota: 5000 - 5 * perCall,
+      userUsed: 5 * perCall,
+      requestCount: 5,
+    });
+    expect(batchUpdateJob.intervalSeconds(server.context)).toBe(1);
+  });
+});
