@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { autoDisableChannel } from '../../../domain/channel/channel-status.service.js';
 import { channelTestJob } from '../../../jobs/channel-test.job.js';
@@ -204,6 +206,47 @@ describe.each(await availableEngines())('channel health on $label', (engine) => 
     await smtp.waitForMail((mail) => mail.html.includes('good'));
     expect(mailsAbout('dead')).toHaveLength(1);
     expect(mailsAbout('good')).toHaveLength(1);
+  });
+
+  test('with a message pusher configured, notices go there first and fall back to mail when it refuses', async () => {
+    const received: Record<string, unknown>[] = [];
+    let accept = true;
+    const pusher = createServer((request, response) => {
+      const parts: Buffer[] = [];
+      request.on('data', (part: Buffer) => parts.push(part));
+      request.on('end', () => {
+        received.push(JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>);
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ success: accept, message: accept ? '' : 'token invalid' }));
+      });
+    });
+    await new Promise<void>((resolve) => pusher.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = pusher.address() as AddressInfo;
+      await saveOptions(root, {
+        MessagePusherAddress: `http://127.0.0.1:${port}/push/root`,
+        MessagePusherToken: 'push-token',
+      });
+      const first = await channel('pushed', healthy);
+      await autoDisableChannel(server.context, first, 'pushed', 'HTTP 401');
+      expect(received).toEqual([
+        expect.objectContaining({
+          title: '渠道状态变更提醒',
+          token: 'push-token',
+          content: expect.stringContaining('pushed'),
+        }),
+      ]);
+      expect(smtp.mails).toHaveLength(0);
+
+      accept = false;
+      const second = await channel('mailed', healthy);
+      await autoDisableChannel(server.context, second, 'mailed', 'HTTP 401');
+      expect(received).toHaveLength(2);
+      await smtp.waitForMail((mail) => mail.html.includes('mailed'));
+    } finally {
+      await saveOptions(root, { MessagePusherAddress: '' });
+      await new Promise<void>((resolve) => pusher.close(() => resolve()));
+    }
   });
 
   test('a channel slower than ChannelDisableThreshold is disabled, or only reported when automatic disabling is off', async () => {

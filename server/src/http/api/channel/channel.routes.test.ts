@@ -232,6 +232,16 @@ describe.each(await availableEngines())('channel management on $label', (engine)
 
     await root.put('/api/channel/', { id, key: 'sk-new', name: 'edited', type: 1 });
     expect((await channelRow(server, id!))!.key).toBe('sk-new');
+    // Scripts written for one-api send null for the nullable columns: it means empty.
+    const nulls = await root.put('/api/channel/', {
+      id,
+      name: 'edited',
+      type: 1,
+      base_url: null,
+      model_mapping: null,
+      priority: null,
+    });
+    expect(nulls.body).toMatchObject({ success: true, data: { base_url: '', model_mapping: '', priority: 0 } });
     const missing = await root.put('/api/channel/', { id: 999_999, name: 'ghost', type: 1, models: 'm' });
     expect(missing.body).toEqual({ success: false, message: '渠道不存在' });
   });

@@ -77,23 +77,27 @@ const configField = z
   .refine((text) => text === '' || isJsonObject(text), 'config must be a JSON object')
   .refine((text) => text.length <= channelLimits.text, 'config is too long');
 
+/** one-api keeps these columns as nullable pointers and scripts send `null` for "empty": read it so. */
+const nullAs = <T extends z.ZodType>(empty: string | number, schema: T) =>
+  z.preprocess((value) => (value === null ? empty : value), schema);
+
 /** Every editable channel field with its rule; counters (balance, used_quota, test results) are not editable. */
 const channelFields = {
   type: z.number().int().refine(isKnownChannelType, 'unknown channel type'),
   key: z.string().max(channelLimits.key * 50, 'key is too long'),
   name: z.string().trim().min(1, 'name is required').max(channelLimits.name, 'name is too long'),
-  base_url: baseUrlField,
-  other: z.string().max(channelLimits.text, 'other is too long'),
-  model_mapping: modelMappingField,
-  system_prompt: z.string().max(channelLimits.text, 'system_prompt is too long'),
+  base_url: nullAs('', baseUrlField),
+  other: nullAs('', z.string().max(channelLimits.text, 'other is too long')),
+  model_mapping: nullAs('', modelMappingField),
+  system_prompt: nullAs('', z.string().max(channelLimits.text, 'system_prompt is too long')),
   models: listField(channelLimits.modelName, 'model'),
   group: listField(channelLimits.group, 'group').refine(
     (groups) => groups.length <= channelLimits.group,
     `group must be at most ${channelLimits.group} characters in all`,
   ),
-  config: configField,
-  priority: z.number().int().min(-2_147_483_648).max(2_147_483_647),
-  weight: z.number().int().min(0, 'weight must not be negative').max(2_147_483_647),
+  config: nullAs('', configField),
+  priority: nullAs(0, z.number().int().min(-2_147_483_648).max(2_147_483_647)),
+  weight: nullAs(0, z.number().int().min(0, 'weight must not be negative').max(2_147_483_647)),
   status: z.union([z.literal(1), z.literal(2), z.literal(3)]),
 };
 
