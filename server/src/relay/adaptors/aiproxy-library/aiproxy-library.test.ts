@@ -22,6 +22,8 @@ describe('aiproxy library', () => {
     const call = makeCall({ body });
     const result = readLibraryResponse(wholeResponse(fixture('aiproxy-library', 'answer.json')), call);
     expect(JSON.parse(result.body.toString()).choices[0].message.content).toBe(`ModelGate 是一个 LLM API 网关。${references}`);
+    expect(result.usage!.completion_tokens).toBeGreaterThan(5);
+    expect(result.usage!.prompt_tokens).toBeGreaterThan(5);
     const { content, last } = await collectChunks(readLibraryStream(piecesOf(fixture('aiproxy-library', 'stream.sse')), call));
     expect(content).toBe(`ModelGate 是一个 LLM API 网关。${references}`);
     expect(last!.choices[0].finish_reason).toBe('stop');

@@ -1,6 +1,8 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { chatCompletionResult, nowSeconds } from '../chat-kit/openai-answer.js';
+import { countMessages, countText } from '../../tokenizer/count-tokens.js';
+import { chatCompletionResult, nowSeconds, usageOf } from '../chat-kit/openai-answer.js';
+import { bodyOf } from '../chat-kit/openai-chat.js';
 import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
 import type { LibraryDocument, LibraryResponse } from './types.js';
 
@@ -15,7 +17,15 @@ export function libraryErrorBody(answer: LibraryResponse, httpStatus: number): U
   return vendorErrorBody(status, answer.message ?? '', 'aiproxy_library_error', answer.errCode ?? null);
 }
 
-/** The answer with its reference documents, as a chat completion; the library reports no usage. */
+/**
+ * The library reports no usage, so it is counted here (one-api reported zeros, which billed nothing and made
+ * the channel test pass by accident).
+ */
+export function countedUsage(call: RelayCall, content: string) {
+  return usageOf(countMessages(bodyOf(call).messages, call.model), countText(content, call.model));
+}
+
+/** The answer with its reference documents, as a chat completion with locally counted usage. */
 export function readLibraryResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
   const answer = parseJsonObject(response.body) as unknown as LibraryResponse;
   if (!answer.success) throw new UpstreamError(libraryErrorBody(answer, response.status));
@@ -26,6 +36,7 @@ export function readLibraryResponse(response: UpstreamResponse, call: RelayCall)
     model: call.model,
     message: { role: 'assistant', content },
     finishReason: 'stop',
+    usage: countedUsage(call, content),
   });
 }
 

@@ -3,7 +3,7 @@ import { readLines } from '../../pipeline/sse-lines.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { chatChunkData, nowSeconds } from '../chat-kit/openai-answer.js';
 import { tryParseObject } from '../chat-kit/upstream-failure.js';
-import { documentsMarkdown, libraryErrorBody } from './response.js';
+import { countedUsage, documentsMarkdown, libraryErrorBody } from './response.js';
 import type { LibraryResponse, LibraryStreamEvent } from './types.js';
 
 /** `data:{"content":…,"finish":…}` events as chunks; the reference list goes out as a last content chunk. */
@@ -12,6 +12,7 @@ export async function* readLibraryStream(body: AsyncIterable<Buffer>, call: Rela
   const created = nowSeconds();
   let first = true;
   let documents: LibraryStreamEvent['documents'];
+  let generated = '';
   for await (const line of readLines(body)) {
     const data = line.startsWith('data:') ? line.slice(5).trim() : line.trim();
     const payload = data ? tryParseObject(data) : undefined;
@@ -21,6 +22,7 @@ export async function* readLibraryStream(body: AsyncIterable<Buffer>, call: Rela
     if (event.documents?.length) documents = event.documents;
     const content = event.content ?? '';
     if (content) {
+      generated += content;
       yield { data: chatChunkData({ id, created, model: call.model, delta: first ? { role: 'assistant', content } : { content }, finishReason: null }), text: content };
       first = false;
     }
@@ -28,5 +30,6 @@ export async function* readLibraryStream(body: AsyncIterable<Buffer>, call: Rela
   }
   const references = documentsMarkdown(documents);
   const delta = first ? { role: 'assistant' as const, content: references } : { content: references };
-  yield { data: chatChunkData({ id, created, model: call.model, delta, finishReason: 'stop' }), text: references };
+  const usage = countedUsage(call, generated + references);
+  yield { data: chatChunkData({ id, created, model: call.model, delta, finishReason: 'stop', usage }), text: references, usage };
 }
