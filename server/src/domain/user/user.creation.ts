@@ -78,6 +78,8 @@ export async function createAccount(context: AppContext, account: NewAccount): P
   }
 
   const user = (await findUserById(database.db, userId))!;
+  // A node may have cached "no such user" for this id or token before the row existed.
+  await invalidateUser(context, user);
   if (liveInviter && quotaForInviter > 0) await invalidateUser(context, liveInviter);
   await writeSignUpLogs(context, user, quotaForNewUser, quotaForInvitee, liveInviter, quotaForInviter);
   return user;

@@ -173,6 +173,13 @@ describe.each(await availableEngines())('third-party sign-in on $label', (engine
     const second = await other.get(`/api/oauth/oidc?code=oidc-2&state=${await stateFor(other)}`);
     expect(second.body.data.username).toBe(`oidc_${second.body.data.id}`);
     expect(second.body.data.display_name).toBe('OIDC User');
+
+    const root = await server.rootClient();
+    await setOptions(root, { OidcTokenEndpoint: 'http://127.0.0.1:1/token' });
+    const third = server.client();
+    const unreachable = await third.get(`/api/oauth/oidc?code=oidc-1&state=${await stateFor(third)}`);
+    expect(unreachable.body).toEqual({ success: false, message: '无法连接至 OIDC 服务器，请稍后重试！' });
+    await setOptions(root, { OidcTokenEndpoint: `${providers.url}/oidc/token` });
   });
 
   test('WeChat: the code goes to the WeChat server with its token; login, bind and refusals', async () => {
