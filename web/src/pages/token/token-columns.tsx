@@ -1,0 +1,68 @@
+import { Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
+import type { TokenDetails } from '../../api/token';
+import { formatTimestamp } from '../../lib/time';
+import { TokenActions, type TokenActionsProps } from './token-actions';
+import { TokenModelsCell } from './token-models-cell';
+import { LOW_QUOTA_THRESHOLD, NEVER_EXPIRES } from './token-quick-picks';
+import { TokenStatusTag } from './token-status-tag';
+
+export interface TokenColumnContext extends Omit<TokenActionsProps, 'token'> {
+  t: TFunction;
+  renderQuota: (quota: number) => string;
+}
+
+const time = (t: TFunction, seconds: number) => formatTimestamp(seconds) ?? t('common.invalidTime');
+
+/** Columns of the token table; header clicks sort the loaded rows. */
+export function tokenColumns({ t, renderQuota, ...actions }: TokenColumnContext): ColumnsType<TokenDetails> {
+  return [
+    { title: t('token.column.name'), dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
+    {
+      title: t('token.column.status'),
+      dataIndex: 'status',
+      sorter: (a, b) => a.status - b.status,
+      render: (status: number) => <TokenStatusTag status={status} />,
+    },
+    {
+      title: t('token.column.models'),
+      dataIndex: 'models',
+      render: (models: string | null) => <TokenModelsCell models={models} />,
+    },
+    {
+      title: t('token.column.usedQuota'),
+      dataIndex: 'used_quota',
+      sorter: (a, b) => a.used_quota - b.used_quota,
+      render: (quota: number) => renderQuota(quota),
+    },
+    {
+      title: t('token.column.remainQuota'),
+      dataIndex: 'remain_quota',
+      sorter: (a, b) => a.remain_quota - b.remain_quota,
+      render: (quota: number, token) =>
+        token.unlimited_quota ? (
+          t('token.quota.unlimited')
+        ) : (
+          <Typography.Text type={quota < LOW_QUOTA_THRESHOLD ? 'danger' : undefined}>{renderQuota(quota)}</Typography.Text>
+        ),
+    },
+    {
+      title: t('token.column.createdTime'),
+      dataIndex: 'created_time',
+      sorter: (a, b) => a.created_time - b.created_time,
+      render: (seconds: number) => time(t, seconds),
+    },
+    {
+      title: t('token.column.expiredTime'),
+      dataIndex: 'expired_time',
+      sorter: (a, b) => a.expired_time - b.expired_time,
+      render: (seconds: number) => (seconds === NEVER_EXPIRES ? t('token.expiry.never') : time(t, seconds)),
+    },
+    {
+      title: t('token.column.actions'),
+      key: 'actions',
+      render: (_, token) => <TokenActions token={token} {...actions} />,
+    },
+  ];
+}
