@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { startsWith } from '../../lib/like-pattern.js';
 import { insertReturningId } from '../../db/insert-id.js';
 import type { ChannelRow, Db, NewChannel } from '../../db/tables.js';
 import { ChannelStatus, channelsPerPage, maxChannelSearchResults } from './channel.constants.js';
@@ -24,12 +24,6 @@ export function listChannels(db: Db, page: number, filter: ChannelListFilter = {
     .execute();
 }
 
-/** The escape character of our LIKE patterns: not backslash, whose meaning differs between MySQL and the others. */
-const likeEscape = '!';
-
-/** A LIKE pattern for "starts with", its own `%`, `_` and `!` taken literally. */
-export const prefixPattern = (prefix: string) => `${prefix.replace(/[!%_]/g, (character) => likeEscape + character)}%`;
-
 /**
  * Channels whose id equals the keyword or whose name starts with it, newest first, capped. The keyword is
  * a bound parameter, so SQL metacharacters in it are plain text.
@@ -40,10 +34,7 @@ export function searchChannels(db: Db, keyword: string): Promise<ChannelRow[]> {
     .selectFrom('channels')
     .selectAll()
     .where((eb) =>
-      eb.or([
-        eb('id', '=', id),
-        sql<boolean>`${sql.ref('name')} like ${prefixPattern(keyword)} escape ${sql.lit(likeEscape)}`,
-      ]),
+      eb.or([eb('id', '=', id), startsWith('name', keyword)]),
     )
     .orderBy('id', 'desc')
     .limit(maxChannelSearchResults)
