@@ -10,7 +10,7 @@ import type { SparkFrame } from './types.js';
  * auth, 11201–11203 quotas and limits, 10013/10014/10019 blocked content, 10163 bad parameters.
  * https://www.xfyun.cn/doc/spark/%E6%8E%A5%E5%8F%A3%E8%AF%B4%E6%98%8E.html
  */
-function statusOfCode(code: number): number {
+export function sparkErrorStatus(code: number): number {
   if (code === 11200 || code === 10313 || code === 10110) return 401;
   if (code >= 11201 && code <= 11203) return 429;
   if ([10013, 10014, 10019, 10160, 10161, 10163, 10907].includes(code)) return 400;
@@ -18,7 +18,7 @@ function statusOfCode(code: number): number {
 }
 
 export function sparkErrorBody(frame: SparkFrame): UpstreamErrorBody {
-  return vendorErrorBody(statusOfCode(frame.header.code), `${frame.header.message} (sid: ${frame.header.sid})`, 'xunfei_error', frame.header.code);
+  return vendorErrorBody(sparkErrorStatus(frame.header.code), `${frame.header.message} (sid: ${frame.header.sid})`, 'xunfei_error', frame.header.code);
 }
 
 /** The frames of a transport body (one JSON object per line). */

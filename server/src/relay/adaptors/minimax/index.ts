@@ -1,0 +1,13 @@
+import { openAILike } from '../chat-kit/openai-like.js';
+import { minimaxModels } from './models.js';
+import { minimaxChunk, minimaxError } from './response.js';
+
+/** MiniMax: OpenAI's format at `/v1/text/chatcompletion_v2`, with errors in `base_resp` (often HTTP 200). */
+export const minimax = openAILike({
+  id: 'minimax',
+  models: minimaxModels,
+  modes: ['chat'],
+  paths: { chat: '/v1/text/chatcompletion_v2' },
+  findError: minimaxError,
+  rewriteChunk: minimaxChunk,
+});
