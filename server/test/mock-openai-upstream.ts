@@ -256,7 +256,10 @@ export class MockOpenAIUpstream {
           : { text: piece, index: 0, logprobs: null, finish_reason: null };
       send({ ...base, object, choices: [choice], ...usageField });
       sent++;
-      if (this.behaviour.garbage === 'cut-stream' && sent === 2) return void response.socket?.destroy();
+      if (this.behaviour.garbage === 'cut-stream' && sent === 2) {
+        await sleep(30); // let the two chunks leave before the connection is cut
+        return void response.socket?.destroy();
+      }
     }
     const finish = kind === 'chat' ? { index: 0, delta: {}, logprobs: null, finish_reason: 'stop' } : { text: '', index: 0, logprobs: null, finish_reason: 'stop' };
     send({ ...base, object, choices: [finish], ...usageField });

@@ -21,7 +21,9 @@ const clientErrors: Record<string, { status: number; message: string; code: stri
 /** Renders any failure inside /v1 in OpenAI's shape, with the request id in the message, never a stack. */
 export function openAIErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (reply.sent || reply.raw.headersSent) return;
-  const language = languageOf(request.headers['accept-language']);
+  // one-api's relay speaks Chinese; SDKs send no language or `*`, so only an explicit choice switches.
+  const acceptLanguage = request.headers['accept-language'];
+  const language = !acceptLanguage || acceptLanguage.trim() === '*' ? 'zh' : languageOf(acceptLanguage);
   if (isAppError(error)) {
     return reply.status(error.status === 200 ? 400 : error.status).send({
       error: { message: withRequestId(error.text[language], request), type: 'one_api_error', param: '', code: error.code },

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { RelayMode } from '../../relay/adaptor.js';
 import type { JobBody } from '../../relay/pipeline/relay-job.js';
 import { relayErrors } from '../../relay/relay-errors.js';
+import { imageRequestProblem } from '../../relay/billing/image-price.js';
 import { defaultModels, jsonSchemas, multipartFields } from './relay.schema.js';
 
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'invalid request';
@@ -56,6 +57,10 @@ export async function readJobBody(request: FastifyRequest, mode: RelayMode, path
   if (schema) {
     const checked = schema.safeParse(body);
     if (!checked.success) throw relayErrors.invalidRequest(firstIssue(checked.error));
+  }
+  if (mode === 'images') {
+    const problem = imageRequestProblem(String(body.model), String(body.prompt), String(body.size ?? '1024x1024'), Number(body.n ?? 1));
+    if (problem) throw relayErrors.invalidRequest(problem);
   }
   return { kind: 'json', value: body, raw, filled };
 }

@@ -88,25 +88,29 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   writer.start();
   let text = '';
   let usage: Usage | undefined;
+  let brokenOff: string | undefined;
   try {
     for await (const chunk of adaptor.readStream(response.body, call)) {
       if (chunk.text) text += chunk.text;
       if (chunk.usage) usage = chunk.usage;
       await writer.send(chunk.data);
     }
-    await writer.send('[DONE]');
   } catch (error) {
     if (!job.signal.aborted) {
       context.logger.warn({ err: error, requestId: job.requestId, channelId: channel.row.id }, 'upstream stream broke off');
-      const message = `the upstream stream broke off: ${error instanceof Error ? error.message : String(error)}`;
-      await writer.send(JSON.stringify({ error: { message, type: 'upstream_error', param: null, code: 'stream_interrupted' } }));
+      brokenOff = `the upstream stream broke off: ${error instanceof Error ? error.message : String(error)}`;
     }
-  } finally {
-    const approximate = context.options.bool('ApproximateTokenEnabled');
-    // Whatever was generated is charged, also when the client left or the stream broke off.
-    await finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
-    writer.end();
   }
+  // Whatever was generated is charged, also when the client left or the stream broke off; the charge is
+  // written before the last event so that a client reading its balance afterwards sees it.
+  const approximate = context.options.bool('ApproximateTokenEnabled');
+  await finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
+  if (brokenOff) {
+    await writer.send(JSON.stringify({ error: { message: brokenOff, type: 'upstream_error', param: null, code: 'stream_interrupted' } }));
+  } else {
+    await writer.send('[DONE]');
+  }
+  writer.end();
 }
 
 async function charge(

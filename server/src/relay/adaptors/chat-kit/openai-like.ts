@@ -66,7 +66,7 @@ export function openAILike(settings: OpenAILikeSettings) {
         yield { data: JSON.stringify(rewritten), usage: readUsage(rewritten.usage), text: choicesText(rewritten) };
       }
     },
-    readError(response: UpstreamResponse): UpstreamErrorBody {
+    readError(response: UpstreamResponse, _call?: RelayCall): UpstreamErrorBody {
       return findError(tryParseObject(response.body), response.status) ?? readErrorBody(response.status, response.body);
     },
   } satisfies Adaptor;

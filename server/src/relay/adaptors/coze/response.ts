@@ -1,0 +1,34 @@
+import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
+import { UpstreamError } from '../../upstream-error.js';
+import { readErrorBody } from '../openai/response.js';
+import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
+import { bytesOf } from '../chat-shapes/ndjson-lines.js';
+import { errorBody, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { readCozeSteps } from './stream.js';
+
+/** Coze's `{code, msg}` (sent with HTTP 200 as well) as an OpenAI error; undefined for a zero code. */
+export function cozeErrorBody(status: number, body: Buffer): UpstreamErrorBody | undefined {
+  const parsed = parseJsonBody(body);
+  if (!isRecord(parsed) || typeof parsed.code !== 'number' || parsed.code === 0) return undefined;
+  return errorBody(status, typeof parsed.msg === 'string' ? parsed.msg : `Coze error ${parsed.code}`, 'coze_error', String(parsed.code));
+}
+
+export const readCozeError = (response: UpstreamResponse): UpstreamErrorBody =>
+  cozeErrorBody(response.status, response.body) ?? readErrorBody(response.status, response.body);
+
+/**
+ * The whole answer, gathered from the stream the request always asks for. Coze reports failures as HTTP 200
+ * with a JSON `{code, msg}`, so that is checked first.
+ */
+export async function readCozeWhole(response: UpstreamResponse, call: RelayCall): Promise<RelayResult> {
+  const failure = cozeErrorBody(response.status >= 400 ? response.status : 500, response.body);
+  if (failure) throw new UpstreamError(failure);
+  let text = '';
+  let usage = usageOf(0, 0);
+  for await (const step of readCozeSteps(bytesOf(response.body))) {
+    if (step.kind === 'text') text += step.text;
+    else if (step.kind === 'error') throw new UpstreamError(errorBody(500, step.message, 'coze_error', step.code));
+    else if (step.usage) usage = step.usage;
+  }
+  return chatResult(chatCompletion({ model: call.model, message: { role: 'assistant', content: text }, finishReason: 'stop', usage }));
+}
