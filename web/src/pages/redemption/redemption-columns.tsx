@@ -1,0 +1,102 @@
+import { Button, Popconfirm, Space } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
+import { deleteRedemption, setRedemptionStatus, type Redemption } from '../../api/redemption';
+import { copyText } from '../../lib/clipboard';
+import { notify } from '../../lib/notify';
+import { formatTimestamp } from '../../lib/time';
+import { RedemptionStatusTag } from './redemption-status-tag';
+
+export interface RedemptionColumnContext {
+  t: TFunction;
+  renderQuota: (quota: number) => string;
+  replace: (id: number, change: Partial<Redemption> | null) => void;
+  onEdit: (id: number) => void;
+  onCopyFailed: (text: string) => void;
+}
+
+/** Columns of the redemption table, with copy, delete, enable/disable and edit. */
+export function redemptionColumns({ t, renderQuota, replace, onEdit, onCopyFailed }: RedemptionColumnContext): ColumnsType<Redemption> {
+  const time = (seconds: number) => (seconds ? (formatTimestamp(seconds) ?? t('common.invalidTime')) : t('redemption.notYet'));
+  const act = async (work: () => Promise<void>) => {
+    try {
+      await work();
+      notify.success(t('redemption.toast.success'));
+    } catch {
+      // shown by the common handler
+    }
+  };
+  const copy = async (key: string) => {
+    if (await copyText(key)) notify.success(t('redemption.toast.copied'));
+    else {
+      notify.warning(t('common.copyFailed'));
+      onCopyFailed(key);
+    }
+  };
+  return [
+    { title: t('redemption.column.id'), dataIndex: 'id', sorter: (a, b) => a.id - b.id },
+    { title: t('redemption.column.name'), dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
+    {
+      title: t('redemption.column.status'),
+      dataIndex: 'status',
+      sorter: (a, b) => a.status - b.status,
+      render: (status: number) => <RedemptionStatusTag status={status} />,
+    },
+    {
+      title: t('redemption.column.quota'),
+      dataIndex: 'quota',
+      sorter: (a, b) => a.quota - b.quota,
+      render: (quota: number) => renderQuota(quota),
+    },
+    {
+      title: t('redemption.column.createdTime'),
+      dataIndex: 'created_time',
+      sorter: (a, b) => a.created_time - b.created_time,
+      render: time,
+    },
+    {
+      title: t('redemption.column.redeemedTime'),
+      dataIndex: 'redeemed_time',
+      sorter: (a, b) => a.redeemed_time - b.redeemed_time,
+      render: time,
+    },
+    {
+      title: t('redemption.column.actions'),
+      key: 'actions',
+      render: (_, row) => (
+        <Space size={4} wrap>
+          <Button size="small" type="primary" onClick={() => void copy(row.key)}>
+            {t('redemption.action.copy')}
+          </Button>
+          <Popconfirm
+            title={t('redemption.confirm.delete', { name: row.name })}
+            onConfirm={() => act(async () => {
+              await deleteRedemption(row.id);
+              replace(row.id, null);
+            })}
+          >
+            <Button size="small" danger>
+              {t('redemption.action.delete')}
+            </Button>
+          </Popconfirm>
+          <Button
+            size="small"
+            disabled={row.status === 3}
+            onClick={() =>
+              void act(async () => {
+                const next = row.status === 1 ? 2 : 1;
+                await setRedemptionStatus(row.id, next);
+                replace(row.id, { status: next });
+              })
+            }
+          >
+            {row.status === 1 ? t('redemption.action.disable') : t('redemption.action.enable')}
+          </Button>
+          <Button size="small" onClick={() => onEdit(row.id)}>
+            {t('redemption.action.edit')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+}
