@@ -1,6 +1,67 @@
-import { PagePlaceholder } from '../../components/page-heading/page-placeholder';
+import { Button, Flex, Input, Select, Table } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { UserOrder } from '../../api/user-admin';
+import { PageHeading } from '../../components/page-heading/page-heading';
+import { useRenderQuota } from '../../hooks/use-quota';
+import { userColumns } from './user-columns';
+import { USER_PAGE_SIZE, useUserList } from './use-user-list';
 
-/** Filled in by the console's second part. */
+/** User management (/user, admin). */
 export default function UserListPage() {
-  return <PagePlaceholder titleKey="user.list.title" />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const renderQuota = useRenderQuota();
+  const list = useUserList();
+  const columns = useMemo(
+    () => userColumns({ t, renderQuota, replace: list.replace, onEdit: (id) => navigate(`/user/edit/${id}`) }),
+    [t, renderQuota, list.replace, navigate],
+  );
+  return (
+    <>
+      <PageHeading title={t('user.list.title')} />
+      <Flex gap={8} wrap style={{ marginBottom: 12 }}>
+        <Input.Search
+          allowClear
+          enterButton
+          style={{ flex: '1 1 240px' }}
+          placeholder={t('user.search.placeholder')}
+          value={list.keyword}
+          onChange={(event) => list.setKeyword(event.target.value)}
+          onSearch={() => void list.search()}
+        />
+        <Select<UserOrder>
+          style={{ width: 180 }}
+          value={list.order}
+          aria-label={t('user.order.label')}
+          onChange={(order) => void list.sortBy(order)}
+          options={[
+            { value: '', label: t('user.order.default') },
+            { value: 'quota', label: t('user.order.quota') },
+            { value: 'used_quota', label: t('user.order.usedQuota') },
+            { value: 'request_count', label: t('user.order.requestCount') },
+          ]}
+        />
+      </Flex>
+      <Table
+        rowKey="id"
+        size="small"
+        loading={list.loading}
+        columns={columns}
+        dataSource={list.users}
+        pagination={{ pageSize: USER_PAGE_SIZE, showSizeChanger: false, hideOnSinglePage: true }}
+        scroll={{ x: 'max-content' }}
+      />
+      <Flex gap={8} wrap style={{ marginTop: 12 }}>
+        <Button type="primary" onClick={() => navigate('/user/add')}>
+          {t('user.action.add')}
+        </Button>
+        <Button disabled={!list.hasMore} onClick={() => void list.loadMore()}>
+          {t('user.action.loadMore')}
+        </Button>
+        <Button onClick={() => void list.refresh()}>{t('user.action.refresh')}</Button>
+      </Flex>
+    </>
+  );
 }

@@ -1,0 +1,105 @@
+import { Button, Popconfirm, Space, Tooltip } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
+import type { User } from '../../api/types';
+import { manageUser, type ManageAction } from '../../api/user-admin';
+import { notify } from '../../lib/notify';
+import { GroupBadges, RoleBadge, UserStatusBadge } from './user-badges';
+import { UserNameCell } from './user-name-cell';
+
+export interface UserColumnContext {
+  t: TFunction;
+  renderQuota: (quota: number) => string;
+  replace: (id: number, change: Partial<User> | null) => void;
+  onEdit: (id: number) => void;
+}
+
+/** Columns of the user table; actions are disabled on super-admin rows. */
+export function userColumns({ t, renderQuota, replace, onEdit }: UserColumnContext): ColumnsType<User> {
+  const manage = async (user: User, action: ManageAction) => {
+    try {
+      const result = await manageUser(user.username, action);
+      replace(user.id, action === 'delete' ? null : { role: result?.role ?? user.role, status: result?.status ?? user.status });
+      notify.success(t('user.toast.success'));
+    } catch {
+      // shown by the common handler
+    }
+  };
+  return [
+    { title: t('user.column.id'), dataIndex: 'id', sorter: (a, b) => a.id - b.id },
+    {
+      title: t('user.column.username'),
+      dataIndex: 'username',
+      sorter: (a, b) => a.username.localeCompare(b.username),
+      render: (_, user) => <UserNameCell user={user} />,
+    },
+    {
+      title: t('user.column.group'),
+      dataIndex: 'group',
+      sorter: (a, b) => (a.group ?? '').localeCompare(b.group ?? ''),
+      render: (group: string) => <GroupBadges group={group} />,
+    },
+    {
+      title: t('user.column.quota'),
+      key: 'quota',
+      sorter: (a, b) => (a.quota ?? 0) - (b.quota ?? 0),
+      render: (_, user) => (
+        <Space size={4} wrap>
+          <Tooltip title={t('user.quota.remaining')}>
+            <span>{renderQuota(user.quota ?? 0)}</span>
+          </Tooltip>
+          <Tooltip title={t('user.quota.used')}>
+            <span>/ {renderQuota(user.used_quota ?? 0)}</span>
+          </Tooltip>
+          <Tooltip title={t('user.quota.requests')}>
+            <span>/ {user.request_count ?? 0}</span>
+          </Tooltip>
+        </Space>
+      ),
+    },
+    {
+      title: t('user.column.role'),
+      dataIndex: 'role',
+      sorter: (a, b) => a.role - b.role,
+      render: (role: number) => <RoleBadge role={role} />,
+    },
+    {
+      title: t('user.column.status'),
+      dataIndex: 'status',
+      sorter: (a, b) => a.status - b.status,
+      render: (status: number) => <UserStatusBadge status={status} />,
+    },
+    {
+      title: t('user.column.actions'),
+      key: 'actions',
+      render: (_, user) => {
+        const locked = user.role === 100;
+        return (
+          <Space size={4} wrap>
+            <Button size="small" disabled={locked} onClick={() => void manage(user, 'promote')}>
+              {t('user.action.promote')}
+            </Button>
+            <Button size="small" disabled={locked} onClick={() => void manage(user, 'demote')}>
+              {t('user.action.demote')}
+            </Button>
+            <Popconfirm
+              title={t('user.confirm.delete', { name: user.username })}
+              onConfirm={() => manage(user, 'delete')}
+              disabled={locked}
+            >
+              <Button size="small" danger disabled={locked}>
+                {t('user.action.delete')}
+              </Button>
+            </Popconfirm>
+            <Button size="small" disabled={locked} onClick={() => void manage(user, user.status === 1 ? 'disable' : 'enable')}>
+              {user.status === 1 ? t('user.action.disable') : t('user.action.enable')}
+            </Button>
+            <Button size="small" disabled={locked} onClick={() => onEdit(user.id)}>
+              {t('user.action.edit')}
+            </Button>
+          </Space>
+        );
+      },
+    },
+  ];
+}
