@@ -2,9 +2,9 @@ import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from
 import { UpstreamError } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
 import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
-import { bytesOf } from '../chat-shapes/ndjson-lines.js';
+import { parseSseText } from '../chat-shapes/sse-events.js';
 import { errorBody, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
-import { readCozeSteps } from './stream.js';
+import { cozeStep } from './stream.js';
 
 /** Coze's `{code, msg}` (sent with HTTP 200 as well) as an OpenAI error; undefined for a zero code. */
 export function cozeErrorBody(status: number, body: Buffer): UpstreamErrorBody | undefined {
@@ -20,15 +20,20 @@ export const readCozeError = (response: UpstreamResponse): UpstreamErrorBody =>
  * The whole answer, gathered from the stream the request always asks for. Coze reports failures as HTTP 200
  * with a JSON `{code, msg}`, so that is checked first.
  */
-export async function readCozeWhole(response: UpstreamResponse, call: RelayCall): Promise<RelayResult> {
+export function readCozeResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
   const failure = cozeErrorBody(response.status >= 400 ? response.status : 500, response.body);
   if (failure) throw new UpstreamError(failure);
   let text = '';
   let usage = usageOf(0, 0);
-  for await (const step of readCozeSteps(bytesOf(response.body))) {
+  for (const event of parseSseText(response.body.toString('utf8'))) {
+    const step = cozeStep(event);
+    if (!step) continue;
     if (step.kind === 'text') text += step.text;
     else if (step.kind === 'error') throw new UpstreamError(errorBody(500, step.message, 'coze_error', step.code));
-    else if (step.usage) usage = step.usage;
+    else {
+      if (step.usage) usage = step.usage;
+      break;
+    }
   }
   return chatResult(chatCompletion({ model: call.model, message: { role: 'assistant', content: text }, finishReason: 'stop', usage }));
 }
