@@ -1,0 +1,11 @@
+import { openAILike, withStreamUsage } from '../chat-kit/openai-like.js';
+import { aliBailianModels } from './models.js';
+
+/** Alibaba Bailian: DashScope's OpenAI-compatible mode under `/compatible-mode/v1`; stream usage is asked for. */
+export const aliBailian = openAILike({
+  id: 'ali-bailian',
+  models: aliBailianModels,
+  modes: ['chat', 'embeddings'],
+  paths: { chat: '/compatible-mode/v1/chat/completions', embeddings: '/compatible-mode/v1/embeddings' },
+  rewriteBody: withStreamUsage,
+});
