@@ -1,0 +1,24 @@
+import type { RelayCall, RelayResult, UpstreamResponse } from '../../adaptor.js';
+import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
+import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
+import type { ChatCompletion } from '../chat-shapes/openai-chat.types.js';
+import { bodyExcerpt, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { googleErrorBody } from '../gemini/response.js';
+import type { PalmResponse } from './types.js';
+
+/**
+ * A generateMessage answer as a chat completion. PaLM reports no usage (the pipeline counts tokens); a reply
+ * withheld by a filter is an empty content_filter answer.
+ */
+export function palmToChatCompletion(body: Buffer, call: RelayCall): ChatCompletion {
+  const parsed = parseJsonBody(body);
+  const error = googleErrorBody(500, parsed);
+  if (error) throw new UpstreamError(error);
+  if (!isRecord(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(body)}`);
+  const answer = parsed as PalmResponse;
+  const reply = answer.candidates?.[0]?.content;
+  const filtered = reply === undefined && (answer.filters?.length ?? 0) > 0;
+  return chatCompletion({ model: call.model, message: { role: 'assistant', content: reply ?? '' }, finishReason: filtered ? 'content_filter' : 'stop', usage: usageOf(0, 0) });
+}
+
+export const readPalmResponse = (response: UpstreamResponse, call: RelayCall): RelayResult => chatResult(palmToChatCompletion(response.body, call));
