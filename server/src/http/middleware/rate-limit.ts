@@ -1,8 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
-import { languageOf } from '../../lib/language.js';
 
 export interface RateLimits {
   /** Every /api call: GLOBAL_API_RATE_LIMIT per 3 minutes per IP. */
@@ -22,14 +21,6 @@ export async function registerRateLimits(app: FastifyInstance, context: AppConte
     redis: context.redis ?? undefined,
     nameSpace: 'rate-limit:',
     skipOnError: false,
-    errorResponseBuilder: (request: FastifyRequest, limit) => ({
-      statusCode: 429,
-      success: false,
-      message:
-        languageOf(request.headers['accept-language']) === 'zh'
-          ? `请求过于频繁，请在 ${Math.ceil(limit.ttl / 1000)} 秒后重试`
-          : `Too many requests, try again in ${Math.ceil(limit.ttl / 1000)} s`,
-    }),
   });
   // createRateLimit, not rateLimit: the plugin's request handlers share one "already ran" flag per request,
   // so with rateLimit() the global API limiter made every route's critical limiter a no-op.
