@@ -1,6 +1,77 @@
-import { PagePlaceholder } from '../../components/page-heading/page-placeholder';
+import { Card, Flex, Pagination, Skeleton, Statistic, Table, Typography } from 'antd';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeading } from '../../components/page-heading/page-heading';
+import { useRenderQuota } from '../../hooks/use-quota';
+import { isAdmin } from '../../lib/roles';
+import { useUser } from '../../stores/user.store';
+import { logColumns } from './log-columns';
+import { LogFilterBar } from './log-filters';
+import { defaultLogFilters } from './log-range';
+import { LOG_PAGE_SIZE, useLogData } from './use-log-data';
 
-/** Filled in by the console's second part. */
+const UsageChart = lazy(() => import('./usage-chart'));
+
+/** Usage logs (/log): filters, consumption figure, usage chart by model, paged table. */
 export default function LogPage() {
-  return <PagePlaceholder titleKey="log.title" />;
+  const { t } = useTranslation();
+  const admin = isAdmin(useUser());
+  const renderQuota = useRenderQuota();
+  const [draft, setDraft] = useState(() => defaultLogFilters());
+  const [applied, setApplied] = useState(draft);
+  const data = useLogData(applied, admin);
+  const columns = useMemo(() => logColumns(t, admin, renderQuota), [t, admin, renderQuota]);
+  const total = (data.page + 1) * LOG_PAGE_SIZE + (data.hasMore ? LOG_PAGE_SIZE : 0);
+
+  return (
+    <>
+      <PageHeading title={t('log.title')} />
+      <Card style={{ marginBottom: 12 }}>
+        <LogFilterBar value={draft} admin={admin} onChange={setDraft} onApply={() => setApplied({ ...draft })} />
+      </Card>
+      <Card style={{ marginBottom: 12 }}>
+        <Flex gap={24} wrap style={{ marginBottom: 12 }}>
+          <Statistic
+            title={t('log.stat.quota')}
+            value={data.stat === null ? '-' : renderQuota(data.stat)}
+          />
+        </Flex>
+        <Typography.Text type="secondary">
+          {data.series?.range.clipped
+            ? t('log.chart.clipped', { granularity: t(`log.chart.${data.series.range.granularity}`) })
+            : t('log.chart.title', { granularity: t(`log.chart.${data.series?.range.granularity ?? 'day'}`) })}
+        </Typography.Text>
+        {data.series ? (
+          <Suspense fallback={<Skeleton active />}>
+            <UsageChart
+              points={data.series.points}
+              granularity={data.series.range.granularity}
+              renderQuota={renderQuota}
+              emptyText={t('log.chart.empty')}
+            />
+          </Suspense>
+        ) : (
+          <Skeleton active />
+        )}
+      </Card>
+      <Table
+        rowKey={(row) => `${row.id}-${row.created_at}-${row.request_id}-${row.content}`}
+        size="small"
+        loading={data.loading}
+        columns={columns}
+        dataSource={data.rows}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+      />
+      <Flex justify="flex-end" style={{ marginTop: 12 }}>
+        <Pagination
+          simple
+          current={data.page + 1}
+          pageSize={LOG_PAGE_SIZE}
+          total={total}
+          onChange={(current) => void data.goTo(current - 1)}
+        />
+      </Flex>
+    </>
+  );
 }

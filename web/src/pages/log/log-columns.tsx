@@ -1,0 +1,45 @@
+import { Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
+import type { LogEntry } from '../../api/log';
+import { formatTimestamp } from '../../lib/time';
+import { LogTypeTag } from './log-type-tag';
+
+/** Columns of the log table; channel and username only for admins. */
+export function logColumns(t: TFunction, admin: boolean, renderQuota: (quota: number) => string): ColumnsType<LogEntry> {
+  const columns: ColumnsType<LogEntry> = [
+    {
+      title: t('log.column.time'),
+      dataIndex: 'created_at',
+      render: (seconds: number) => formatTimestamp(seconds) ?? t('common.invalidTime'),
+    },
+  ];
+  if (admin) {
+    columns.push(
+      { title: t('log.column.channel'), dataIndex: 'channel', render: (id: number) => (id ? <Tag>{id}</Tag> : '') },
+      { title: t('log.column.username'), dataIndex: 'username', render: (name: string) => (name ? <Tag>{name}</Tag> : '') },
+    );
+  }
+  columns.push(
+    { title: t('log.column.tokenName'), dataIndex: 'token_name', render: (name: string) => (name ? <Tag>{name}</Tag> : '') },
+    { title: t('log.column.type'), dataIndex: 'type', render: (type: number) => <LogTypeTag type={type} /> },
+    { title: t('log.column.model'), dataIndex: 'model_name', render: (name: string) => (name ? <Tag>{name}</Tag> : '') },
+    { title: t('log.column.promptTokens'), dataIndex: 'prompt_tokens', render: (count: number) => count || '' },
+    { title: t('log.column.completionTokens'), dataIndex: 'completion_tokens', render: (count: number) => count || '' },
+    {
+      title: t('log.column.quota'),
+      dataIndex: 'quota',
+      render: (quota: number) => (quota ? renderQuota(quota) : ''),
+    },
+    {
+      title: t('log.column.content'),
+      dataIndex: 'content',
+      render: (content: string) => (
+        <Typography.Paragraph style={{ margin: 0, maxWidth: 420 }} ellipsis={{ rows: 2, expandable: true }}>
+          {content}
+        </Typography.Paragraph>
+      ),
+    },
+  );
+  return columns;
+}

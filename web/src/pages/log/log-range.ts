@@ -1,0 +1,39 @@
+import type { LogFilters } from '../../api/log';
+
+/** The default range starts here (local time). */
+export const DEFAULT_START = new Date(2024, 0, 1, 0, 0, 0);
+const HOUR_SECONDS = 3600;
+const DAY_SECONDS = 86_400;
+/** The server refuses series with more buckets than this. */
+export const MAX_SERIES_BUCKETS = 800;
+/** Ranges up to this long are charted by hour, longer ones by day. */
+export const HOURLY_UP_TO_SECONDS = 7 * DAY_SECONDS;
+
+/** Default filters: every type, from 2024-01-01 to one hour from now. */
+export function defaultLogFilters(nowMs: number = Date.now()): LogFilters {
+  return {
+    type: 0,
+    token_name: '',
+    model_name: '',
+    start_timestamp: Math.floor(DEFAULT_START.getTime() / 1000),
+    end_timestamp: Math.floor(nowMs / 1000) + HOUR_SECONDS,
+    username: '',
+    channel: '',
+  };
+}
+
+export interface ChartRange {
+  start: number;
+  end: number;
+  granularity: 'hour' | 'day';
+  /** True when the range was cut to the most recent buckets the server allows. */
+  clipped: boolean;
+}
+
+/** The chart's range and granularity for the filter range: hourly up to 7 days, daily beyond, at most 800 buckets. */
+export function chartRange(start: number, end: number): ChartRange {
+  const granularity = end - start <= HOURLY_UP_TO_SECONDS ? 'hour' : 'day';
+  const width = granularity === 'hour' ? HOUR_SECONDS : DAY_SECONDS;
+  const earliest = end - (MAX_SERIES_BUCKETS - 1) * width;
+  return { start: Math.max(start, earliest), end, granularity, clipped: start < earliest };
+}
