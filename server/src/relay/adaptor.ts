@@ -116,6 +116,24 @@ export interface UpstreamErrorBody {
   code: string | null;
 }
 
+/**
+ * What the pipeline lends an adaptor: auxiliary calls (token exchanges, task polling) go through the same
+ * pools, timeouts and client abort as the main call.
+ */
+export interface AdaptorTools {
+  /** Sends a request and reads the whole answer, whatever its status. */
+  send(request: UpstreamRequest): Promise<UpstreamResponse>;
+  /** Aborted when the client leaves or the relay gives up. */
+  signal?: AbortSignal;
+}
+
+/** An answer an adaptor obtained through its own transport (WebSocket, vendor SDK), body unread. */
+export interface OpenedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncIterable<Buffer>;
+}
+
 export interface Adaptor {
   /** Same as the folder name under relay/adaptors/. */
   readonly id: string;
@@ -123,9 +141,16 @@ export interface Adaptor {
   readonly modes: readonly RelayMode[];
   /** The built-in model names of this upstream (GET /api/models, /v1/models). */
   readonly models: readonly string[];
-  buildRequest(call: RelayCall): UpstreamRequest;
+  /** The upstream request; may be async (a token exchange through `tools.send` first). */
+  buildRequest(call: RelayCall, tools: AdaptorTools): UpstreamRequest | Promise<UpstreamRequest>;
+  /**
+   * Only for upstreams one HTTP request cannot reach (iFlytek's WebSocket, Bedrock's signed SDK): opens the
+   * answer itself. When present the pipeline calls it instead of sending `buildRequest`'s request; status
+   * checks, reading, retries and billing stay the pipeline's.
+   */
+  open?(call: RelayCall, tools: AdaptorTools): Promise<OpenedAnswer>;
   /** Converts a successful (2xx) whole answer; throws UpstreamError when the body is an error in disguise. */
-  readResponse(response: UpstreamResponse, call: RelayCall): RelayResult;
+  readResponse(response: UpstreamResponse, call: RelayCall, tools: AdaptorTools): RelayResult | Promise<RelayResult>;
   /** Converts a 2xx stream; `body` yields the raw bytes as they arrive. */
   readStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk>;
   /** Reads a non-2xx answer into an OpenAI-shaped error. */

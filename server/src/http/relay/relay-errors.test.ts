@@ -28,7 +28,7 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
     fetch(`${server.url}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json', ...headers },
-      body,
+      body: typeof body === 'string' ? body : new Uint8Array(body),
     });
   const chatBody = (extra: object = {}) => JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...extra });
 

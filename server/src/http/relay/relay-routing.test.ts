@@ -79,7 +79,7 @@ describe.each(await availableEngines())('routing, retries and channel health on 
 
     const limited = await mock({ failure: { status: 429 } });
     await createChannel(server, { base_url: limited.url, models: 'route-429' });
-    const error = await ask('route-429').catch((failure: unknown) => failure as { status: number; message: string });
+    const error = (await ask('route-429').catch((failure: unknown) => failure)) as { status: number; message: string };
     expect(error.status).toBe(429);
     expect(error.message).toContain('当前分组上游负载已饱和，请稍后再试');
     await setOption(server, 'RetryTimes', '0');
@@ -120,7 +120,7 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     expect(await channelStatus(survivor.id)).toBe(1);
     await setOption(server, 'AutomaticDisableChannelEnabled', 'false');
     // once the snapshot follows the disable, the model has no channel left
-    await expect.poll(async () => (await ask('route-dead').catch((error: { status: number }) => error)).status, { timeout: 3000 }).toBe(503);
+    await expect.poll(async () => ((await ask('route-dead').catch((error: unknown) => error)) as { status?: number }).status, { timeout: 3000 }).toBe(503);
   });
 
   test('model mapping, forced system prompt, Azure and OpenAI-compatible URLs', async () => {
@@ -170,6 +170,6 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     await ask('route-bus');
     await server.context.database.db.updateTable('channels').set({ status: 2 }).where('id', '=', channel.id).execute();
     await server.context.bus.publish('channels', channel.id);
-    await expect.poll(async () => (await ask('route-bus').catch((error: { status: number }) => error)).status, { timeout: 3000 }).toBe(503);
+    await expect.poll(async () => ((await ask('route-bus').catch((error: unknown) => error)) as { status?: number }).status, { timeout: 3000 }).toBe(503);
   });
 });

@@ -7,7 +7,7 @@ import { countText } from '../tokenizer/count-tokens.js';
 import { adaptorFor, withRetries } from './attempts.js';
 import { prepareBody } from './prepare-body.js';
 import { elapsedMs, type RelayJob } from './relay-job.js';
-import { sendToUpstream } from './send.js';
+import { adaptorTools, sendToUpstream } from './send.js';
 
 /** A field of the request, JSON or multipart. */
 function field(job: RelayJob, name: string): string {
@@ -53,11 +53,12 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
   const ratioOfGroup = groupRatio(context, job.principal.user.group);
   const ratio = ratioOfModel * ratioOfGroup;
   const price = fixedPrice(job, upstreamModel, ratio);
+  const tools = adaptorTools(job.runtime.client, job.signal);
   const reservation = await reserve(context, job.principal.user, job.principal.token, price);
   let result;
   try {
-    const response = await sendToUpstream(job.runtime.client, adaptor, call, job.signal);
-    result = adaptor.readResponse(await job.runtime.client.readAll(response), call);
+    const response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
+    result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
   } catch (error) {
     await refund(context, reservation);
     throw error;

@@ -1,6 +1,22 @@
-import type { Adaptor, RelayCall } from '../adaptor.js';
-import { UpstreamError } from '../upstream-error.js';
+import type { Adaptor, AdaptorTools, RelayCall } from '../adaptor.js';
+import { UpstreamError, isUpstreamError, transportError } from '../upstream-error.js';
 import type { OpenResponse, UpstreamClient } from './upstream-client.js';
+
+/** The helpers an adaptor may use during one call: auxiliary requests through the relay's own client. */
+export function adaptorTools(client: UpstreamClient, signal?: AbortSignal): AdaptorTools {
+  return { send: async (request) => client.readAll(await client.open(request, signal)), signal };
+}
+
+async function openAnswer(client: UpstreamClient, adaptor: Adaptor, call: RelayCall, tools: AdaptorTools): Promise<OpenResponse> {
+  if (!adaptor.open) return client.open(await adaptor.buildRequest(call, tools), tools.signal);
+  try {
+    const answer = await adaptor.open(call, tools);
+    return { ...answer, discard: () => {} };
+  } catch (error) {
+    if (isUpstreamError(error)) throw error;
+    throw transportError(error, false);
+  }
+}
 
 /**
  * Builds the adaptor's request, sends it and checks the status. A non-2xx answer, or a JSON answer to a
@@ -11,9 +27,9 @@ export async function sendToUpstream(
   client: UpstreamClient,
   adaptor: Adaptor,
   call: RelayCall,
-  signal?: AbortSignal,
+  tools: AdaptorTools,
 ): Promise<OpenResponse> {
-  const response = await client.open(adaptor.buildRequest(call), signal);
+  const response = await openAnswer(client, adaptor, call, tools);
   const ok = response.status >= 200 && response.status < 300;
   const jsonToStream = call.stream && ok && (response.headers['content-type'] ?? '').includes('application/json');
   if (ok && !jsonToStream) return response;

@@ -6,7 +6,7 @@ import { countInput, countMessages, countText } from '../tokenizer/count-tokens.
 import { adaptorFor, withRetries } from './attempts.js';
 import { prepareBody } from './prepare-body.js';
 import { elapsedMs, type RelayJob } from './relay-job.js';
-import { sendToUpstream } from './send.js';
+import { adaptorTools, sendToUpstream } from './send.js';
 import { SseWriter } from './stream-writer.js';
 import { completeUsage, textQuota } from './usage.js';
 
@@ -59,10 +59,11 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   const estimate = Math.floor(
     (context.options.number('PreConsumedQuota') + pricing.promptTokens + maxTokens) * pricing.modelRatio * pricing.groupRatio,
   );
+  const tools = adaptorTools(job.runtime.client, job.signal);
   const reservation = await reserve(context, job.principal.user, job.principal.token, estimate);
   let response;
   try {
-    response = await sendToUpstream(job.runtime.client, adaptor, call, job.signal);
+    response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
   } catch (error) {
     await refund(context, reservation);
     throw error;
@@ -72,7 +73,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   if (!job.stream) {
     let result;
     try {
-      result = adaptor.readResponse(await job.runtime.client.readAll(response), call);
+      result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
     } catch (error) {
       await refund(context, reservation);
       throw error;
