@@ -1,0 +1,124 @@
+import { describe, expect, test } from 'vitest';
+import { collect, fixture, pieces, relayCall } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
+import { anthropicError } from './errors.js';
+import { anthropicToChatRequest } from './request.js';
+import { chatCompletionToAnthropic } from './response.js';
+import { AnthropicEventWriter } from './stream.js';
+
+function parseEvents(text: string) {
+  return text
+    .trim()
+    .split('\n\n')
+    .map((block) => {
+      const [eventLine = '', dataLine = ''] = block.split('\n');
+      return { event: eventLine.slice('event: '.length), data: JSON.parse(dataLine.slice('data: '.length)) };
+    });
+}
+
+describe('anthropic front: request', () => {
+  test('system, images, tool use and tool results become OpenAI messages', () => {
+    const chat = anthropicToChatRequest({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 256,
+      system: [{ type: 'text', text: 'You are terse.' }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: '21C' }] }, { type: 'text', text: 'and tomorrow?' }] },
+      ],
+      tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }, { type: 'web_search_20250305', name: 'web_search' } as never],
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+      stop_sequences: ['END'],
+      temperature: 0.5,
+      stream: true,
+      metadata: { user_id: 'u-1' },
+    });
+    expect(chat).toEqual({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 256,
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+        { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'toolu_1', content: '21C' },
+        { role: 'user', content: 'and tomorrow?' },
+      ],
+      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+      stop: ['END'],
+      temperature: 0.5,
+      user: 'u-1',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+});
+
+describe('anthropic front: answers', () => {
+  test('a chat completion becomes a message', () => {
+    const message = chatCompletionToAnthropic(
+      {
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-4o',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }, finish_reason: 'tool_calls' }],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      },
+      'gpt-4o',
+    );
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'gpt-4o',
+      content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }],
+      stop_reason: 'tool_use',
+      usage: { input_tokens: 10, output_tokens: 5 },
+    });
+    expect(message.id).toMatch(/^msg_/);
+  });
+
+  test('errors in Anthropic shape', () => {
+    expect(anthropicError(429, 'slow down')).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } });
+    expect(anthropicError(401, 'no key').error.type).toBe('authentication_error');
+    expect(anthropicError(503, 'busy').error.type).toBe('overloaded_error');
+  });
+});
+
+describe('anthropic front: stream', () => {
+  test('OpenAI chunks (here converted from a Claude stream) round-trip into the Anthropic event sequence', async () => {
+    const call = relayCall({ body: { model: 'claude-3-5-sonnet-20241022', stream: true, stream_options: { include_usage: true } } });
+    const { chunks } = await collect(readAnthropicStream(pieces(fixture('anthropic', 'tool-stream.sse')), call));
+    const writer = new AnthropicEventWriter('claude-3-5-sonnet-20241022');
+    let text = '';
+    for (const chunk of chunks) for (const event of writer.accept(chunk)) text += event;
+    for (const event of writer.end()) text += event;
+    const events = parseEvents(text);
+    expect(events.map((event) => event.event)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(events[1]?.data).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    expect(events[4]?.data).toEqual({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_01B', name: 'get_weather', input: {} } });
+    const json = events.filter((event) => event.data.delta?.type === 'input_json_delta').map((event) => event.data.delta.partial_json).join('');
+    expect(JSON.parse(json)).toEqual({ city: 'Paris' });
+    expect(events[8]?.data).toEqual({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 412, output_tokens: 58 } });
+    for (const event of events) expect(event.data.type).toBe(event.event);
+  });
+
+  test('an error chunk becomes an error event and ends the stream', () => {
+    const writer = new AnthropicEventWriter('m');
+    const text = [...writer.accept({ error: { message: 'boom', type: 'x' } }), ...writer.end()].join('');
+    expect(parseEvents(text)).toEqual([{ event: 'error', data: { type: 'error', error: { type: 'api_error', message: 'boom' } } }]);
+  });
+});

@@ -1,0 +1,86 @@
+import type { ClaudeContentBlock, ClaudeImageSource, ClaudeMessage, ClaudeRequest, ClaudeTextBlock } from '../../adaptors/anthropic/types.js';
+import type { ChatContentPart, ChatMessage, ChatRequest, ChatTool, ChatToolCall, ChatToolChoice } from '../../adaptors/chat-shapes/openai-chat.types.js';
+
+/** A Messages API request as clients send it to the gateway (the wire type plus the fields we tolerate). */
+export type AnthropicFrontRequest = ClaudeRequest & {
+  model: string;
+  tools?: (ClaudeRequest['tools'] extends (infer Tool)[] | undefined ? Tool & { type?: string } : never)[];
+};
+
+const imageUrl = (source: ClaudeImageSource) => (source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url);
+
+const blocksOf = (content: ClaudeMessage['content']): ClaudeContentBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content ?? []);
+
+const textOf = (content: string | ClaudeTextBlock[] | undefined | (ClaudeTextBlock | { type: string })[]): string =>
+  typeof content === 'string' ? content : (content ?? []).map((block) => ('text' in block && typeof block.text === 'string' ? block.text : '')).join('');
+
+/** One user turn: tool results first (each its own `tool` message, as OpenAI wants them right after the calls), then the rest. */
+function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  const parts: ChatContentPart[] = [];
+  for (const block of blocks) {
+    if (block.type === 'tool_result') {
+      const text = typeof block.content === 'string' ? block.content : textOf(block.content);
+      messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.is_error ? `Error: ${text}` : text });
+    } else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'image') parts.push({ type: 'image_url', image_url: { url: imageUrl(block.source) } });
+  }
+  if (parts.length === 0) return messages;
+  const onlyText = parts.every((part) => part.type === 'text');
+  messages.push({ role: 'user', content: onlyText ? parts.map((part) => (part as { text: string }).text).join('\n') : parts });
+  return messages;
+}
+
+function assistantMessage(blocks: ClaudeContentBlock[]): ChatMessage {
+  let text = '';
+  const toolCalls: ChatToolCall[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') text += block.text;
+    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+  }
+  return { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+}
+
+function toolChoice(choice: ClaudeRequest['tool_choice']): ChatToolChoice | undefined {
+  if (!choice) return undefined;
+  if (choice.type === 'any') return 'required';
+  if (choice.type === 'none') return 'none';
+  if (choice.type === 'tool') return { type: 'function', function: { name: choice.name } };
+  return 'auto';
+}
+
+/**
+ * An Anthropic Messages request as the OpenAI chat request the relay runs. Streams ask for the usage chunk
+ * so that the Anthropic events can report token counts. Server tools (web search …) have no schema and no
+ * OpenAI equivalent; they are dropped.
+ */
+export function anthropicToChatRequest(request: AnthropicFrontRequest): ChatRequest {
+  const messages: ChatMessage[] = [];
+  const system = typeof request.system === 'string' ? request.system : textOf(request.system);
+  if (system) messages.push({ role: 'system', content: system });
+  for (const message of request.messages ?? []) {
+    const blocks = blocksOf(message.content);
+    if (message.role === 'assistant') messages.push(assistantMessage(blocks));
+    else messages.push(...userMessages(blocks));
+  }
+  const chat: ChatRequest = { model: request.model, messages, max_tokens: request.max_tokens };
+  const tools: ChatTool[] = (request.tools ?? [])
+    .filter((tool) => tool.input_schema !== undefined)
+    .map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.input_schema } }));
+  if (tools.length > 0) {
+    chat.tools = tools;
+    const choice = toolChoice(request.tool_choice);
+    if (choice) chat.tool_choice = choice;
+    if (request.tool_choice?.disable_parallel_tool_use) chat.parallel_tool_calls = false;
+  }
+  if (typeof request.temperature === 'number') chat.temperature = request.temperature;
+  if (typeof request.top_p === 'number') chat.top_p = request.top_p;
+  if (typeof request.top_k === 'number') chat.top_k = request.top_k;
+  if (request.stop_sequences?.length) chat.stop = request.stop_sequences;
+  if (request.metadata?.user_id) chat.user = request.metadata.user_id;
+  if (request.stream) {
+    chat.stream = true;
+    chat.stream_options = { include_usage: true };
+  }
+  return chat;
+}
