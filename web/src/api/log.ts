@@ -68,4 +68,4 @@ export const fetchUsageSeries = (filters: LogFilters, admin: boolean, granularit
 
 /** Deletes logs older than the timestamp; answers the count. */
 export const deleteLogsBefore = (targetTimestamp: number) =>
-  api.delete<number>('/api/log/', { params: { target_timestamp: targetTimestamp } });
+  api.delete<number>('/api/log/', { params: { target_timestamp: targetTimestamp }, silent: true });

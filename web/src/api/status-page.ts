@@ -1,4 +1,5 @@
 import { api } from './client';
+import type { ReleaseInfo } from './option';
 
 /** Success and latency over one window. */
 export interface OutcomeWindow {
@@ -29,3 +30,6 @@ export interface ServiceStatusReport {
 }
 
 export const fetchServiceStatus = () => api.get<ServiceStatusReport>('/api/status/models');
+
+/** The latest release of the gateway, fetched by the server from the configured update-check address (admin). */
+export const fetchLatestRelease = () => api.get<ReleaseInfo>('/api/status/latest_release');

@@ -3,10 +3,12 @@ import type { TabsProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeading } from '../../components/page-heading/page-heading';
-import { PagePlaceholder } from '../../components/page-heading/page-placeholder';
 import { isAdmin } from '../../lib/roles';
 import { useUser } from '../../stores/user.store';
+import { OperationSetting } from './operation/operation-setting';
+import { OtherSetting } from './other/other-setting';
 import { PersonalSetting } from './personal-setting';
+import { SystemSetting } from './system/system-setting';
 
 /** Settings (/setting): personal for everyone; operation, system and other for admins. */
 export default function SettingPage() {
@@ -18,9 +20,9 @@ export default function SettingPage() {
   ];
   if (isAdmin(user)) {
     items.push(
-      { key: 'operation', label: t('setting.tabs.operation'), children: <PagePlaceholder titleKey="setting.operation.title" /> },
-      { key: 'system', label: t('setting.tabs.system'), children: <PagePlaceholder titleKey="setting.system.title" /> },
-      { key: 'other', label: t('setting.tabs.other'), children: <PagePlaceholder titleKey="setting.other.title" /> },
+      { key: 'operation', label: t('setting.tabs.operation'), children: <OperationSetting /> },
+      { key: 'system', label: t('setting.tabs.system'), children: <SystemSetting /> },
+      { key: 'other', label: t('setting.tabs.other'), children: <OtherSetting /> },
     );
   }
   const requested = searchParams.get('tab');

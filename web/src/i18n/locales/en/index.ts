@@ -12,6 +12,7 @@ import redemption from './redemption';
 import register from './register';
 import reset from './reset';
 import setting from './setting';
+import settingAdmin from './settingAdmin';
 import status from './status';
 import token from './token';
 import topup from './topup';
@@ -33,6 +34,7 @@ export const namespaces = {
   register,
   reset,
   setting,
+  settingAdmin,
   status,
   token,
   topup,

@@ -1,0 +1,62 @@
+import { Skeleton } from 'antd';
+import { isValidJson } from '../../../lib/json';
+import { LogCleanup } from './log-cleanup';
+import type { OptionField } from './option-fields';
+import { OptionSection } from './option-section';
+import { OptionSwitch } from './option-switch';
+import { useOptions } from './use-options';
+
+const GENERAL: OptionField[] = [
+  { key: 'TopUpLink', kind: 'text', placeholder: 'https://' },
+  { key: 'ChatLink', kind: 'text', placeholder: 'https://' },
+  { key: 'QuotaPerUnit', kind: 'number', min: 0, step: 0.01 },
+  { key: 'RetryTimes', kind: 'number', min: 0, step: 1 },
+];
+const MONITORING: OptionField[] = [{ key: 'ChannelDisableThreshold', kind: 'number', min: 0, step: 0.5 }];
+const QUOTA: OptionField[] = [
+  { key: 'QuotaForNewUser', kind: 'number', min: 0 },
+  { key: 'PreConsumedQuota', kind: 'number', min: 0 },
+  { key: 'QuotaForInviter', kind: 'number', min: 0 },
+  { key: 'QuotaForInvitee', kind: 'number', min: 0 },
+  { key: 'QuotaRemindThreshold', kind: 'number', min: 0 },
+];
+const RATIO: OptionField[] = [
+  { key: 'ModelRatio', kind: 'json' },
+  { key: 'CompletionRatio', kind: 'json' },
+  { key: 'GroupRatio', kind: 'json' },
+];
+
+/** Ratio texts must be JSON; the error names the first one that is not. */
+export function ratioError(values: Record<string, unknown>): string | null {
+  for (const key of ['ModelRatio', 'GroupRatio', 'CompletionRatio']) {
+    const text = String(values[key] ?? '');
+    if (text.trim() && !isValidJson(text)) return `settingAdmin.ratio.invalid.${key}`;
+  }
+  return null;
+}
+
+/** Operation settings (admin): general, logging, monitoring, quota, ratios. */
+export function OperationSetting() {
+  const { options, reload } = useOptions();
+  if (!options) return <Skeleton active />;
+  const common = { options, onSaved: () => void reload() };
+  return (
+    <>
+      <OptionSection titleKey="settingAdmin.section.general" fields={GENERAL} {...common}>
+        <OptionSwitch optionKey="DisplayInCurrencyEnabled" {...common} />
+        <OptionSwitch optionKey="DisplayTokenStatEnabled" {...common} />
+        <OptionSwitch optionKey="ApproximateTokenEnabled" {...common} />
+      </OptionSection>
+      <OptionSection titleKey="settingAdmin.section.logging" fields={[]} {...common}>
+        <OptionSwitch optionKey="LogConsumeEnabled" {...common} />
+        <LogCleanup />
+      </OptionSection>
+      <OptionSection titleKey="settingAdmin.section.monitoring" fields={MONITORING} {...common}>
+        <OptionSwitch optionKey="AutomaticDisableChannelEnabled" {...common} />
+        <OptionSwitch optionKey="AutomaticEnableChannelEnabled" {...common} />
+      </OptionSection>
+      <OptionSection titleKey="settingAdmin.section.quota" fields={QUOTA} {...common} />
+      <OptionSection titleKey="settingAdmin.section.ratio" fields={RATIO} validate={ratioError} {...common} />
+    </>
+  );
+}
