@@ -1,5 +1,17 @@
 import type { Adaptor } from './adaptor.js';
 import { azure } from './adaptors/azure/index.js';
+import { aiProxyLibrary } from './adaptors/aiproxy-library/index.js';
+import { ali } from './adaptors/ali/index.js';
+import { aliBailian } from './adaptors/ali-bailian/index.js';
+import { baichuan } from './adaptors/baichuan/index.js';
+import { baidu } from './adaptors/baidu/index.js';
+import { baiduV2 } from './adaptors/baidu-v2/index.js';
+import { doubao } from './adaptors/doubao/index.js';
+import { minimax } from './adaptors/minimax/index.js';
+import { tencent } from './adaptors/tencent/index.js';
+import { xunfei } from './adaptors/xunfei/index.js';
+import { xunfeiV2 } from './adaptors/xunfei-v2/index.js';
+import { zhipu } from './adaptors/zhipu/index.js';
 import { compatibleAdaptors as compatible } from './adaptors/compatible/index.js';
 import { openai } from './adaptors/openai/index.js';
 import { pendingModels } from './pending-models.js';
@@ -93,19 +105,19 @@ const entries: Record<ChannelTypeValue, Entry> = {
   12: ['API2GPT', 'https://api.api2gpt.com', openai],
   13: ['AIGC2D', 'https://api.aigc2d.com', openai],
   14: ['Anthropic', 'https://api.anthropic.com', null, 'anthropic'],
-  15: ['Baidu', 'https://aip.baidubce.com', null, 'baidu'],
-  16: ['Zhipu', 'https://open.bigmodel.cn', null, 'zhipu'],
-  17: ['Ali', 'https://dashscope.aliyuncs.com', null, 'ali'],
-  18: ['Xunfei', '', null, 'xunfei'],
+  15: ['Baidu', 'https://aip.baidubce.com', baidu],
+  16: ['Zhipu', 'https://open.bigmodel.cn', zhipu],
+  17: ['Ali', 'https://dashscope.aliyuncs.com', ali],
+  18: ['Xunfei', 'wss://spark-api.xf-yun.com', xunfei],
   19: ['360', 'https://ai.360.cn', compatible.ai360],
   20: ['OpenRouter', 'https://openrouter.ai/api', compatible.openrouter],
-  21: ['AIProxyLibrary', 'https://api.aiproxy.io', null, 'aiproxyLibrary'],
+  21: ['AIProxyLibrary', 'https://api.aiproxy.io', aiProxyLibrary],
   22: ['FastGPT', 'https://fastgpt.run/api/openapi', openai],
-  23: ['Tencent', 'https://hunyuan.tencentcloudapi.com', null, 'tencent'],
+  23: ['Tencent', 'https://hunyuan.tencentcloudapi.com', tencent],
   24: ['Gemini', 'https://generativelanguage.googleapis.com', null, 'gemini'],
   25: ['Moonshot', 'https://api.moonshot.cn', compatible.moonshot],
-  26: ['Baichuan', 'https://api.baichuan-ai.com', compatible.baichuan],
-  27: ['Minimax', 'https://api.minimax.chat', compatible.minimax],
+  26: ['Baichuan', 'https://api.baichuan-ai.com', baichuan],
+  27: ['Minimax', 'https://api.minimax.chat', minimax],
   28: ['Mistral', 'https://api.mistral.ai', compatible.mistral],
   29: ['Groq', 'https://api.groq.com/openai', compatible.groq],
   30: ['Ollama', 'http://localhost:11434', null, 'ollama'],
@@ -118,16 +130,16 @@ const entries: Record<ChannelTypeValue, Entry> = {
   37: ['Cloudflare', 'https://api.cloudflare.com', null, 'cloudflare'],
   38: ['DeepL', 'https://api-free.deepl.com', null, 'deepl'],
   39: ['TogetherAI', 'https://api.together.xyz', compatible.togetherai],
-  40: ['Doubao', 'https://ark.cn-beijing.volces.com', compatible.doubao],
+  40: ['Doubao', 'https://ark.cn-beijing.volces.com', doubao],
   41: ['Novita', 'https://api.novita.ai/v3/openai', compatible.novita],
   42: ['VertexAI', '', null, 'vertexai'],
   43: ['Proxy', '', null, 'proxy'],
   44: ['SiliconFlow', 'https://api.siliconflow.cn', compatible.siliconflow],
   45: ['xAI', 'https://api.x.ai', compatible.xai],
   46: ['Replicate', 'https://api.replicate.com/v1/models/', null, 'replicate'],
-  47: ['BaiduV2', 'https://qianfan.baidubce.com', compatible.baiduv2],
-  48: ['XunfeiV2', 'https://spark-api-open.xf-yun.com', compatible.xunfeiv2],
-  49: ['AliBailian', 'https://dashscope.aliyuncs.com', compatible.alibailian],
+  47: ['BaiduV2', 'https://qianfan.baidubce.com', baiduV2],
+  48: ['XunfeiV2', 'https://spark-api-open.xf-yun.com', xunfeiV2],
+  49: ['AliBailian', 'https://dashscope.aliyuncs.com', aliBailian],
   50: ['OpenAICompatible', '', compatible.openaiCompatible],
   51: ['GeminiOpenAICompatible', 'https://generativelanguage.googleapis.com/v1beta/openai', compatible.geminiOpenAI],
 };

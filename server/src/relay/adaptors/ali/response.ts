@@ -1,3 +1,4 @@
+import { bodyOf } from '../chat-kit/openai-chat.js';
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { chatCompletionResult, embeddingsResult, nowSeconds, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
@@ -55,7 +56,7 @@ export function readAliResponse(response: UpstreamResponse, call: RelayCall): Re
     const answer = payload as AliEmbeddingResponse;
     const vectors = (answer.output?.embeddings ?? []).map((item) => ({ index: item.text_index, embedding: item.embedding }));
     const total = answer.usage?.total_tokens ?? 0;
-    return embeddingsResult(call.model, vectors, usageOf(total, 0, total));
+    return embeddingsResult(call.model, vectors, usageOf(total, 0, total), bodyOf(call).encoding_format);
   }
   const answer = payload as AliChatResponse;
   const { message, finishReason } = answerMessage(answer);

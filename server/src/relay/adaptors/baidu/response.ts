@@ -1,3 +1,4 @@
+import { bodyOf } from '../chat-kit/openai-chat.js';
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { chatCompletionResult, embeddingsResult, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
 import { newToolCallId } from '../chat-kit/tool-call-id.js';
@@ -51,7 +52,7 @@ export function readBaiduResponse(response: UpstreamResponse, call: RelayCall): 
   if (error) throw new UpstreamError(error);
   if (call.mode === 'embeddings') {
     const answer = payload as unknown as BaiduEmbeddingResponse;
-    return embeddingsResult(call.model, answer.data ?? [], baiduUsage(answer.usage));
+    return embeddingsResult(call.model, answer.data ?? [], baiduUsage(answer.usage), bodyOf(call).encoding_format);
   }
   const answer = payload as unknown as BaiduChatResponse;
   return chatCompletionResult({

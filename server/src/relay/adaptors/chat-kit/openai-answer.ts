@@ -80,11 +80,27 @@ export function chatChunkData(parts: ChatChunkParts): string {
   return JSON.stringify(payload);
 }
 
-/** Embeddings in OpenAI's list shape. */
-export function embeddingsResult(model: string, vectors: Array<{ index: number; embedding: number[] }>, usage: Usage): RelayResult {
+/** A vector as OpenAI's `encoding_format: base64` sends it: little-endian float32s in base64. */
+export function embeddingBase64(vector: number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes.toString('base64');
+}
+
+/**
+ * Embeddings in OpenAI's list shape; base64 when the client asked for it (the official SDKs do by default
+ * and decode the answer, so plain arrays would come out as garbage).
+ */
+export function embeddingsResult(
+  model: string,
+  vectors: Array<{ index: number; embedding: number[] }>,
+  usage: Usage,
+  encodingFormat?: unknown,
+): RelayResult {
+  const encode = (vector: number[]) => (encodingFormat === 'base64' ? embeddingBase64(vector) : vector);
   const payload = {
     object: 'list',
-    data: vectors.map((vector) => ({ object: 'embedding', index: vector.index, embedding: vector.embedding })),
+    data: vectors.map((vector) => ({ object: 'embedding', index: vector.index, embedding: encode(vector.embedding) })),
     model,
     usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.total_tokens },
   };

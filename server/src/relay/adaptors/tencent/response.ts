@@ -1,7 +1,7 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { chatCompletionResult, embeddingsResult, nowSeconds, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
-import { isObject } from '../chat-kit/openai-chat.js';
+import { bodyOf, isObject } from '../chat-kit/openai-chat.js';
 import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
 import type { HunyuanChatResponse, HunyuanEmbeddingResponse, HunyuanError, HunyuanToolCall, HunyuanUsage } from './types.js';
 
@@ -48,7 +48,7 @@ export function readTencentResponse(response: UpstreamResponse, call: RelayCall)
   if (call.mode === 'embeddings') {
     const answer = inner as HunyuanEmbeddingResponse;
     const vectors = (answer.Data ?? []).map((item) => ({ index: item.Index, embedding: item.Embedding }));
-    return embeddingsResult(call.model, vectors, hunyuanUsage(answer.Usage));
+    return embeddingsResult(call.model, vectors, hunyuanUsage(answer.Usage), bodyOf(call).encoding_format);
   }
   const answer = inner as HunyuanChatResponse;
   const choice = answer.Choices?.[0];

@@ -1,0 +1,197 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { availableEngines } from '../../../test/engines.js';
+import { startAiProxyLibraryMock } from '../../../test/mock-upstreams/aiproxy-library.js';
+import { startAliMock } from '../../../test/mock-upstreams/ali.js';
+import { startBaiduMock } from '../../../test/mock-upstreams/baidu.js';
+import type { MockUpstream } from '../../../test/mock-upstreams/china-mock-kit.js';
+import { startTencentMock } from '../../../test/mock-upstreams/tencent.js';
+import { startXunfeiMock, type XunfeiMock } from '../../../test/mock-upstreams/xunfei.js';
+import { startZhipuMock } from '../../../test/mock-upstreams/zhipu.js';
+import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
+import { startTestServer, type TestServer } from '../../../test/test-server.js';
+import type { ApiClient } from '../../../test/api-client.js';
+
+/** Every model used here costs 1 quota per token, prompt and completion alike. */
+const pricedModels = [
+  'ERNIE-3.5-8K', 'Embedding-V1', 'qwen-max', 'text-embedding-v1', 'wanx-v1', 'glm-4', 'chatglm_turbo', 'embedding-2',
+  'Spark-Max', 'hunyuan-lite', 'hunyuan-embedding', 'library-gpt',
+];
+const tools: OpenAI.ChatCompletionTool[] = [
+  { type: 'function', function: { name: 'get_weather', description: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+];
+const hello: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: 'terse' }, { role: 'user', content: '你好' }];
+
+async function streamText(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
+  let content = '';
+  let finish: string | null = null;
+  const toolNames: string[] = [];
+  for await (const chunk of stream) {
+    const choice = chunk.choices[0];
+    content += choice?.delta?.content ?? '';
+    finish = choice?.finish_reason ?? finish;
+    for (const call of choice?.delta?.tool_calls ?? []) if (call.function?.name) toolNames.push(call.function.name);
+  }
+  return { content, finish, toolNames };
+}
+
+describe.each(await availableEngines())('China providers (own protocols) end to end on $label', (engine) => {
+  let server: TestServer;
+  let root: ApiClient;
+  let client: OpenAI;
+  let userId: number;
+  let tokenId: number;
+  let baiduMock: MockUpstream;
+  let aliMock: MockUpstream;
+  let zhipuMock: MockUpstream;
+  let tencentMock: MockUpstream;
+  let libraryMock: MockUpstream;
+  let xunfeiMock: XunfeiMock;
+  const channels: Record<string, number> = {};
+
+  /** Runs a call and returns the quota it cost the user. */
+  async function charged<T>(call: () => Promise<T>): Promise<{ result: T; quota: number }> {
+    const before = (await balances(server, userId, tokenId)).userUsed;
+    const result = await call();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return { result, quota: (await balances(server, userId, tokenId)).userUsed - before };
+  }
+
+  async function probe(name: string, model: string) {
+    return (await root.get(`/api/channel/test/${channels[name]}?model=${encodeURIComponent(model)}`)).body as { success: boolean; message: string };
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ engine });
+    root = await server.rootClient();
+    [baiduMock, aliMock, zhipuMock, tencentMock, libraryMock, xunfeiMock] = await Promise.all([
+      startBaiduMock({ apiKey: 'bd-ak', secretKey: 'bd-sk' }),
+      startAliMock({ apiKey: 'sk-ali' }),
+      startZhipuMock({ id: 'zp', secret: 'zp-secret' }),
+      startTencentMock({ secretId: 'AKIDmock', secretKey: 'tc-secret' }),
+      startAiProxyLibraryMock({ apiKey: 'lib-key', libraryId: 'lib-1' }),
+      startXunfeiMock({ appId: 'xf-app', apiSecret: 'xf-secret', apiKey: 'xf-key' }),
+    ]);
+    await setOption(server, 'ModelRatio', JSON.stringify(Object.fromEntries(pricedModels.map((model) => [model, 1]))));
+    const add = async (name: string, type: number, key: string, base_url: string, models: string, config = '{}') => {
+      channels[name] = (await createChannel(server, { name, type, key, base_url, models, config })).id;
+    };
+    await add('baidu', 15, 'bd-ak|bd-sk', baiduMock.url, 'ERNIE-3.5-8K,Embedding-V1');
+    await add('ali', 17, 'sk-ali', aliMock.url, 'qwen-max,text-embedding-v1,wanx-v1');
+    await add('zhipu', 16, 'zp.zp-secret', zhipuMock.url, 'glm-4,chatglm_turbo,embedding-2');
+    await add('tencent', 23, '1300000000|AKIDmock|tc-secret', tencentMock.url, 'hunyuan-lite,hunyuan-embedding');
+    await add('library', 21, 'lib-key', libraryMock.url, 'library-gpt', JSON.stringify({ library_id: 'lib-1' }));
+    await add('xunfei', 18, 'xf-app|xf-secret|xf-key', xunfeiMock.url, 'Spark-Max');
+    userId = await createUser(server, { username: 'china-native', quota: 1_000_000 });
+    const token = await createToken(server, userId);
+    tokenId = token.id;
+    client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await Promise.all([baiduMock, aliMock, zhipuMock, tencentMock, libraryMock, xunfeiMock].map((mock) => mock?.close()));
+  });
+
+  test('Baidu: token exchange once, chat, stream, tool call, embeddings, billing and the channel test', async () => {
+    const whole = await charged(() => client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello }));
+    expect(whole.result.choices[0]!.message.content).toBe('你好！我是文心一言。');
+    expect(whole.quota).toBe(18);
+    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, stream: true })));
+    expect(streamed.result).toMatchObject({ content: '你好！我是文心一言。', finish: 'stop' });
+    expect(streamed.quota).toBe(18);
+    const tool = await client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, tools });
+    expect(tool.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ function: { name: 'get_weather' } }] } });
+    const embeddings = await charged(() => client.embeddings.create({ model: 'Embedding-V1', input: ['a', 'b'] }));
+    expect(embeddings.result.data[1]!.embedding[0]).toBeCloseTo(0.0321, 4);
+    expect(embeddings.quota).toBe(4);
+    expect(baiduMock.requests.filter((request) => request.path === '/oauth/2.0/token')).toHaveLength(1);
+    expect(baiduMock.requests.at(-1)!.json).toEqual({ input: ['a', 'b'] });
+    expect(await probe('baidu', 'ERNIE-3.5-8K')).toMatchObject({ success: true, message: '你好！我是文心一言。' });
+  });
+
+  test('Ali: chat, stream, tools, embeddings, an image task and the channel test', async () => {
+    const whole = await charged(() => client.chat.completions.create({ model: 'qwen-max', messages: hello }));
+    expect(whole.result.choices[0]!.message.content).toBe('你好！有什么可以帮你的吗？');
+    expect(whole.quota).toBe(20);
+    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'qwen-max', messages: hello, stream: true })));
+    expect(streamed.result).toMatchObject({ content: '你好！有什么可以帮你的吗？', finish: 'stop' });
+    expect(streamed.quota).toBe(20);
+    const toolStream = await streamText(await client.chat.completions.create({ model: 'qwen-max', messages: hello, tools, stream: true }));
+    expect(toolStream).toMatchObject({ finish: 'tool_calls', toolNames: ['get_weather'] });
+    const embeddings = await client.embeddings.create({ model: 'text-embedding-v1', input: 'a' });
+    expect(embeddings.data[0]!.embedding).toHaveLength(3);
+    const image = await charged(() => client.images.generate({ model: 'wanx-v1', prompt: 'a cat', size: '1024x1024' }));
+    expect(image.result.data![0]!.url).toBe(`${aliMock.url}/pictures/cat.png`);
+    expect(image.quota).toBeGreaterThan(0);
+    expect(await probe('ali', 'qwen-max')).toMatchObject({ success: true });
+  }, 20_000);
+
+  test('Zhipu: v4 chat, tools and stream, v3 legacy chat, embeddings, and the channel test', async () => {
+    const whole = await charged(() => client.chat.completions.create({ model: 'glm-4', messages: hello, temperature: 1 }));
+    expect(whole.result.choices[0]!.message.content).toBe('你好！我是智谱清言。');
+    expect(whole.quota).toBe(17);
+    expect(zhipuMock.requests.at(-1)!.json!.temperature).toBe(0.99);
+    const tool = await client.chat.completions.create({ model: 'glm-4', messages: hello, tools });
+    expect(tool.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(await streamText(await client.chat.completions.create({ model: 'glm-4', messages: hello, stream: true }))).toMatchObject({ content: '你好！我是智谱清言。', finish: 'stop' });
+    const legacy = await charged(() => client.chat.completions.create({ model: 'chatglm_turbo', messages: hello }));
+    expect(legacy.result.choices[0]!.message.content).toBe(' 你好！我是ChatGLM。\n很高兴见到你。');
+    expect(legacy.quota).toBe(18);
+    expect(await streamText(await client.chat.completions.create({ model: 'chatglm_turbo', messages: hello, stream: true }))).toMatchObject({ content: '你好！我是\nChatGLM。' });
+    const embeddings = await client.embeddings.create({ model: 'embedding-2', input: 'a', encoding_format: 'float' });
+    expect(embeddings.usage.total_tokens).toBe(3);
+    expect(await probe('zhipu', 'glm-4')).toMatchObject({ success: true, message: '你好！我是智谱清言。' });
+  });
+
+  test('iFlytek Spark over WebSocket: whole, stream, function call and the channel test', async () => {
+    const whole = await charged(() => client.chat.completions.create({ model: 'Spark-Max', messages: hello }));
+    expect(whole.result.choices[0]!.message.content).toBe('你好！我是讯飞星火。');
+    expect(whole.quota).toBe(14);
+    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'Spark-Max', messages: hello, stream: true })));
+    expect(streamed.result).toMatchObject({ content: '你好！我是讯飞星火。', finish: 'stop' });
+    expect(streamed.quota).toBe(14);
+    const tool = await client.chat.completions.create({ model: 'Spark-Max', messages: hello, tools });
+    expect(tool.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"合肥"}' } }] } });
+    expect(xunfeiMock.frames.at(-1)!.frame.parameter.chat.domain).toBe('generalv3.5');
+    expect(await probe('xunfei', 'Spark-Max')).toMatchObject({ success: true });
+  });
+
+  test('Tencent Hunyuan: signed chat, tools, stream, embeddings and the channel test', async () => {
+    const whole = await charged(() => client.chat.completions.create({ model: 'hunyuan-lite', messages: hello }));
+    expect(whole.result.choices[0]!.message.content).toBe('你好！我是腾讯混元。');
+    expect(whole.quota).toBe(10);
+    const tool = await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, tools });
+    expect(tool.choices[0]!.message.tool_calls![0]!.id).toBe('call_cq8a3n2l3mbd0r4f5sc0');
+    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, stream: true })));
+    expect(streamed.result).toMatchObject({ content: '你好！我是腾讯混元。', finish: 'stop' });
+    expect(streamed.quota).toBe(10);
+    const embeddings = await client.embeddings.create({ model: 'hunyuan-embedding', input: ['a', 'b'] });
+    expect(embeddings.data).toHaveLength(2);
+    expect(await probe('tencent', 'hunyuan-lite')).toMatchObject({ success: true });
+  });
+
+  test('AI Proxy library: answers with references, counted usage, and the channel test', async () => {
+    const whole = await charged(() => client.chat.completions.create({ model: 'library-gpt', messages: hello }));
+    expect(whole.result.choices[0]!.message.content).toContain('参考文档');
+    expect(whole.quota).toBeGreaterThan(0);
+    expect(await streamText(await client.chat.completions.create({ model: 'library-gpt', messages: hello, stream: true }))).toMatchObject({ finish: 'stop' });
+    expect(await probe('library', 'library-gpt')).toMatchObject({ success: true });
+  });
+
+  test('vendor errors reach the client in OpenAI shape with the upstream message', async () => {
+    const bad = await createChannel(server, { name: 'bad-tencent', type: 23, key: '1300000000|AKIDmock|wrong', base_url: tencentMock.url, models: 'hunyuan-bad' });
+    await setOption(server, 'ModelRatio', JSON.stringify(Object.fromEntries([...pricedModels, 'hunyuan-bad'].map((model) => [model, 1]))));
+    const error = await client.chat.completions.create({ model: 'hunyuan-bad', messages: hello }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('could not be validated');
+    const answer = (await root.get(`/api/channel/test/${bad.id}`)).body;
+    expect(answer.success).toBe(false);
+    expect(answer.message).toContain('http status code 401');
+    expect(answer.message).toContain('could not be validated');
+    const misfit = await createChannel(server, { name: 'misfit-baidu', type: 15, key: 'only-one-part', base_url: baiduMock.url, models: 'ERNIE-misfit' });
+    const misfitAnswer = (await root.get(`/api/channel/test/${misfit.id}`)).body;
+    expect(misfitAnswer).toMatchObject({ success: false });
+    expect(misfitAnswer.message).toContain('APIKey|SecretKey');
+  });
+});
