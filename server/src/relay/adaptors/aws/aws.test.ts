@@ -10,7 +10,7 @@ import { readBedrockStream } from './stream.js';
 const weatherTool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
 
 async function* linesOf(name: string) {
-  for (const line of fixture('aws', name).toString('utf8').trim().split('\n')) yield Buffer.from(line);
+  for (const line of fixture('aws', name).toString('utf8').trim().split('\n')) yield Buffer.from(`${line}\n`);
 }
 
 describe('bedrock credentials and bodies', () => {

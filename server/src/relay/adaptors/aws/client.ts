@@ -7,6 +7,7 @@ import { buildBedrockInvocation, readBedrockCredentials } from './request.js';
 import { bedrockErrorBody } from './response.js';
 
 const maxClients = 200;
+const newline = Buffer.from('\n');
 const clients = new Map<string, BedrockRuntimeClient>();
 
 /**
@@ -54,8 +55,11 @@ export async function invokeBedrock(call: RelayCall, signal?: AbortSignal): Prom
   }
 }
 
-/** InvokeModelWithResponseStream: the decoded payload of each chunk event as it arrives. */
-export async function invokeBedrockStream(call: RelayCall, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+/**
+ * InvokeModelWithResponseStream: the decoded payload of each chunk event as it arrives, one JSON object per
+ * line (payloads are compact JSON), so the bytes survive any re-chunking on the way to the converter.
+ */
+export async function invokeBedrockStream(call: RelayCall, signal?: AbortSignal): Promise<AsyncIterable<Buffer>> {
   const invocation = buildBedrockInvocation(call);
   let output;
   try {
@@ -71,7 +75,7 @@ export async function invokeBedrockStream(call: RelayCall, signal?: AbortSignal)
     if (!events) return;
     for await (const event of events) {
       if (event.chunk?.bytes) {
-        yield event.chunk.bytes;
+        yield Buffer.concat([Buffer.from(event.chunk.bytes), newline]);
         continue;
       }
       // Modelled exceptions may also arrive as union members instead of being thrown.

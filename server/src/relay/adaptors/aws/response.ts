@@ -1,4 +1,4 @@
-import type { RelayCall, RelayResult, UpstreamErrorBody } from '../../adaptor.js';
+import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { unreadableAnswer } from '../../upstream-error.js';
 import { claudeToChatCompletion, parseClaudeResponse } from '../anthropic/response.js';
 import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
@@ -53,4 +53,12 @@ export function bedrockErrorBody(error: unknown): UpstreamErrorBody {
   const status = typeof metadata.httpStatusCode === 'number' ? metadata.httpStatusCode : (exceptionStatus[name] ?? 500);
   const message = error instanceof Error && error.message ? error.message : `AWS Bedrock ${name}`;
   return errorBody(status, message, name, name);
+}
+
+/** A Bedrock error answer read from HTTP (`{"message"}` with the exception name in `x-amzn-errortype`). */
+export function readBedrockHttpError(response: UpstreamResponse): UpstreamErrorBody {
+  const parsed = parseJsonBody(response.body);
+  const name = (response.headers['x-amzn-errortype'] ?? '').split(':')[0] || 'BedrockError';
+  const message = isRecord(parsed) && typeof parsed.message === 'string' ? parsed.message : `AWS Bedrock ${name}`;
+  return errorBody(response.status, message, name, name);
 }

@@ -2,26 +2,26 @@ import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { ClaudeStreamConverter, wantsUsage } from '../anthropic/stream.js';
 import type { ClaudeStreamEvent } from '../anthropic/types.js';
 import { ChunkWriter, streamErrorChunk, usageOf } from '../chat-shapes/chat-answer.js';
-import { isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { readJsonLines } from '../chat-shapes/ndjson-lines.js';
+import { isRecord } from '../chat-shapes/upstream-errors.js';
 import { bedrockModel } from './request.js';
 import { bedrockErrorBody, llamaFinishReason } from './response.js';
 import type { LlamaResponse } from './types.js';
 
-async function* claudeEvents(payloads: AsyncIterable<Uint8Array>, call: RelayCall): AsyncIterable<RelayChunk> {
+async function* claudeEvents(payloads: AsyncIterable<unknown>, call: RelayCall): AsyncIterable<RelayChunk> {
   const converter = new ClaudeStreamConverter(call.model, wantsUsage(call));
   for await (const payload of payloads) {
-    const event = parseJsonBody(Buffer.from(payload)) as ClaudeStreamEvent | undefined;
-    if (event && typeof event.type === 'string') yield* converter.accept(event);
+    const event = payload as ClaudeStreamEvent;
+    if (isRecord(event) && typeof event.type === 'string') yield* converter.accept(event);
   }
   yield* converter.end();
 }
 
-async function* llamaEvents(payloads: AsyncIterable<Uint8Array>, call: RelayCall): AsyncIterable<RelayChunk> {
+async function* llamaEvents(payloads: AsyncIterable<unknown>, call: RelayCall): AsyncIterable<RelayChunk> {
   const writer = new ChunkWriter(call.model, wantsUsage(call));
   let promptTokens = 0;
   let finished = false;
-  for await (const payload of payloads) {
-    const event = parseJsonBody(Buffer.from(payload));
+  for await (const event of payloads) {
     if (!isRecord(event)) continue;
     const chunk = event as unknown as LlamaResponse;
     if (chunk.prompt_token_count) promptTokens = chunk.prompt_token_count;
@@ -37,11 +37,12 @@ async function* llamaEvents(payloads: AsyncIterable<Uint8Array>, call: RelayCall
 }
 
 /**
- * Bedrock stream payloads (the decoded `bytes` of each event-stream chunk, as the AWS SDK yields them) as
- * OpenAI chunks: Claude's events or Llama's generations. An exception inside the stream becomes an error
- * chunk that ends it.
+ * Bedrock stream payloads (the decoded `bytes` of each event-stream chunk, one JSON per line as
+ * `invokeBedrockStream` hands them on) as OpenAI chunks: Claude's events or Llama's generations. An exception
+ * inside the stream becomes an error chunk that ends it.
  */
-export async function* readBedrockStream(payloads: AsyncIterable<Uint8Array>, call: RelayCall): AsyncIterable<RelayChunk> {
+export async function* readBedrockStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
+  const payloads = readJsonLines(body);
   const events = bedrockModel(call.model).family === 'claude' ? claudeEvents(payloads, call) : llamaEvents(payloads, call);
   try {
     yield* events;

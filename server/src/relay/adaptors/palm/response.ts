@@ -1,14 +1,16 @@
 import type { RelayCall, RelayResult, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
+import { countMessages, countText } from '../../tokenizer/count-tokens.js';
 import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
+import { readChatRequest } from '../chat-shapes/chat-request.js';
 import type { ChatCompletion } from '../chat-shapes/openai-chat.types.js';
 import { bodyExcerpt, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
 import { googleErrorBody } from '../gemini/response.js';
 import type { PalmResponse } from './types.js';
 
 /**
- * A generateMessage answer as a chat completion. PaLM reports no usage (the pipeline counts tokens); a reply
- * withheld by a filter is an empty content_filter answer.
+ * A generateMessage answer as a chat completion. PaLM reports no usage, so tokens are counted here (as one-api
+ * does); a reply withheld by a filter is an empty content_filter answer.
  */
 export function palmToChatCompletion(body: Buffer, call: RelayCall): ChatCompletion {
   const parsed = parseJsonBody(body);
@@ -18,7 +20,9 @@ export function palmToChatCompletion(body: Buffer, call: RelayCall): ChatComplet
   const answer = parsed as PalmResponse;
   const reply = answer.candidates?.[0]?.content;
   const filtered = reply === undefined && (answer.filters?.length ?? 0) > 0;
-  return chatCompletion({ model: call.model, message: { role: 'assistant', content: reply ?? '' }, finishReason: filtered ? 'content_filter' : 'stop', usage: usageOf(0, 0) });
+  const promptTokens = countMessages(readChatRequest(call).messages, call.model);
+  const usage = usageOf(promptTokens, countText(reply ?? '', call.model));
+  return chatCompletion({ model: call.model, message: { role: 'assistant', content: reply ?? '' }, finishReason: filtered ? 'content_filter' : 'stop', usage });
 }
 
 export const readPalmResponse = (response: UpstreamResponse, call: RelayCall): RelayResult => chatResult(palmToChatCompletion(response.body, call));

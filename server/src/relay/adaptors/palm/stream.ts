@@ -11,5 +11,5 @@ export async function* readPalmStream(body: AsyncIterable<Buffer>, call: RelayCa
   const choice = completion.choices[0];
   const writer = new ChunkWriter(call.model, readChatRequest(call).stream_options?.include_usage === true);
   yield writer.delta({ content: choice?.message.content ?? '' });
-  yield* writer.finish(choice?.finish_reason ?? 'stop', undefined);
+  yield* writer.finish(choice?.finish_reason ?? 'stop', completion.usage);
 }
