@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { batchUpdateJob } from '../../jobs/batch-update.job.js';
 import { availableEngines } from '../../../test/engines.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
-import { balances, createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
+import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
+import { startSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
 // gpt-3.5-turbo: ratio 0.25, completion ratio 3 → (10 + 10 × 3) × 0.25 = 10 quota per call.
@@ -103,5 +104,36 @@ describe('batch update mode', () => {
       requestCount: 5,
     });
     expect(batchUpdateJob.intervalSeconds(server.context)).toBe(1);
+  });
+});
+
+describe('low-balance reminder', () => {
+  let server: TestServer;
+  let upstream: MockOpenAIUpstream;
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    server = await startTestServer();
+    upstream = await MockOpenAIUpstream.start({ usage: { prompt_tokens: 10, completion_tokens: 10 } });
+    await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo' });
+    for (const [key, value] of Object.entries({ SMTPServer: smtp.host, SMTPPort: String(smtp.port), SMTPFrom: 'gate@example.com', ServerAddress: 'http://gate.test' })) {
+      await setOption(server, key, value);
+    }
+  });
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+    await smtp?.close();
+  });
+
+  test('a reservation that takes the balance below QuotaRemindThreshold mails the user once', async () => {
+    const userId = await createUser(server, { username: 'lowbalance', quota: 1100 });
+    await server.context.database.db.updateTable('users').set({ email: 'low@example.com' }).where('id', '=', userId).execute();
+    const token = await createToken(server, userId);
+    expect((await chat(server, token.key)).status).toBe(200);
+    const mail = await smtp.waitForMail((received) => received.envelopeTo.includes('low@example.com'));
+    expect(mail.subject).toBe('额度提醒');
+    expect(mail.html).toContain('您的额度即将用尽');
+    expect(mail.html).toContain('http://gate.test/topup');
   });
 });

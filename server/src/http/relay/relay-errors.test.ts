@@ -55,6 +55,8 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
     expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, exhausted.key), 401, 'token_exhausted')).message).toContain('令牌 spent（#');
     const subnet = await createToken(server, userId, { subnet: '10.0.0.0/8' });
     expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, subnet.key), 403, 'token_subnet_refused')).message).toContain('当前 ip：127.0.0.1');
+    // 127.0.0.1 is a trusted proxy (TRUSTED_PROXIES), so the forwarded client address is the one checked
+    expect((await post('/v1/chat/completions', chatBody(), { 'x-forwarded-for': '10.1.2.3' }, subnet.key)).status).toBe(200);
     const allowed = await createToken(server, userId, { subnet: '127.0.0.0/8,10.0.0.0/8' });
     expect((await post('/v1/chat/completions', chatBody(), {}, allowed.key)).status).toBe(200);
     const narrow = await createToken(server, userId, { models: 'gpt-3.5-turbo' });

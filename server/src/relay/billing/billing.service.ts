@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { TokenRow, UserRow } from '../../db/tables.js';
-import { recordLog, type LogEntry } from '../../domain/log/log.writer.js';
+import { recordLog, quotaText, type LogEntry } from '../../domain/log/log.writer.js';
+import { escapeHtml } from '../../domain/mail/mailer.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { relayErrors } from '../relay-errors.js';
 import { relayRuntime } from '../runtime.js';
@@ -39,12 +40,33 @@ export async function reserve(context: AppContext, user: UserRow, token: TokenRo
   if (amount <= 0) return reservation;
   const trusted = user.quota > trustFactor * amount && (!limited || token.remain_quota > trustFactor * amount);
   if (trusted) return reservation;
+  const quotaBefore = user.quota;
   const refusal = await reserveQuota(context.database.db, user.id, token.id, limited, amount);
   if (refusal === 'token') throw relayErrors.insufficientTokenQuota();
   if (refusal === 'user') throw relayErrors.insufficientUserQuota();
   reservation.amount = amount;
+  remindIfLow(context, user, quotaBefore, amount);
   adjustCachedBalances(context, reservation, amount, limited ? amount : 0);
   return reservation;
+}
+
+/**
+ * one-api's low-balance mail (server-behaviour §5.7): sent when a real reservation takes the balance below
+ * QuotaRemindThreshold, or to zero. Sent in the background; a failure is only logged.
+ */
+function remindIfLow(context: AppContext, user: UserRow, quotaBefore: number, amount: number): void {
+  const threshold = context.options.number('QuotaRemindThreshold');
+  const after = quotaBefore - amount;
+  const crossing = quotaBefore >= threshold && after < threshold;
+  if (!user.email || !(crossing || after <= 0)) return;
+  const title = after <= 0 ? '您的额度已用尽' : '您的额度即将用尽';
+  const link = `${context.options.string('ServerAddress').replace(/\/+$/, '')}/topup`;
+  const body =
+    `<p>${title}，当前剩余额度为 ${escapeHtml(quotaText(context, quotaBefore))}，为了不影响您的使用，请及时充值。</p>` +
+    `<p>充值链接：<a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;
+  void context.mailer.send(user.email, '额度提醒', title, body).catch((error: unknown) =>
+    context.logger.warn({ err: error, userId: user.id }, 'sending the low-balance reminder failed'),
+  );
 }
 
 /** Gives a whole reservation back (any failure path). Never throws: a failed refund is logged. */
