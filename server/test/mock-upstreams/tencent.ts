@@ -34,9 +34,12 @@ export function startTencentMock(options: { secretId: string; secretKey: string 
       return sendJson(response, 200, answer);
     }
     if (action !== 'ChatCompletions') return sendJson(response, 200, failure('InvalidAction', `The action ${action} is not valid`));
-    const messages = body.Messages as Array<{ Role?: string; Content?: string }> | undefined;
+    const messages = body.Messages as Array<{ Role?: string; Content?: string; Contents?: unknown[] }> | undefined;
     if (typeof body.Model !== 'string' || !Array.isArray(messages) || messages.length === 0) return sendJson(response, 200, failure('MissingParameter', 'Model and Messages are required'));
     if (messages.some((message) => !['system', 'user', 'assistant', 'tool'].includes(message.Role ?? ''))) return sendJson(response, 200, failure('InvalidParameter', 'Messages.Role is invalid'));
+    if (messages.some((message) => (message.Content === undefined) === (message.Contents === undefined))) {
+      return sendJson(response, 200, failure('InvalidParameter', 'each message needs exactly one of Content and Contents'));
+    }
     if (Array.isArray(body.Tools) && body.Tools.some((tool: { Function?: { Parameters?: unknown } }) => typeof tool.Function?.Parameters !== 'string')) {
       return sendJson(response, 200, failure('InvalidParameter', 'Tools.Function.Parameters must be a JSON string'));
     }

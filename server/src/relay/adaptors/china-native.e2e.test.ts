@@ -14,7 +14,7 @@ import type { ApiClient } from '../../../test/api-client.js';
 
 /** Every model used here costs 1 quota per token, prompt and completion alike. */
 const pricedModels = [
-  'ERNIE-3.5-8K', 'Embedding-V1', 'qwen-max', 'text-embedding-v1', 'wanx-v1', 'glm-4', 'chatglm_turbo', 'embedding-2',
+  'ERNIE-3.5-8K', 'Embedding-V1', 'cogview-3', 'qwen-max', 'text-embedding-v1', 'wanx-v1', 'glm-4', 'chatglm_turbo', 'embedding-2',
   'Spark-Max', 'hunyuan-lite', 'hunyuan-embedding', 'library-gpt',
 ];
 const tools: OpenAI.ChatCompletionTool[] = [
@@ -78,7 +78,7 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     };
     await add('baidu', 15, 'bd-ak|bd-sk', baiduMock.url, 'ERNIE-3.5-8K,Embedding-V1');
     await add('ali', 17, 'sk-ali', aliMock.url, 'qwen-max,text-embedding-v1,wanx-v1');
-    await add('zhipu', 16, 'zp.zp-secret', zhipuMock.url, 'glm-4,chatglm_turbo,embedding-2');
+    await add('zhipu', 16, 'zp.zp-secret', zhipuMock.url, 'glm-4,chatglm_turbo,embedding-2,cogview-3');
     await add('tencent', 23, '1300000000|AKIDmock|tc-secret', tencentMock.url, 'hunyuan-lite,hunyuan-embedding');
     await add('library', 21, 'lib-key', libraryMock.url, 'library-gpt', JSON.stringify({ library_id: 'lib-1' }));
     await add('xunfei', 18, 'xf-app|xf-secret|xf-key', xunfeiMock.url, 'Spark-Max');
@@ -141,6 +141,9 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     expect(await streamText(await client.chat.completions.create({ model: 'chatglm_turbo', messages: hello, stream: true }))).toMatchObject({ content: '你好！我是\nChatGLM。' });
     const embeddings = await client.embeddings.create({ model: 'embedding-2', input: 'a', encoding_format: 'float' });
     expect(embeddings.usage.total_tokens).toBe(3);
+    const image = await charged(() => client.images.generate({ model: 'cogview-3', prompt: 'a cat' }));
+    expect(image.result.data![0]!.url).toContain('cogview');
+    expect(image.quota).toBe(1000);
     expect(await probe('zhipu', 'glm-4')).toMatchObject({ success: true, message: '你好！我是智谱清言。' });
   });
 
@@ -166,6 +169,12 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, stream: true })));
     expect(streamed.result).toMatchObject({ content: '你好！我是腾讯混元。', finish: 'stop' });
     expect(streamed.quota).toBe(10);
+    const vision = await client.chat.completions.create({
+      model: 'hunyuan-lite',
+      messages: [{ role: 'user', content: [{ type: 'text', text: '这是什么' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+    });
+    expect(vision.choices[0]!.message.content).toBe('你好！我是腾讯混元。');
+    expect(tencentMock.requests.at(-1)!.json!.Messages).toEqual([{ Role: 'user', Contents: [{ Type: 'text', Text: '这是什么' }, { Type: 'image_url', ImageUrl: { Url: 'data:image/png;base64,iVBORw0KGgo=' } }] }]);
     const embeddings = await client.embeddings.create({ model: 'hunyuan-embedding', input: ['a', 'b'] });
     expect(embeddings.data).toHaveLength(2);
     expect(await probe('tencent', 'hunyuan-lite')).toMatchObject({ success: true });

@@ -1,8 +1,8 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { chatRequestOf, embeddingInputs, messageText, offeredFunctions, type OpenAIChatRequest } from '../chat-kit/openai-chat.js';
+import { chatRequestOf, embeddingInputs, isObject, messageText, offeredFunctions, type OpenAIChatRequest } from '../chat-kit/openai-chat.js';
 import { channelKeyError, splitChannelKey } from '../chat-kit/upstream-failure.js';
 import { tc3Authorization } from './sign.js';
-import type { HunyuanChatRequest, HunyuanMessage } from './types.js';
+import type { HunyuanChatRequest, HunyuanContent, HunyuanMessage } from './types.js';
 
 export interface TencentCredentials {
   appId: string;
@@ -19,9 +19,20 @@ export function parseTencentKey(key: string): TencentCredentials {
   return { appId: appId!, secretId: secretId!, secretKey: secretKey! };
 }
 
+/** Image parts become `Contents` (hunyuan-vision); a text-only message keeps the plain `Content`. */
+function hunyuanContents(content: unknown): HunyuanContent[] | undefined {
+  if (!Array.isArray(content) || !content.some((part) => isObject(part) && part.type === 'image_url')) return undefined;
+  return content.filter(isObject).flatMap((part): HunyuanContent[] => {
+    if (part.type === 'text' && typeof part.text === 'string') return [{ Type: 'text', Text: part.text }];
+    const url = isObject(part.image_url) ? part.image_url.url : undefined;
+    return part.type === 'image_url' && typeof url === 'string' ? [{ Type: 'image_url', ImageUrl: { Url: url } }] : [];
+  });
+}
+
 function hunyuanMessages(request: OpenAIChatRequest): HunyuanMessage[] {
   return request.messages.map((message) => {
-    const converted: HunyuanMessage = { Role: 'user', Content: messageText(message.content) };
+    const contents = hunyuanContents(message.content);
+    const converted: HunyuanMessage = contents ? { Role: 'user', Contents: contents } : { Role: 'user', Content: messageText(message.content) };
     if (message.role === 'system' || message.role === 'developer') converted.Role = 'system';
     if (message.role === 'assistant') converted.Role = 'assistant';
     if (message.role === 'tool') {

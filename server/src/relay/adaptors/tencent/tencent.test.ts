@@ -59,6 +59,9 @@ describe('tencent request', () => {
     expect(sent.ToolChoice).toBe('custom');
     expect(sent.Messages[1].ToolCalls[0]).toEqual({ Id: 'c1', Type: 'function', Function: { Name: 'get_weather', Arguments: '{}' } });
     expect(sent.Messages[2]).toEqual({ Role: 'tool', Content: '晴', ToolCallId: 'c1' });
+    const vision = [{ role: 'user', content: [{ type: 'text', text: '这是什么' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }];
+    const visionBody = JSON.parse(String(buildTencentRequest(makeCall({ body: { model: 'hunyuan-vision', messages: vision }, key })).body));
+    expect(visionBody.Messages[0]).toEqual({ Role: 'user', Contents: [{ Type: 'text', Text: '这是什么' }, { Type: 'image_url', ImageUrl: { Url: 'data:image/png;base64,AAAA' } }] });
     const embeddings = buildTencentRequest(makeCall({ mode: 'embeddings', body: { model: 'hunyuan-embedding', input: ['a'] }, key }));
     expect(embeddings.headers['x-tc-action']).toBe('GetEmbedding');
     expect(JSON.parse(String(embeddings.body))).toEqual({ InputList: ['a'] });

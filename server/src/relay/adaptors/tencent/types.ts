@@ -7,9 +7,18 @@ export interface HunyuanToolCall {
   Index?: number;
 }
 
+/** One part of a multimodal message (hunyuan-vision): text or a picture by URL (data: URLs accepted). */
+export interface HunyuanContent {
+  Type: 'text' | 'image_url';
+  Text?: string;
+  ImageUrl?: { Url: string };
+}
+
 export interface HunyuanMessage {
   Role: 'system' | 'user' | 'assistant' | 'tool';
-  Content: string;
+  /** Either Content or Contents, never both. */
+  Content?: string;
+  Contents?: HunyuanContent[];
   ToolCalls?: HunyuanToolCall[];
   ToolCallId?: string;
 }
