@@ -1,5 +1,16 @@
 import type { Adaptor } from './adaptor.js';
 import { azure } from './adaptors/azure/index.js';
+import { anthropic } from './adaptors/anthropic/index.js';
+import { aws } from './adaptors/aws/index.js';
+import { cloudflare } from './adaptors/cloudflare/index.js';
+import { cohere } from './adaptors/cohere/index.js';
+import { coze } from './adaptors/coze/index.js';
+import { deepl } from './adaptors/deepl/index.js';
+import { gemini } from './adaptors/gemini/index.js';
+import { ollama } from './adaptors/ollama/index.js';
+import { palm } from './adaptors/palm/index.js';
+import { replicate } from './adaptors/replicate/index.js';
+import { vertexai } from './adaptors/vertexai/index.js';
 import { aiProxyLibrary } from './adaptors/aiproxy-library/index.js';
 import { ali } from './adaptors/ali/index.js';
 import { aliBailian } from './adaptors/ali-bailian/index.js';
@@ -101,10 +112,10 @@ const entries: Record<ChannelTypeValue, Entry> = {
   8: ['Custom', '', openai],
   9: ['Ails', 'https://api.caipacity.com', openai],
   10: ['AIProxy', 'https://api.aiproxy.io', openai],
-  11: ['PaLM', 'https://generativelanguage.googleapis.com', null, 'palm'],
+  11: ['PaLM', 'https://generativelanguage.googleapis.com', palm],
   12: ['API2GPT', 'https://api.api2gpt.com', openai],
   13: ['AIGC2D', 'https://api.aigc2d.com', openai],
-  14: ['Anthropic', 'https://api.anthropic.com', null, 'anthropic'],
+  14: ['Anthropic', 'https://api.anthropic.com', anthropic],
   15: ['Baidu', 'https://aip.baidubce.com', baidu],
   16: ['Zhipu', 'https://open.bigmodel.cn', zhipu],
   17: ['Ali', 'https://dashscope.aliyuncs.com', ali],
@@ -114,29 +125,29 @@ const entries: Record<ChannelTypeValue, Entry> = {
   21: ['AIProxyLibrary', 'https://api.aiproxy.io', aiProxyLibrary],
   22: ['FastGPT', 'https://fastgpt.run/api/openapi', openai],
   23: ['Tencent', 'https://hunyuan.tencentcloudapi.com', tencent],
-  24: ['Gemini', 'https://generativelanguage.googleapis.com', null, 'gemini'],
+  24: ['Gemini', 'https://generativelanguage.googleapis.com', gemini],
   25: ['Moonshot', 'https://api.moonshot.cn', compatible.moonshot],
   26: ['Baichuan', 'https://api.baichuan-ai.com', baichuan],
   27: ['Minimax', 'https://api.minimax.chat', minimax],
   28: ['Mistral', 'https://api.mistral.ai', compatible.mistral],
   29: ['Groq', 'https://api.groq.com/openai', compatible.groq],
-  30: ['Ollama', 'http://localhost:11434', null, 'ollama'],
+  30: ['Ollama', 'http://localhost:11434', ollama],
   31: ['LingYiWanWu', 'https://api.lingyiwanwu.com', compatible.lingyiwanwu],
   32: ['StepFun', 'https://api.stepfun.com', compatible.stepfun],
-  33: ['AwsClaude', '', null, 'aws'],
-  34: ['Coze', 'https://api.coze.com', null, 'coze'],
-  35: ['Cohere', 'https://api.cohere.ai', null, 'cohere'],
+  33: ['AwsClaude', '', aws],
+  34: ['Coze', 'https://api.coze.com', coze],
+  35: ['Cohere', 'https://api.cohere.ai', cohere],
   36: ['DeepSeek', 'https://api.deepseek.com', compatible.deepseek],
-  37: ['Cloudflare', 'https://api.cloudflare.com', null, 'cloudflare'],
-  38: ['DeepL', 'https://api-free.deepl.com', null, 'deepl'],
+  37: ['Cloudflare', 'https://api.cloudflare.com', cloudflare],
+  38: ['DeepL', 'https://api-free.deepl.com', deepl],
   39: ['TogetherAI', 'https://api.together.xyz', compatible.togetherai],
   40: ['Doubao', 'https://ark.cn-beijing.volces.com', doubao],
   41: ['Novita', 'https://api.novita.ai/v3/openai', compatible.novita],
-  42: ['VertexAI', '', null, 'vertexai'],
+  42: ['VertexAI', '', vertexai],
   43: ['Proxy', '', null, 'proxy'],
   44: ['SiliconFlow', 'https://api.siliconflow.cn', compatible.siliconflow],
   45: ['xAI', 'https://api.x.ai', compatible.xai],
-  46: ['Replicate', 'https://api.replicate.com/v1/models/', null, 'replicate'],
+  46: ['Replicate', 'https://api.replicate.com/v1/models/', replicate],
   47: ['BaiduV2', 'https://qianfan.baidubce.com', baiduV2],
   48: ['XunfeiV2', 'https://spark-api-open.xf-yun.com', xunfeiV2],
   49: ['AliBailian', 'https://dashscope.aliyuncs.com', aliBailian],

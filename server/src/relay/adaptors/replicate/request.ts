@@ -32,7 +32,7 @@ export function replicateImageInput(value: Record<string, unknown>): Record<stri
 
 /** `{base}/v1/models/{owner}/{name}/predictions`; the type's default base already ends in /v1/models. */
 export function predictionsUrl(call: RelayCall): string {
-  const base = call.channel.baseUrl.replace(/\/v1\/models$/, '');
+  const base = call.channel.baseUrl.replace(/\/+$/, '').replace(/\/v1\/models$/, '');
   return `${base}/v1/models/${call.model}/predictions`;
 }
 
