@@ -12,6 +12,7 @@ export interface Database {
   redemptions: RedemptionTable;
   logs: LogTable;
   options: OptionTable;
+  relay_outcomes: RelayOutcomeTable;
 }
 
 type Flag = ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
@@ -119,6 +120,27 @@ export interface LogTable {
 export interface OptionTable {
   key: string;
   value: string;
+}
+
+type Count = ColumnType<number, number | undefined, number>;
+
+/** Added by ModelGate: relay attempts per minute, model and channel, for the service status page. */
+export interface RelayOutcomeTable {
+  bucket_start: number;
+  model_name: string;
+  channel_id: number;
+  success_count: Count;
+  failure_count: Count;
+  latency_le_250: Count;
+  latency_le_500: Count;
+  latency_le_1000: Count;
+  latency_le_2000: Count;
+  latency_le_4000: Count;
+  latency_le_8000: Count;
+  latency_le_16000: Count;
+  latency_le_32000: Count;
+  latency_le_64000: Count;
+  latency_gt_64000: Count;
 }
 
 export type UserRow = Selectable<UserTable>;

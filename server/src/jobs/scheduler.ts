@@ -3,9 +3,10 @@ import type { Job } from './job.js';
 import { batchUpdateJob } from './batch-update.job.js';
 import { channelTestJob } from './channel-test.job.js';
 import { optionReloadJob } from './option-reload.job.js';
+import { relayStatsFlushJob } from './relay-stats-flush.job.js';
 
 /** Every background job of the server. */
-export const jobs: Job[] = [optionReloadJob, channelTestJob, batchUpdateJob];
+export const jobs: Job[] = [optionReloadJob, channelTestJob, batchUpdateJob, relayStatsFlushJob];
 
 export interface RunningJobs {
   stop(): Promise<void>;

@@ -12,6 +12,7 @@ import { modelsRoutes } from './models/models.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { optionRoutes } from './option/option.routes.js';
 import { redemptionRoutes } from './redemption/redemption.routes.js';
+import { serviceStatusRoutes } from './service-status/service-status.routes.js';
 import type { RouteKit, RouteModule } from './route-kit.js';
 import { statusRoutes } from './status/status.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
@@ -28,6 +29,7 @@ const modules: RouteModule[] = [
   optionRoutes,
   channelRoutes,
   modelsRoutes,
+  serviceStatusRoutes,
 ];
 
 /** The management API under /api: compression, the global API limit, then each resource's routes. */

@@ -1,0 +1,100 @@
+import type { Db } from '../../db/tables.js';
+import { isUniqueViolation } from '../user/unique-violation.js';
+import { LATENCY_COLUMNS } from './latency-buckets.js';
+import type { OutcomeCell } from './relay-stats.aggregator.js';
+
+/** Adds one cell's counts to its row, creating the row when it does not exist yet. */
+export async function addOutcomeCell(db: Db, cell: OutcomeCell): Promise<void> {
+  const increments = async () => {
+    const result = await db
+      .updateTable('relay_outcomes')
+      .set((eb) => ({
+        success_count: eb('success_count', '+', cell.successCount),
+        failure_count: eb('failure_count', '+', cell.failureCount),
+        ...Object.fromEntries(
+          LATENCY_COLUMNS.map((column, index) => [column, eb(column, '+', cell.latency[index] ?? 0)]),
+        ),
+      }))
+      .where('bucket_start', '=', cell.bucketStart)
+      .where('model_name', '=', cell.model)
+      .where('channel_id', '=', cell.channelId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  };
+  if (await increments()) return;
+  try {
+    await db
+      .insertInto('relay_outcomes')
+      .values({
+        bucket_start: cell.bucketStart,
+        model_name: cell.model,
+        channel_id: cell.channelId,
+        success_count: cell.successCount,
+        failure_count: cell.failureCount,
+        ...Object.fromEntries(LATENCY_COLUMNS.map((column, index) => [column, cell.latency[index] ?? 0])),
+      })
+      .execute();
+  } catch (error) {
+    // Another node created the row between our update and insert: add to it instead.
+    if (!isUniqueViolation(error) || !(await increments())) throw error;
+  }
+}
+
+/** Summed counts of one group (a model or a channel) over a window. */
+export interface OutcomeSums {
+  key: string | number;
+  successCount: number;
+  failureCount: number;
+  latency: number[];
+}
+
+/** Sums outcomes since `sinceSeconds`, grouped by model name or by channel id. */
+export async function sumOutcomes(
+  db: Db,
+  sinceSeconds: number,
+  by: 'model_name' | 'channel_id',
+): Promise<OutcomeSums[]> {
+  const rows = await db
+    .selectFrom('relay_outcomes')
+    .select((eb) => [
+      eb.ref(by).as('group_key'),
+      eb.fn.sum<number | string>('success_count').as('success_count'),
+      eb.fn.sum<number | string>('failure_count').as('failure_count'),
+      ...LATENCY_COLUMNS.map((column) => eb.fn.sum<number | string>(column).as(column)),
+    ])
+    .where('bucket_start', '>=', sinceSeconds)
+    .groupBy(by)
+    .execute();
+  return rows.map((row) => {
+    const record = row as unknown as Record<string, number | string | null>;
+    return {
+      key: by === 'channel_id' ? Number(record.group_key) : String(record.group_key),
+      successCount: Number(record.success_count ?? 0),
+      failureCount: Number(record.failure_count ?? 0),
+      latency: LATENCY_COLUMNS.map((column) => Number(record[column] ?? 0)),
+    };
+  });
+}
+
+/** Deletes rows older than the cut-off; answers how many went. */
+export async function pruneOutcomes(db: Db, beforeSeconds: number): Promise<number> {
+  const result = await db.deleteFrom('relay_outcomes').where('bucket_start', '<', beforeSeconds).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Models of a group (all, and those with an enabled channel now), from the routing index. */
+export async function modelsOfGroup(db: Db, group: string): Promise<{ all: string[]; enabled: Set<string> }> {
+  const rows = await db
+    .selectFrom('abilities')
+    .select(['model', 'enabled'])
+    .where('group', '=', group)
+    .where('model', '!=', '')
+    .execute();
+  const all = [...new Set(rows.map((row) => row.model))].sort();
+  const enabled = new Set(rows.filter((row) => Boolean(row.enabled)).map((row) => row.model));
+  return { all, enabled };
+}
+
+/** Every channel's id, name and status, for the admin view. */
+export const listChannelSummaries = (db: Db) =>
+  db.selectFrom('channels').select(['id', 'name', 'status']).orderBy('id', 'asc').execute();
