@@ -55,9 +55,9 @@ export const patchChannel = (id: number, fields: Partial<Pick<Channel, 'status' 
   api.put<Channel>('/api/channel/', { id, ...fields });
 export const deleteChannel = (id: number) => api.delete<unknown>(`/api/channel/${id}`);
 export const deleteDisabledChannels = () => api.delete<number>('/api/channel/disabled');
-export const startBulkTest = (scope: 'all' | 'disabled') => api.get<unknown>('/api/channel/test', { params: { scope } });
-export const fetchBulkTestProgress = () =>
-  api.get<BulkTestProgress>('/api/channel/test/status', { silent: true });
+export const startBulkTest = (scope: 'all' | 'disabled') =>
+  api.get<unknown>('/api/channel/test', { params: { scope } });
+export const fetchBulkTestProgress = () => api.get<BulkTestProgress>('/api/channel/test/status', { silent: true });
 
 /** Tests one channel; the answer carries time and model at the top level, beside success and message. */
 export async function testChannel(id: number, model: string): Promise<ChannelTestAnswer> {
@@ -66,7 +66,9 @@ export async function testChannel(id: number, model: string): Promise<ChannelTes
 }
 
 /** Refreshes a channel's balance; `balance` is at the top level of the answer. */
-export async function updateChannelBalance(id: number): Promise<{ success: boolean; message: string; balance?: number }> {
+export async function updateChannelBalance(
+  id: number,
+): Promise<{ success: boolean; message: string; balance?: number }> {
   const answer = await requestEnvelope<unknown>({ url: `/api/channel/update_balance/${id}`, method: 'GET' });
   return answer as unknown as { success: boolean; message: string; balance?: number };
 }

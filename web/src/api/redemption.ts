@@ -11,8 +11,7 @@ export interface Redemption {
   redeemed_time: number;
 }
 
-export const fetchRedemptionPage = (page: number) =>
-  api.get<Redemption[]>('/api/redemption/', { params: { p: page } });
+export const fetchRedemptionPage = (page: number) => api.get<Redemption[]>('/api/redemption/', { params: { p: page } });
 export const searchRedemptions = (keyword: string) =>
   api.get<Redemption[]>('/api/redemption/search', { params: { keyword } });
 export const fetchRedemption = (id: number) => api.get<Redemption>(`/api/redemption/${id}`);

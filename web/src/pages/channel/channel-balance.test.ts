@@ -9,7 +9,8 @@ describe('renderChannelBalance', () => {
     expect(renderChannelBalance(8, 0, quota)).toEqual({ supported: true, text: '$0.00' });
   });
   it('shows yuan for CloseAI, API2GPT and SiliconFlow', () => {
-    for (const type of [4, 12, 44]) expect(renderChannelBalance(type, 3.5, quota)).toEqual({ supported: true, text: '¥3.50' });
+    for (const type of [4, 12, 44])
+      expect(renderChannelBalance(type, 3.5, quota)).toEqual({ supported: true, text: '¥3.50' });
   });
   it('divides OpenAI-SB balances by 10000', () => {
     expect(renderChannelBalance(5, 123456, quota)).toEqual({ supported: true, text: '¥12.35' });

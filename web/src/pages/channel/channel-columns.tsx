@@ -56,7 +56,9 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
       dataIndex: 'type',
       sorter: (a, b) => a.type - b.type,
       render: (type: number) => (
-        <Tag color={channelTypeColor(type)}>{isKnownChannelType(type) ? t(`channel.type.${type}`) : t('common.unknown')}</Tag>
+        <Tag color={channelTypeColor(type)}>
+          {isKnownChannelType(type) ? t(`channel.type.${type}`) : t('common.unknown')}
+        </Tag>
       ),
     },
     {
@@ -140,7 +142,10 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
         <Button size="small" onClick={() => void actions.test(channel, testModelOf(channel, testModels))}>
           {t('channel.action.test')}
         </Button>
-        <Popconfirm title={t('channel.confirm.delete', { name: channel.name })} onConfirm={() => actions.remove(channel)}>
+        <Popconfirm
+          title={t('channel.confirm.delete', { name: channel.name })}
+          onConfirm={() => actions.remove(channel)}
+        >
           <Button size="small" danger>
             {t('channel.action.delete')}
           </Button>

@@ -30,7 +30,10 @@ export default function ChannelEditPage() {
 
   useEffect(() => {
     void loadChannelModels().then(setTypeModels);
-    fetchGroups().then((names) => setGroups([...new Set(['default', ...(names ?? [])])]), () => undefined);
+    fetchGroups().then(
+      (names) => setGroups([...new Set(['default', ...(names ?? [])])]),
+      () => undefined,
+    );
   }, []);
 
   useEffect(() => {
@@ -41,7 +44,10 @@ export default function ChannelEditPage() {
       .finally(() => setLoading(false));
   }, [channelId, creating, form]);
 
-  const allModels = useMemo(() => [...new Set(Object.values(typeModels).flatMap((models) => models ?? []))].sort(), [typeModels]);
+  const allModels = useMemo(
+    () => [...new Set(Object.values(typeModels).flatMap((models) => models ?? []))].sort(),
+    [typeModels],
+  );
   const modelsOfType = typeModels[String(type)] ?? [];
 
   const onTypeChange = (next: number) => {
@@ -72,7 +78,9 @@ export default function ChannelEditPage() {
     }
   };
 
-  const keyHint = (KEY_HINT_TYPES as readonly number[]).includes(type) ? t(`channel.form.keyHint.${type}`) : t('channel.form.keyPlaceholder');
+  const keyHint = (KEY_HINT_TYPES as readonly number[]).includes(type)
+    ? t(`channel.form.keyHint.${type}`)
+    : t('channel.form.keyPlaceholder');
   const keyOptional = type === ChannelTypeId.aws || type === ChannelTypeId.vertexAI;
   return (
     <>
@@ -92,7 +100,11 @@ export default function ChannelEditPage() {
             <Form.Item name="name" label={t('channel.form.name')}>
               <Input placeholder={t('channel.form.namePlaceholder')} />
             </Form.Item>
-            <Form.Item name="base_url" label={t('channel.form.baseUrl')} extra={type === ChannelTypeId.custom ? t('channel.form.customBaseUrlHint') : undefined}>
+            <Form.Item
+              name="base_url"
+              label={t('channel.form.baseUrl')}
+              extra={type === ChannelTypeId.custom ? t('channel.form.customBaseUrlHint') : undefined}
+            >
               <Input placeholder={t('channel.form.baseUrlPlaceholder')} />
             </Form.Item>
             <ChannelTypeFields type={type} />
@@ -102,16 +114,30 @@ export default function ChannelEditPage() {
             <Form.Item name="models" label={t('channel.form.models')}>
               <ChannelModelPicker typeModels={modelsOfType} allModels={allModels} />
             </Form.Item>
-            <Form.Item name="model_mapping" label={t('channel.form.modelMapping')} extra={t('channel.form.modelMappingHint')}>
+            <Form.Item
+              name="model_mapping"
+              label={t('channel.form.modelMapping')}
+              extra={t('channel.form.modelMappingHint')}
+            >
               <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} placeholder={MAPPING_EXAMPLE} />
             </Form.Item>
             <Form.Item name="system_prompt" label={t('channel.form.systemPrompt')}>
-              <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} placeholder={t('channel.form.systemPromptPlaceholder')} />
+              <Input.TextArea
+                autoSize={{ minRows: 2, maxRows: 8 }}
+                placeholder={t('channel.form.systemPromptPlaceholder')}
+              />
             </Form.Item>
             {!keyOptional || !creating ? null : <p>{t('channel.form.composedKeyHint')}</p>}
-            <Form.Item name="key" label={t('channel.form.key')} extra={creating ? undefined : t('channel.form.keyKeepHint')}>
+            <Form.Item
+              name="key"
+              label={t('channel.form.key')}
+              extra={creating ? undefined : t('channel.form.keyKeepHint')}
+            >
               {batch ? (
-                <Input.TextArea autoSize={{ minRows: 3, maxRows: 12 }} placeholder={t('channel.form.batchPlaceholder')} />
+                <Input.TextArea
+                  autoSize={{ minRows: 3, maxRows: 12 }}
+                  placeholder={t('channel.form.batchPlaceholder')}
+                />
               ) : (
                 <Input.Password autoComplete="new-password" placeholder={keyHint} />
               )}

@@ -42,8 +42,14 @@ export const emptyChannelForm: ChannelFormValues = {
 const CONFIG_KEYS = ['region', 'sk', 'ak', 'user_id', 'vertex_ai_project_id', 'vertex_ai_adc'] as const;
 
 /** Splits comma-joined text, dropping blanks and duplicates. */
-export const splitList = (text: string | null | undefined): string[] =>
-  [...new Set((text ?? '').split(',').map((part) => part.trim()).filter(Boolean))];
+export const splitList = (text: string | null | undefined): string[] => [
+  ...new Set(
+    (text ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  ),
+];
 
 function parseConfig(text: string): Record<string, string> {
   if (!text || !isValidJson(text)) return {};
@@ -94,7 +100,9 @@ export function formToChannel(
   if (mapping && !isValidJson(mapping)) return { ok: false, error: 'mappingInvalid' };
   let other = values.other.trim();
   if (values.type === ChannelTypeId.azure && !other) other = AZURE_DEFAULT_API_VERSION;
-  const config = Object.fromEntries(CONFIG_KEYS.map((name) => [name, values[name].trim()]).filter(([, value]) => value));
+  const config = Object.fromEntries(
+    CONFIG_KEYS.map((name) => [name, values[name].trim()]).filter(([, value]) => value),
+  );
   return {
     ok: true,
     input: {

@@ -16,7 +16,10 @@ export interface ChannelModelPickerProps {
 export function ChannelModelPicker({ value = [], onChange, typeModels, allModels }: ChannelModelPickerProps) {
   const { t } = useTranslation();
   const [custom, setCustom] = useState('');
-  const options = [...new Set([...value, ...typeModels, ...allModels])].map((model) => ({ value: model, label: model }));
+  const options = [...new Set([...value, ...typeModels, ...allModels])].map((model) => ({
+    value: model,
+    label: model,
+  }));
   const change = (models: string[]) => onChange?.(models);
   return (
     <Flex vertical gap={8}>

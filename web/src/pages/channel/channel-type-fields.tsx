@@ -57,14 +57,20 @@ export function ChannelTypeFields({ type }: { type: number }) {
             <Input />
           </Form.Item>
           <Form.Item name="vertex_ai_adc" label={t('channel.form.vertexAdc')}>
-            <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} placeholder={t('channel.form.vertexAdcPlaceholder')} />
+            <Input.TextArea
+              autoSize={{ minRows: 2, maxRows: 8 }}
+              placeholder={t('channel.form.vertexAdcPlaceholder')}
+            />
           </Form.Item>
         </>
       );
     case ChannelTypeId.coze:
     case ChannelTypeId.cloudflare:
       return (
-        <Form.Item name="user_id" label={t(type === ChannelTypeId.coze ? 'channel.form.cozeUser' : 'channel.form.cloudflareAccount')}>
+        <Form.Item
+          name="user_id"
+          label={t(type === ChannelTypeId.coze ? 'channel.form.cozeUser' : 'channel.form.cloudflareAccount')}
+        >
           <Input />
         </Form.Item>
       );

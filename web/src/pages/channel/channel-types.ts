@@ -51,7 +51,13 @@ export const CHANNEL_TYPES: ReadonlyArray<{ id: number; color: string }> = [
 ];
 
 /** antd has no olive, black, violet, teal or brown preset; these map them to close presets. */
-const TAG_COLOR: Record<string, string> = { olive: 'lime', black: 'default', violet: 'geekblue', teal: 'cyan', brown: 'volcano' };
+const TAG_COLOR: Record<string, string> = {
+  olive: 'lime',
+  black: 'default',
+  violet: 'geekblue',
+  teal: 'cyan',
+  brown: 'volcano',
+};
 
 export const channelTypeColor = (type: number): string => {
   const color = CHANNEL_TYPES.find((entry) => entry.id === type)?.color ?? 'default';

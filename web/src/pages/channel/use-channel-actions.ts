@@ -1,11 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import {
-  deleteChannel,
-  patchChannel,
-  testChannel,
-  updateChannelBalance,
-  type Channel,
-} from '../../api/channel';
+import { deleteChannel, patchChannel, testChannel, updateChannelBalance, type Channel } from '../../api/channel';
 import { notify } from '../../lib/notify';
 import { nowSeconds } from '../../lib/time';
 
@@ -35,7 +29,11 @@ export function useChannelActions(replace: Replace) {
         const seconds = answer.time ?? 0;
         replace(channel.id, { response_time: Math.round(seconds * 1000), test_time: nowSeconds() });
         notify.info(
-          t('channel.toast.tested', { name: channel.name, model: answer.modelName || answer.model || model, seconds: seconds.toFixed(2) }),
+          t('channel.toast.tested', {
+            name: channel.name,
+            model: answer.modelName || answer.model || model,
+            seconds: seconds.toFixed(2),
+          }),
         );
       }),
     refreshBalance: (channel: Channel) =>

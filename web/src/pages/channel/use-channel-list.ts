@@ -33,7 +33,9 @@ export function useChannelList() {
 
   const replace = useCallback((id: number, change: Partial<Channel> | null) => {
     setChannels((rows) =>
-      change === null ? rows.filter((row) => row.id !== id) : rows.map((row) => (row.id === id ? { ...row, ...change } : row)),
+      change === null
+        ? rows.filter((row) => row.id !== id)
+        : rows.map((row) => (row.id === id ? { ...row, ...change } : row)),
     );
   }, []);
 

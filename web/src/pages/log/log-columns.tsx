@@ -6,7 +6,11 @@ import { formatTimestamp } from '../../lib/time';
 import { LogTypeTag } from './log-type-tag';
 
 /** Columns of the log table; channel and username only for admins. */
-export function logColumns(t: TFunction, admin: boolean, renderQuota: (quota: number) => string): ColumnsType<LogEntry> {
+export function logColumns(
+  t: TFunction,
+  admin: boolean,
+  renderQuota: (quota: number) => string,
+): ColumnsType<LogEntry> {
   const columns: ColumnsType<LogEntry> = [
     {
       title: t('log.column.time'),
@@ -17,13 +21,25 @@ export function logColumns(t: TFunction, admin: boolean, renderQuota: (quota: nu
   if (admin) {
     columns.push(
       { title: t('log.column.channel'), dataIndex: 'channel', render: (id: number) => (id ? <Tag>{id}</Tag> : '') },
-      { title: t('log.column.username'), dataIndex: 'username', render: (name: string) => (name ? <Tag>{name}</Tag> : '') },
+      {
+        title: t('log.column.username'),
+        dataIndex: 'username',
+        render: (name: string) => (name ? <Tag>{name}</Tag> : ''),
+      },
     );
   }
   columns.push(
-    { title: t('log.column.tokenName'), dataIndex: 'token_name', render: (name: string) => (name ? <Tag>{name}</Tag> : '') },
+    {
+      title: t('log.column.tokenName'),
+      dataIndex: 'token_name',
+      render: (name: string) => (name ? <Tag>{name}</Tag> : ''),
+    },
     { title: t('log.column.type'), dataIndex: 'type', render: (type: number) => <LogTypeTag type={type} /> },
-    { title: t('log.column.model'), dataIndex: 'model_name', render: (name: string) => (name ? <Tag>{name}</Tag> : '') },
+    {
+      title: t('log.column.model'),
+      dataIndex: 'model_name',
+      render: (name: string) => (name ? <Tag>{name}</Tag> : ''),
+    },
     { title: t('log.column.promptTokens'), dataIndex: 'prompt_tokens', render: (count: number) => count || '' },
     { title: t('log.column.completionTokens'), dataIndex: 'completion_tokens', render: (count: number) => count || '' },
     {

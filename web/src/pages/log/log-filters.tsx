@@ -26,7 +26,10 @@ export function LogFilterBar({ value, admin, onChange, onApply }: LogFilterBarPr
             <Select
               value={value.type}
               onChange={(type: number) => set('type', type)}
-              options={LOG_TYPES.map((type) => ({ value: type, label: t(type === 0 ? 'log.type.all' : `log.type.${type}`) }))}
+              options={LOG_TYPES.map((type) => ({
+                value: type,
+                label: t(type === 0 ? 'log.type.all' : `log.type.${type}`),
+              }))}
               aria-label={t('log.filter.type')}
             />
           </Form.Item>
@@ -74,7 +77,11 @@ export function LogFilterBar({ value, admin, onChange, onApply }: LogFilterBarPr
             </Col>
             <Col {...column}>
               <Form.Item label={t('log.filter.channel')}>
-                <Input value={value.channel} onChange={(event) => set('channel', event.target.value.replace(/\D/g, ''))} allowClear />
+                <Input
+                  value={value.channel}
+                  onChange={(event) => set('channel', event.target.value.replace(/\D/g, ''))}
+                  allowClear
+                />
               </Form.Item>
             </Col>
           </>

@@ -31,10 +31,7 @@ export default function LogPage() {
       </Card>
       <Card style={{ marginBottom: 12 }}>
         <Flex gap={24} wrap style={{ marginBottom: 12 }}>
-          <Statistic
-            title={t('log.stat.quota')}
-            value={data.stat === null ? '-' : renderQuota(data.stat)}
-          />
+          <Statistic title={t('log.stat.quota')} value={data.stat === null ? '-' : renderQuota(data.stat)} />
         </Flex>
         <Typography.Text type="secondary">
           {data.series?.range.clipped

@@ -3,7 +3,18 @@ import { useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { UsagePoint } from '../../api/log';
 
-const PALETTE = ['#1677ff', '#52c41a', '#faad14', '#eb2f96', '#13c2c2', '#722ed1', '#fa541c', '#2f54eb', '#a0d911', '#8c8c8c'];
+const PALETTE = [
+  '#1677ff',
+  '#52c41a',
+  '#faad14',
+  '#eb2f96',
+  '#13c2c2',
+  '#722ed1',
+  '#fa541c',
+  '#2f54eb',
+  '#a0d911',
+  '#8c8c8c',
+];
 
 export interface UsageChartProps {
   points: UsagePoint[];
@@ -46,7 +57,13 @@ export default function UsageChart({ points, granularity, renderQuota, emptyText
           <Tooltip formatter={(value) => renderQuota(Number(value))} />
           <Legend />
           {models.map((model, index) => (
-            <Bar key={model} dataKey={model} stackId="quota" fill={PALETTE[index % PALETTE.length]} isAnimationActive={false} />
+            <Bar
+              key={model}
+              dataKey={model}
+              stackId="quota"
+              fill={PALETTE[index % PALETTE.length]}
+              isAnimationActive={false}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>

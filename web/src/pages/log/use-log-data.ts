@@ -1,5 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import { fetchLogPage, fetchLogStat, fetchUsageSeries, type LogEntry, type LogFilters, type UsagePoint } from '../../api/log';
+import {
+  fetchLogPage,
+  fetchLogStat,
+  fetchUsageSeries,
+  type LogEntry,
+  type LogFilters,
+  type UsagePoint,
+} from '../../api/log';
 import { chartRange, type ChartRange } from './log-range';
 
 export const LOG_PAGE_SIZE = 10;
@@ -29,9 +36,16 @@ export function useLogData(applied: LogFilters, admin: boolean) {
 
   useEffect(() => {
     void loadPage(0);
-    fetchLogStat(applied, admin).then((answer) => setStat(answer?.quota ?? 0), () => setStat(null));
+    fetchLogStat(applied, admin).then(
+      (answer) => setStat(answer?.quota ?? 0),
+      () => setStat(null),
+    );
     const range = chartRange(applied.start_timestamp, applied.end_timestamp);
-    fetchUsageSeries({ ...applied, start_timestamp: range.start, end_timestamp: range.end }, admin, range.granularity).then(
+    fetchUsageSeries(
+      { ...applied, start_timestamp: range.start, end_timestamp: range.end },
+      admin,
+      range.granularity,
+    ).then(
       (points) => setSeries({ points: points ?? [], range }),
       () => setSeries({ points: [], range }),
     );

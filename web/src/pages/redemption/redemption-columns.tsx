@@ -16,8 +16,15 @@ export interface RedemptionColumnContext {
 }
 
 /** Columns of the redemption table, with copy, delete, enable/disable and edit. */
-export function redemptionColumns({ t, renderQuota, replace, onEdit, onCopyFailed }: RedemptionColumnContext): ColumnsType<Redemption> {
-  const time = (seconds: number) => (seconds ? (formatTimestamp(seconds) ?? t('common.invalidTime')) : t('redemption.notYet'));
+export function redemptionColumns({
+  t,
+  renderQuota,
+  replace,
+  onEdit,
+  onCopyFailed,
+}: RedemptionColumnContext): ColumnsType<Redemption> {
+  const time = (seconds: number) =>
+    seconds ? (formatTimestamp(seconds) ?? t('common.invalidTime')) : t('redemption.notYet');
   const act = async (work: () => Promise<void>) => {
     try {
       await work();
@@ -70,10 +77,12 @@ export function redemptionColumns({ t, renderQuota, replace, onEdit, onCopyFaile
           </Button>
           <Popconfirm
             title={t('redemption.confirm.delete', { name: row.name })}
-            onConfirm={() => act(async () => {
-              await deleteRedemption(row.id);
-              replace(row.id, null);
-            })}
+            onConfirm={() =>
+              act(async () => {
+                await deleteRedemption(row.id);
+                replace(row.id, null);
+              })
+            }
           >
             <Button size="small" danger>
               {t('redemption.action.delete')}

@@ -8,5 +8,9 @@ const KEYS: Record<number, string> = { 1: 'unused', 2: 'disabled', 3: 'used' };
 export function RedemptionStatusTag({ status }: { status: number }) {
   const { t } = useTranslation();
   const key = KEYS[status];
-  return <Tag color={COLORS[status] ?? 'default'}>{key ? t(`redemption.status.${key}`) : t('redemption.status.unknown')}</Tag>;
+  return (
+    <Tag color={COLORS[status] ?? 'default'}>
+      {key ? t(`redemption.status.${key}`) : t('redemption.status.unknown')}
+    </Tag>
+  );
 }

@@ -31,7 +31,9 @@ export function useRedemptionList() {
 
   const replace = useCallback((id: number, change: Partial<Redemption> | null) => {
     setRows((list) =>
-      change === null ? list.filter((row) => row.id !== id) : list.map((row) => (row.id === id ? { ...row, ...change } : row)),
+      change === null
+        ? list.filter((row) => row.id !== id)
+        : list.map((row) => (row.id === id ? { ...row, ...change } : row)),
     );
   }, []);
 

@@ -19,7 +19,11 @@ export function OutcomeCell({ window }: { window: OutcomeWindow }) {
       <Tag color={successRateColor(window.success_rate)}>
         {t('status.successRate', { rate: ((window.success_rate ?? 0) * 100).toFixed(1) })}
       </Tag>
-      <Tag>{window.median_latency_ms === null ? '-' : t('status.latency', { seconds: (window.median_latency_ms / 1000).toFixed(2) })}</Tag>
+      <Tag>
+        {window.median_latency_ms === null
+          ? '-'
+          : t('status.latency', { seconds: (window.median_latency_ms / 1000).toFixed(2) })}
+      </Tag>
       <Typography.Text type="secondary">{t('status.requests', { count: window.requests })}</Typography.Text>
     </Space>
   );

@@ -49,13 +49,20 @@ export default function StatusPage() {
   const channelColumns: ColumnsType<ChannelServiceStatus> = [
     { title: t('status.column.channel'), dataIndex: 'channel_id', sorter: (a, b) => a.channel_id - b.channel_id },
     { title: t('status.column.name'), dataIndex: 'name' },
-    { title: t('status.column.status'), dataIndex: 'status', render: (status: number) => <ChannelStatusTag status={status} /> },
+    {
+      title: t('status.column.status'),
+      dataIndex: 'status',
+      render: (status: number) => <ChannelStatusTag status={status} />,
+    },
     ...windows<ChannelServiceStatus>(),
   ];
 
   return (
     <>
-      <PageHeading title={t('status.title')} extra={<Button onClick={() => void load()}>{t('status.refresh')}</Button>} />
+      <PageHeading
+        title={t('status.title')}
+        extra={<Button onClick={() => void load()}>{t('status.refresh')}</Button>}
+      />
       <Card title={t('status.models')} style={{ marginBottom: 16 }}>
         <Table
           rowKey="model"

@@ -11,10 +11,14 @@ describe('chat app links', () => {
     expect(buildChatAppLink('next', 'k1', 'https://gw.example', 'https://chat.example')).toBe(
       `https://chat.example/#/?settings=${settings}`,
     );
-    expect(buildChatAppLink('next', 'k1', 'https://gw.example', null)).toBe(`https://app.nextchat.dev/#/?settings=${settings}`);
+    expect(buildChatAppLink('next', 'k1', 'https://gw.example', null)).toBe(
+      `https://app.nextchat.dev/#/?settings=${settings}`,
+    );
   });
   it('builds AMA and OpenCat scheme links', () => {
-    expect(buildChatAppLink('ama', 'k1', 'https://gw.example')).toBe('ama://set-api-key?server=https%3A%2F%2Fgw.example&key=sk-k1');
+    expect(buildChatAppLink('ama', 'k1', 'https://gw.example')).toBe(
+      'ama://set-api-key?server=https%3A%2F%2Fgw.example&key=sk-k1',
+    );
     expect(buildChatAppLink('opencat', 'k1', 'https://gw.example')).toBe(
       'opencat://team/join?domain=https%3A%2F%2Fgw.example&token=sk-k1',
     );

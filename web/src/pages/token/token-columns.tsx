@@ -44,7 +44,9 @@ export function tokenColumns({ t, renderQuota, ...actions }: TokenColumnContext)
         token.unlimited_quota ? (
           t('token.quota.unlimited')
         ) : (
-          <Typography.Text type={quota < LOW_QUOTA_THRESHOLD ? 'danger' : undefined}>{renderQuota(quota)}</Typography.Text>
+          <Typography.Text type={quota < LOW_QUOTA_THRESHOLD ? 'danger' : undefined}>
+            {renderQuota(quota)}
+          </Typography.Text>
         ),
     },
     {

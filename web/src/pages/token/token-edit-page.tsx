@@ -85,7 +85,11 @@ export default function TokenEditPage() {
               <Input placeholder={t('token.form.namePlaceholder')} maxLength={30} />
             </Form.Item>
             <Form.Item name="models" label={t('token.form.models')} extra={t('token.form.modelsHint')}>
-              <Select mode="multiple" allowClear options={models.map((name) => ({ key: name, value: name, label: name }))} />
+              <Select
+                mode="multiple"
+                allowClear
+                options={models.map((name) => ({ key: name, value: name, label: name }))}
+              />
             </Form.Item>
             <Form.Item name="subnet" label={t('token.form.subnet')} extra={t('token.form.subnetHint')}>
               <Input placeholder={t('token.form.subnetPlaceholder')} />

@@ -25,7 +25,10 @@ export const emptyTokenForm: TokenFormValues = {
 export function tokenToForm(token: TokenDetails): TokenFormValues {
   return {
     name: token.name,
-    models: (token.models ?? '').split(',').map((name) => name.trim()).filter(Boolean),
+    models: (token.models ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
     remain_dollars: quotaToDollars(token.remain_quota),
     unlimited_quota: Boolean(token.unlimited_quota),
     expiry: token.expired_time === NEVER_EXPIRES ? '' : (formatTimestamp(token.expired_time) ?? ''),

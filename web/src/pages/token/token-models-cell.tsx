@@ -6,7 +6,10 @@ const SHOWN = 3;
 /** The first three allowed models, the rest in a popup; no list means every model. */
 export function TokenModelsCell({ models }: { models: string | null }) {
   const { t } = useTranslation();
-  const names = (models ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const names = (models ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) return <Tag>{t('token.models.all')}</Tag>;
   const rest = names.slice(SHOWN);
   return (

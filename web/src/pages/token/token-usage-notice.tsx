@@ -13,8 +13,12 @@ export function TokenUsageNotice({ serverAddress }: { serverAddress: string }) {
       description={
         <>
           <div>{t('token.usage.text')}</div>
-          <Typography.Text code copyable>{t('token.usage.keyLine')}</Typography.Text>{' '}
-          <Typography.Text code copyable>{t('token.usage.urlLine', { url: serverAddress })}</Typography.Text>
+          <Typography.Text code copyable>
+            {t('token.usage.keyLine')}
+          </Typography.Text>{' '}
+          <Typography.Text code copyable>
+            {t('token.usage.urlLine', { url: serverAddress })}
+          </Typography.Text>
         </>
       }
     />

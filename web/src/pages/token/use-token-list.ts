@@ -21,7 +21,11 @@ export function useTokenList() {
       setTokens(rows);
       setSearching(Boolean(trimmed));
       setPage(trimmed ? 0 : pageIndex);
-      if (!trimmed && pageIndex === 0) writeJson(StorageKey.tokenList, rows.map(({ name, key }) => ({ name, key })));
+      if (!trimmed && pageIndex === 0)
+        writeJson(
+          StorageKey.tokenList,
+          rows.map(({ name, key }) => ({ name, key })),
+        );
     } catch {
       // shown by the common handler
     } finally {
@@ -35,7 +39,9 @@ export function useTokenList() {
 
   const replace = useCallback((id: number, change: Partial<TokenDetails> | null) => {
     setTokens((rows) =>
-      change === null ? rows.filter((row) => row.id !== id) : rows.map((row) => (row.id === id ? { ...row, ...change } : row)),
+      change === null
+        ? rows.filter((row) => row.id !== id)
+        : rows.map((row) => (row.id === id ? { ...row, ...change } : row)),
     );
   }, []);
 

@@ -22,7 +22,12 @@ export function BalanceCircles({ used, remaining, renderQuota, enlarged }: Balan
         <Typography.Text>{t('topup.consumed')}</Typography.Text>
       </Flex>
       <Flex vertical align="center" gap={8} style={style} data-testid="remaining-circle">
-        <Progress type="circle" percent={remainingPercent} strokeColor="#52c41a" format={() => renderQuota(remaining)} />
+        <Progress
+          type="circle"
+          percent={remainingPercent}
+          strokeColor="#52c41a"
+          format={() => renderQuota(remaining)}
+        />
         <Typography.Text>{t('topup.remaining')}</Typography.Text>
       </Flex>
     </Flex>

@@ -24,7 +24,10 @@ export default function TopUpPage() {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
-    fetchSelf().then((user) => setBalance({ used: user.used_quota ?? 0, remaining: user.quota ?? 0 }), () => undefined);
+    fetchSelf().then(
+      (user) => setBalance({ used: user.used_quota ?? 0, remaining: user.quota ?? 0 }),
+      () => undefined,
+    );
     return () => clearTimeout(timer.current);
   }, []);
 
@@ -63,7 +66,12 @@ export default function TopUpPage() {
     <>
       <PageHeading title={t('topup.title')} />
       <Card>
-        <BalanceCircles used={balance.used} remaining={balance.remaining} renderQuota={renderQuota} enlarged={enlarged} />
+        <BalanceCircles
+          used={balance.used}
+          remaining={balance.remaining}
+          renderQuota={renderQuota}
+          enlarged={enlarged}
+        />
         {added !== null && (
           <Alert
             style={{ marginBottom: 16 }}

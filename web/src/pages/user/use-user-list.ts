@@ -50,7 +50,9 @@ export function useUserList() {
 
   const replace = useCallback((id: number, change: Partial<User> | null) => {
     setUsers((rows) =>
-      change === null ? rows.filter((row) => row.id !== id) : rows.map((row) => (row.id === id ? { ...row, ...change } : row)),
+      change === null
+        ? rows.filter((row) => row.id !== id)
+        : rows.map((row) => (row.id === id ? { ...row, ...change } : row)),
     );
   }, []);
 

@@ -5,7 +5,10 @@ const GROUP_COLORS: Record<string, string> = { vip: 'gold', pro: 'gold', svip: '
 
 /** Group badges; an empty group shows 'default'. */
 export function GroupBadges({ group }: { group: string | undefined }) {
-  const names = (group || 'default').split(',').map((name) => name.trim()).filter(Boolean);
+  const names = (group || 'default')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   return (
     <Space size={4} wrap>
       {names.map((name) => (

@@ -19,7 +19,10 @@ export function userColumns({ t, renderQuota, replace, onEdit }: UserColumnConte
   const manage = async (user: User, action: ManageAction) => {
     try {
       const result = await manageUser(user.username, action);
-      replace(user.id, action === 'delete' ? null : { role: result?.role ?? user.role, status: result?.status ?? user.status });
+      replace(
+        user.id,
+        action === 'delete' ? null : { role: result?.role ?? user.role, status: result?.status ?? user.status },
+      );
       notify.success(t('user.toast.success'));
     } catch {
       // shown by the common handler
@@ -91,7 +94,11 @@ export function userColumns({ t, renderQuota, replace, onEdit }: UserColumnConte
                 {t('user.action.delete')}
               </Button>
             </Popconfirm>
-            <Button size="small" disabled={locked} onClick={() => void manage(user, user.status === 1 ? 'disable' : 'enable')}>
+            <Button
+              size="small"
+              disabled={locked}
+              onClick={() => void manage(user, user.status === 1 ? 'disable' : 'enable')}
+            >
               {user.status === 1 ? t('user.action.disable') : t('user.action.enable')}
             </Button>
             <Button size="small" disabled={locked} onClick={() => onEdit(user.id)}>

@@ -41,15 +41,28 @@ export default function UserEditPage() {
         form.setFieldsValue({ ...row, password: '', group: row.group || 'default', quota: row.quota ?? 0 });
       })
       .catch(() => undefined);
-    if (asAdmin) fetchGroups().then((names) => setGroups(names ?? []), () => undefined);
+    if (asAdmin)
+      fetchGroups().then(
+        (names) => setGroups(names ?? []),
+        () => undefined,
+      );
   }, [asAdmin, userId, form]);
 
   const submit = async (values: EditUserValues) => {
     setSaving(true);
     try {
-      const profile = { username: values.username.trim(), display_name: (values.display_name ?? '').trim(), password: values.password ?? '' };
+      const profile = {
+        username: values.username.trim(),
+        display_name: (values.display_name ?? '').trim(),
+        password: values.password ?? '',
+      };
       if (asAdmin) {
-        await updateUser({ ...profile, id: Math.trunc(userId), group: values.group, quota: Math.trunc(Number(values.quota) || 0) });
+        await updateUser({
+          ...profile,
+          id: Math.trunc(userId),
+          group: values.group,
+          quota: Math.trunc(Number(values.quota) || 0),
+        });
       } else {
         await updateSelf(profile);
       }
@@ -61,7 +74,10 @@ export default function UserEditPage() {
     }
   };
 
-  const groupOptions = [...new Set([...(user?.group ? [user.group] : []), ...groups])].map((name) => ({ value: name, label: name }));
+  const groupOptions = [...new Set([...(user?.group ? [user.group] : []), ...groups])].map((name) => ({
+    value: name,
+    label: name,
+  }));
   return (
     <>
       <PageHeading title={t(asAdmin ? 'user.edit.title' : 'user.edit.selfTitle')} />
@@ -74,7 +90,10 @@ export default function UserEditPage() {
               <Input autoComplete="off" />
             </Form.Item>
             <Form.Item name="password" label={t('user.form.password')}>
-              <Input.Password placeholder={t('user.form.passwordKeep', { min: MIN_PASSWORD_LENGTH })} autoComplete="new-password" />
+              <Input.Password
+                placeholder={t('user.form.passwordKeep', { min: MIN_PASSWORD_LENGTH })}
+                autoComplete="new-password"
+              />
             </Form.Item>
             <Form.Item name="display_name" label={t('user.form.displayName')}>
               <Input autoComplete="off" />

@@ -67,7 +67,8 @@ const channel: Record<keyof typeof zh, string> = {
   'channel.form.azureHint':
     'The deployment name must equal the model name, because the model in the request body is replaced by the deployment name (dots removed)',
   'channel.form.azureVersion': 'Default API version',
-  'channel.form.azureVersionPlaceholder': 'Default API version, e.g. {{version}}; a query parameter of the request overrides it',
+  'channel.form.azureVersionPlaceholder':
+    'Default API version, e.g. {{version}}; a query parameter of the request overrides it',
   'channel.form.sparkVersion': 'Model version',
   'channel.form.sparkVersionPlaceholder': 'Spark version as in the API address, e.g. v2.1',
   'channel.form.knowledgeId': 'Knowledge base ID',
@@ -97,7 +98,8 @@ const channel: Record<keyof typeof zh, string> = {
   'channel.form.modelMappingHint':
     'Optional JSON object that rewrites the model of a request: keys are requested names, values the names sent upstream',
   'channel.form.systemPrompt': 'System prompt',
-  'channel.form.systemPromptPlaceholder': 'Optional; forces this system prompt; use with custom models and model mapping',
+  'channel.form.systemPromptPlaceholder':
+    'Optional; forces this system prompt; use with custom models and model mapping',
   'channel.form.key': 'Key',
   'channel.form.keyPlaceholder': "The channel's authentication key",
   'channel.form.keyKeepHint': 'Leave empty to keep the current key',
@@ -105,7 +107,8 @@ const channel: Record<keyof typeof zh, string> = {
   'channel.form.keyHint.18': 'Format: APPID|APISecret|APIKey',
   'channel.form.keyHint.22': 'Format: APIKey-AppId, e.g. fastgpt-0sp2gtvfdgyi4k30jwlgwf1i-64f335d84283f05518e9e041',
   'channel.form.keyHint.23': 'Format: AppId|SecretId|SecretKey',
-  'channel.form.composedKeyHint': 'With the credential fields above filled in, the key may stay empty; it is composed for you',
+  'channel.form.composedKeyHint':
+    'With the credential fields above filled in, the key may stay empty; it is composed for you',
   'channel.form.batch': 'Batch create',
   'channel.form.batchPlaceholder': 'Keys, one per line',
   'channel.form.error.nameAndKeyRequired': 'Please fill in channel name and channel key!',

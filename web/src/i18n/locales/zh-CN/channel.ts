@@ -43,7 +43,8 @@ const channel = {
   'channel.notice.title': '使用说明',
   'channel.notice.balance':
     'OpenAI 渠道已经不再支持通过 key 获取余额，因此余额显示为 0。对于支持的渠道类型，请点击余额进行刷新。',
-  'channel.notice.test': '渠道测试仅支持 chat 模型，优先使用 gpt-3.5-turbo，如果该模型不可用则使用你所配置的模型列表中的第一个模型。',
+  'channel.notice.test':
+    '渠道测试仅支持 chat 模型，优先使用 gpt-3.5-turbo，如果该模型不可用则使用你所配置的模型列表中的第一个模型。',
   'channel.notice.detail': '点击下方详情按钮可以显示余额以及设置额外的测试模型。',
   'channel.bulk.running': '正在测试{{scope}}：{{done}} / {{total}}',
   'channel.bulk.finished': '测试{{scope}}已完成：{{done}} / {{total}}',
@@ -62,7 +63,8 @@ const channel = {
   'channel.form.baseUrl': 'Base URL',
   'channel.form.baseUrlPlaceholder': '可选，留空使用该类型的默认地址，例如 https://api.example.com',
   'channel.form.customBaseUrlHint': '自定义渠道必须填写 Base URL；末尾的斜杠会被去掉',
-  'channel.form.azureHint': '注意，模型部署名称必须和模型名称保持一致，因为 One API 会把请求体中的 model 参数替换为你的部署名称（模型名称中的点会被剔除）',
+  'channel.form.azureHint':
+    '注意，模型部署名称必须和模型名称保持一致，因为 One API 会把请求体中的 model 参数替换为你的部署名称（模型名称中的点会被剔除）',
   'channel.form.azureVersion': '默认 API 版本',
   'channel.form.azureVersionPlaceholder': '请输入默认 API 版本，例如：{{version}}，此项可以被实际的请求查询参数所覆盖',
   'channel.form.sparkVersion': '模型版本',
@@ -91,7 +93,8 @@ const channel = {
   'channel.form.customModelPlaceholder': '输入自定义模型名称，多个用逗号分隔',
   'channel.form.addCustomModel': '填入',
   'channel.form.modelMapping': '模型重定向',
-  'channel.form.modelMappingHint': '可选，用于修改请求体中的模型名称，为一个 JSON 字符串，键为请求中模型名称，值为要替换的模型名称',
+  'channel.form.modelMappingHint':
+    '可选，用于修改请求体中的模型名称，为一个 JSON 字符串，键为请求中模型名称，值为要替换的模型名称',
   'channel.form.systemPrompt': '系统提示词',
   'channel.form.systemPromptPlaceholder': '此项可选，用于强制设置给定的系统提示词，请配合自定义模型 & 模型重定向使用',
   'channel.form.key': '密钥',
@@ -99,7 +102,8 @@ const channel = {
   'channel.form.keyKeepHint': '留空则保持原有密钥不变',
   'channel.form.keyHint.15': '按照如下格式输入：APIKey|SecretKey',
   'channel.form.keyHint.18': '按照如下格式输入：APPID|APISecret|APIKey',
-  'channel.form.keyHint.22': '按照如下格式输入：APIKey-AppId，例如：fastgpt-0sp2gtvfdgyi4k30jwlgwf1i-64f335d84283f05518e9e041',
+  'channel.form.keyHint.22':
+    '按照如下格式输入：APIKey-AppId，例如：fastgpt-0sp2gtvfdgyi4k30jwlgwf1i-64f335d84283f05518e9e041',
   'channel.form.keyHint.23': '按照如下格式输入：AppId|SecretId|SecretKey',
   'channel.form.composedKeyHint': '填写上方的凭证字段时，密钥可以留空，系统会自动组合',
   'channel.form.batch': '批量创建',

@@ -77,8 +77,10 @@ const settingAdmin = {
   'settingAdmin.option.Footer': '页脚',
   'settingAdmin.hint.markdown': '在此输入新的公告内容，支持 Markdown & HTML 代码',
   'settingAdmin.hint.theme': '当前可用主题：default、berry、air；修改后需重启服务生效',
-  'settingAdmin.hint.homePage': '在此输入首页内容，支持 Markdown & HTML 代码，设置后首页的状态信息将不再显示。如果输入的是一个链接，则会使用该链接作为 iframe 的 src 属性。',
-  'settingAdmin.hint.about': '在此输入新的关于内容，支持 Markdown & HTML 代码。如果输入的是一个链接，则会使用该链接作为 iframe 的 src 属性。',
+  'settingAdmin.hint.homePage':
+    '在此输入首页内容，支持 Markdown & HTML 代码，设置后首页的状态信息将不再显示。如果输入的是一个链接，则会使用该链接作为 iframe 的 src 属性。',
+  'settingAdmin.hint.about':
+    '在此输入新的关于内容，支持 Markdown & HTML 代码。如果输入的是一个链接，则会使用该链接作为 iframe 的 src 属性。',
   'settingAdmin.hint.footer': '在此输入新的页脚，留空则使用默认页脚，支持 HTML 代码',
   'settingAdmin.ratio.invalid.ModelRatio': '模型倍率不是合法的 JSON 字符串',
   'settingAdmin.ratio.invalid.GroupRatio': '分组倍率不是合法的 JSON 字符串',
@@ -89,7 +91,8 @@ const settingAdmin = {
   'settingAdmin.logs.cleared': '{{count}} 条日志已清理！',
   'settingAdmin.logs.cleanupFailed': '日志清理失败：{{message}}',
   'settingAdmin.passwordLogin.title': '确定关闭密码登录？',
-  'settingAdmin.passwordLogin.warning': '取消密码登录将导致所有未绑定其他登录方式的用户（包括管理员）无法通过密码登录，确认取消？',
+  'settingAdmin.passwordLogin.warning':
+    '取消密码登录将导致所有未绑定其他登录方式的用户（包括管理员）无法通过密码登录，确认取消？',
   'settingAdmin.passwordLogin.ok': '确定',
   'settingAdmin.whitelist.hint': '用以防止恶意用户利用临时邮箱批量注册；空白和重复的域名会被忽略。',
   'settingAdmin.whitelist.placeholder': '输入域名后回车，例如 gmail.com',

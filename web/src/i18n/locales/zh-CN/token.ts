@@ -4,7 +4,8 @@ const token = {
   'token.add.title': '创建新的令牌',
   'token.edit.title': '更新令牌信息',
   'token.usage.title': '使用说明',
-  'token.usage.text': '将客户端中的 API Key 替换为下方复制的令牌（以 sk- 开头），并把 API 地址（Base URL）替换为本站地址即可使用。',
+  'token.usage.text':
+    '将客户端中的 API Key 替换为下方复制的令牌（以 sk- 开头），并把 API 地址（Base URL）替换为本站地址即可使用。',
   'token.usage.keyLine': 'OPENAI_API_KEY=sk-...',
   'token.usage.urlLine': 'OPENAI_BASE_URL={{url}}/v1',
   'token.search.placeholder': '搜索令牌的名称 ...',

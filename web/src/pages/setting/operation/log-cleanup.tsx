@@ -21,7 +21,9 @@ export function LogCleanup() {
       notify.success(t('settingAdmin.logs.cleared', { count }));
     } catch (error) {
       if (!(error instanceof ApiError) || !error.shown) {
-        notify.error(t('settingAdmin.logs.cleanupFailed', { message: error instanceof Error ? error.message : String(error) }));
+        notify.error(
+          t('settingAdmin.logs.cleanupFailed', { message: error instanceof Error ? error.message : String(error) }),
+        );
       }
     } finally {
       setRunning(false);

@@ -10,8 +10,12 @@ const fields: OptionField[] = [
 describe('option fields', () => {
   it('saves only changed values, secrets only when typed, the address normalised', () => {
     const original = { ServerAddress: 'https://a.example', RetryTimes: '0' };
-    expect(changedOptions(fields, { ServerAddress: 'https://a.example/', RetryTimes: 0, SMTPToken: '' }, original)).toEqual([]);
-    expect(changedOptions(fields, { ServerAddress: 'https://b.example//', RetryTimes: 2, SMTPToken: 's' }, original)).toEqual([
+    expect(
+      changedOptions(fields, { ServerAddress: 'https://a.example/', RetryTimes: 0, SMTPToken: '' }, original),
+    ).toEqual([]);
+    expect(
+      changedOptions(fields, { ServerAddress: 'https://b.example//', RetryTimes: 2, SMTPToken: 's' }, original),
+    ).toEqual([
       ['ServerAddress', 'https://b.example'],
       ['RetryTimes', '2'],
       ['SMTPToken', 's'],

@@ -40,7 +40,10 @@ export function changedOptions(
 }
 
 /** Form values of a section, read from the option map. */
-export function fieldValues(fields: readonly OptionField[], options: OptionMap): Record<string, string | number | null> {
+export function fieldValues(
+  fields: readonly OptionField[],
+  options: OptionMap,
+): Record<string, string | number | null> {
   return Object.fromEntries(
     fields.map((field) => {
       const value = options[field.key] ?? '';

@@ -82,7 +82,13 @@ function renderInput(field: OptionField, fallbackPlaceholder: string | undefined
       return <InputNumber min={field.min} step={field.step ?? 1} placeholder={placeholder} style={{ width: '100%' }} />;
     case 'textarea':
     case 'json':
-      return <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} placeholder={placeholder} style={{ fontFamily: field.kind === 'json' ? 'monospace' : undefined }} />;
+      return (
+        <Input.TextArea
+          autoSize={{ minRows: 4, maxRows: 16 }}
+          placeholder={placeholder}
+          style={{ fontFamily: field.kind === 'json' ? 'monospace' : undefined }}
+        />
+      );
     case 'select':
       return <Select options={(field.choices ?? []).map((choice) => ({ value: choice, label: choice }))} />;
     case 'secret':

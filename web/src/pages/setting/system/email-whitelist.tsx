@@ -24,7 +24,12 @@ export function EmailWhitelist({ options, onSaved }: { options: OptionMap; onSav
       notify.warning(t('settingAdmin.whitelist.needsSmtpToken'));
       return;
     }
-    if (await saveOptions([['SMTPToken', smtpToken], ['EmailDomainWhitelist', joined]])) {
+    if (
+      await saveOptions([
+        ['SMTPToken', smtpToken],
+        ['EmailDomainWhitelist', joined],
+      ])
+    ) {
       setSmtpToken('');
       notify.success(t('settingAdmin.toast.saved'));
       onSaved();
