@@ -51,8 +51,8 @@ describe('channel probe', () => {
     expect(await probeChannel(server.context, channel, 'gpt-4o-mini')).toMatchObject({ success: false, error: { status: 502 } });
     const dead = await createChannel(server, { base_url: 'http://127.0.0.1:1' });
     expect(await probeChannel(server.context, dead, 'gpt-4o-mini')).toMatchObject({ success: false, error: { code: 'do_request_failed' } });
-    const unsupported = await createChannel(server, { type: 14, base_url: upstream.url });
-    expect(await probeChannel(server.context, unsupported, 'claude-3-haiku-20240307')).toMatchObject({ success: false, error: { status: 501 } });
+    const unsupported = await createChannel(server, { type: 0, base_url: upstream.url });
+    expect(await probeChannel(server.context, unsupported, 'gpt-4o-mini')).toMatchObject({ success: false, error: { status: 501 } });
   });
 });
 

@@ -147,8 +147,11 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     await ask('route-compatible');
     expect(upstream.lastRequest!.url).toBe('/v1/chat/completions');
 
-    await createChannel(server, { type: 14, base_url: upstream.url, models: 'route-anthropic' });
-    await expect(ask('route-anthropic')).rejects.toMatchObject({ status: 501, code: 'channel_type_not_supported' });
+    // a type without an adaptor, or an adaptor without this mode, is a clean 501
+    await createChannel(server, { type: 0, base_url: upstream.url, models: 'route-unknown-type' });
+    await expect(ask('route-unknown-type')).rejects.toMatchObject({ status: 501, code: 'channel_type_not_supported' });
+    await createChannel(server, { type: 14, base_url: upstream.url, models: 'route-no-images' });
+    await expect(client.images.generate({ model: 'route-no-images', prompt: 'a cat' })).rejects.toMatchObject({ status: 501, code: 'channel_type_not_supported' });
   });
 
   test('an admin can force a channel with the key suffix; bad or disabled ids are refused', async () => {
