@@ -44,6 +44,12 @@ export function startAliMock(options: { apiKey: string }): Promise<MockUpstream>
       answer.output.embeddings = answer.output.embeddings.slice(0, texts.length);
       return sendJson(response, 200, answer);
     }
+    if (request.path === '/api/v1/services/aigc/multimodal-generation/generation') {
+      const messages = (body.input as { messages?: Array<{ content: unknown }> } | undefined)?.messages ?? [];
+      const partsOnly = messages.length > 0 && messages.every((message) => Array.isArray(message.content));
+      if (!partsOnly) return sendJson(response, 400, invalid('multimodal messages take a list of {text}/{image} parts'));
+      return sendJson(response, 200, fixture(vendor, 'vision.json'));
+    }
     if (request.path !== '/api/v1/services/aigc/text-generation/generation') return sendJson(response, 404, { code: 'NotFound', message: 'not found', request_id: 'mock' });
     const messages = (body.input as { messages?: Array<{ role: string; content: unknown }> } | undefined)?.messages;
     const parameters = (body.parameters ?? {}) as { result_format?: string; tools?: unknown[]; incremental_output?: boolean };

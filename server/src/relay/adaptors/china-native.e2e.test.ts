@@ -119,6 +119,12 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     expect(streamed.quota).toBe(20);
     const toolStream = await streamText(await client.chat.completions.create({ model: 'qwen-max', messages: hello, tools, stream: true }));
     expect(toolStream).toMatchObject({ finish: 'tool_calls', toolNames: ['get_weather'] });
+    const vision = await client.chat.completions.create({
+      model: 'qwen-max',
+      messages: [{ role: 'user', content: [{ type: 'text', text: '这是什么' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+    });
+    expect(vision.choices[0]!.message.content).toBe('图中是一只橘猫，趴在窗台上。');
+    expect(aliMock.requests.at(-1)!.path).toBe('/api/v1/services/aigc/multimodal-generation/generation');
     const embeddings = await client.embeddings.create({ model: 'text-embedding-v1', input: 'a' });
     expect(embeddings.data[0]!.embedding).toHaveLength(3);
     const image = await charged(() => client.images.generate({ model: 'wanx-v1', prompt: 'a cat', size: '1024x1024' }));

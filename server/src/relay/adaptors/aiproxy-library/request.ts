@@ -5,7 +5,8 @@ import type { LibraryRequest } from './types.js';
 
 /** The library answers one question: the last message's text, within the channel's `library_id`. */
 export function libraryBody(call: RelayCall): LibraryRequest {
-  const libraryId = call.channel.config.library_id?.trim();
+  // Channels saved by old one-api versions keep the library id in the legacy `other` column (→ api_version).
+  const libraryId = (call.channel.config.library_id || call.channel.config.api_version)?.trim();
   if (!libraryId) {
     throw vendorError(500, 'the AI Proxy library channel has no library_id in its settings', 'one_api_error', 'invalid_channel_config');
   }

@@ -43,6 +43,23 @@ describe('ali request', () => {
     expect(JSON.parse(String(image.body))).toEqual({ model: 'wanx-v1', input: { prompt: 'a cat' }, parameters: { size: '1024*1024', n: 1 } });
   });
 
+  it('sends pictures to the multimodal service as {text}/{image} parts, and reads the plugin from the legacy column', () => {
+    const messages = [
+      { role: 'system', content: 'terse' },
+      { role: 'user', content: [{ type: 'text', text: '这是什么' }, { type: 'image_url', image_url: { url: 'https://pics.example/cat.png' } }] },
+    ];
+    const request = buildAliRequest(makeCall({ body: { model: 'qwen-vl-plus', messages }, config: { api_version: '{"ocr":{}}' } }));
+    expect(request.url).toContain('/api/v1/services/aigc/multimodal-generation/generation');
+    expect(request.headers['x-dashscope-plugin']).toBe('{"ocr":{}}');
+    expect(JSON.parse(String(request.body)).input.messages).toEqual([
+      { role: 'system', content: [{ text: 'terse' }] },
+      { role: 'user', content: [{ text: '这是什么' }, { image: 'https://pics.example/cat.png' }] },
+    ]);
+    const answer = readAliResponse(wholeResponse(fixture('ali', 'vision.json')), makeCall({ body: { model: 'qwen-vl-plus', messages } }));
+    expect(JSON.parse(answer.body.toString()).choices[0].message.content).toBe('图中是一只橘猫，趴在窗台上。');
+    expect(answer.usage).toEqual({ prompt_tokens: 1262, completion_tokens: 12, total_tokens: 1274 });
+  });
+
   it('refuses an empty key', () => {
     expect(() => buildAliRequest(makeCall({ body: chatBody, key: ' ' }))).toThrow('expected one DashScope API key');
   });

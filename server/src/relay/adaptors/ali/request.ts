@@ -1,7 +1,7 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { bodyOf, chatRequestOf, embeddingInputs, messageText, type OpenAIChatRequest } from '../chat-kit/openai-chat.js';
+import { bodyOf, chatRequestOf, embeddingInputs, isObject, messageText, type OpenAIChatRequest } from '../chat-kit/openai-chat.js';
 import { channelKeyError } from '../chat-kit/upstream-failure.js';
-import type { AliChatRequest, AliEmbeddingRequest, AliImageRequest, AliMessage } from './types.js';
+import type { AliChatRequest, AliContentPart, AliEmbeddingRequest, AliImageRequest, AliMessage } from './types.js';
 
 const searchSuffix = '-internet';
 
@@ -12,6 +12,9 @@ export function aliKey(call: RelayCall): string {
   return key;
 }
 
+/** Old one-api versions kept the plugin JSON in the legacy `other` column (→ api_version). */
+const legacyPlugin = (value: string | undefined) => (value?.trim().startsWith('{') ? value.trim() : undefined);
+
 function headers(call: RelayCall): Record<string, string> {
   const result: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${aliKey(call)}` };
   if (call.stream) {
@@ -20,13 +23,32 @@ function headers(call: RelayCall): Record<string, string> {
   } else {
     result.accept = 'application/json';
   }
-  if (call.channel.config.plugin) result['x-dashscope-plugin'] = call.channel.config.plugin;
+  const plugin = call.channel.config.plugin || legacyPlugin(call.channel.config.api_version);
+  if (plugin) result['x-dashscope-plugin'] = plugin;
   return result;
 }
 
+/** Multimodal models (qwen-vl…) and any request with pictures use the multimodal-generation service. */
+export function isAliMultimodal(request: OpenAIChatRequest): boolean {
+  if (/^qwen-(vl|audio)/.test(request.model)) return true;
+  return request.messages.some((message) => Array.isArray(message.content) && message.content.some((part) => isObject(part) && part.type === 'image_url'));
+}
+
+/** OpenAI content parts → DashScope's `{text}` / `{image}` parts. */
+function aliParts(content: unknown): AliContentPart[] {
+  if (!Array.isArray(content)) return [{ text: messageText(content) }];
+  return content.filter(isObject).flatMap((part): AliContentPart[] => {
+    if (part.type === 'text' && typeof part.text === 'string') return [{ text: part.text }];
+    const url = isObject(part.image_url) ? part.image_url.url : undefined;
+    return part.type === 'image_url' && typeof url === 'string' ? [{ image: url }] : [];
+  });
+}
+
 function aliMessages(request: OpenAIChatRequest): AliMessage[] {
+  const multimodal = isAliMultimodal(request);
   return request.messages.map((message) => {
-    const converted: AliMessage = { role: message.role === 'developer' ? 'system' : message.role, content: messageText(message.content) };
+    const content = multimodal ? aliParts(message.content) : messageText(message.content);
+    const converted: AliMessage = { role: message.role === 'developer' ? 'system' : message.role, content };
     if (message.name) converted.name = message.name;
     if (message.tool_calls?.length) converted.tool_calls = message.tool_calls;
     if (message.tool_call_id) converted.tool_call_id = message.tool_call_id;
@@ -87,11 +109,13 @@ export function buildAliRequest(call: RelayCall): UpstreamRequest {
       body: JSON.stringify(imageBody(call)),
     };
   }
+  const request = chatRequestOf(call);
+  const service = isAliMultimodal(request) ? 'multimodal-generation' : 'text-generation';
   return {
-    url: `${base}/api/v1/services/aigc/text-generation/generation`,
+    url: `${base}/api/v1/services/aigc/${service}/generation`,
     method: 'POST',
     headers: headers(call),
-    body: JSON.stringify(aliChatBody(chatRequestOf(call))),
+    body: JSON.stringify(aliChatBody(request)),
   };
 }
 

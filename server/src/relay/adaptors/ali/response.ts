@@ -4,7 +4,7 @@ import { UpstreamError } from '../../upstream-error.js';
 import { chatCompletionResult, embeddingsResult, nowSeconds, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
 import { newToolCallId } from '../chat-kit/tool-call-id.js';
 import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
-import type { AliChatResponse, AliEmbeddingResponse, AliErrorFields, AliUsage } from './types.js';
+import type { AliChatResponse, AliEmbeddingResponse, AliErrorFields, AliMessage, AliUsage } from './types.js';
 
 /** Status for a DashScope error code when the HTTP status says nothing (stream error events, 200 bodies). */
 function statusOfCode(code: string): number {
@@ -26,6 +26,12 @@ export function aliErrorBody(fields: AliErrorFields, httpStatus?: number): Upstr
 export const aliUsage = (usage: AliUsage | undefined): Usage =>
   usageOf(usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.total_tokens);
 
+/** The text of a DashScope message content: a string, or the `text` parts of a multimodal answer. */
+export function aliText(content: AliMessage['content'] | undefined): string {
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((part) => ('text' in part ? part.text : '')).join('');
+}
+
 /** DashScope sends the string "null" until the last event. */
 export const aliFinishReason = (reason: string | undefined) => (!reason || reason === 'null' ? null : reason);
 
@@ -33,10 +39,10 @@ function answerMessage(answer: AliChatResponse): { message: AnswerMessage; finis
   const choice = answer.output?.choices?.[0];
   if (!choice) return { message: { role: 'assistant', content: answer.output?.text ?? '' }, finishReason: aliFinishReason(answer.output?.finish_reason) ?? 'stop' };
   const source = choice.message ?? {};
-  const message: AnswerMessage = { role: 'assistant', content: source.content ?? '' };
+  const message: AnswerMessage = { role: 'assistant', content: aliText(source.content) };
   if (source.reasoning_content) message.reasoning_content = source.reasoning_content;
   if (source.tool_calls?.length) {
-    message.content = source.content || null;
+    message.content = message.content || null;
     message.tool_calls = source.tool_calls.map((call) => ({
       id: call.id || newToolCallId(),
       type: 'function',

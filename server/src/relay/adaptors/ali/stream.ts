@@ -3,7 +3,7 @@ import { readLines } from '../../pipeline/sse-lines.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { chatChunkData, nowSeconds, type ChunkDelta } from '../chat-kit/openai-answer.js';
 import { tryParseObject } from '../chat-kit/upstream-failure.js';
-import { aliErrorBody, aliFinishReason, aliUsage } from './response.js';
+import { aliErrorBody, aliFinishReason, aliText, aliUsage } from './response.js';
 import type { AliChatResponse, AliErrorFields } from './types.js';
 
 /**
@@ -32,7 +32,7 @@ export async function* readAliStream(body: AsyncIterable<Buffer>, call: RelayCal
     if (event.usage?.output_tokens) usage = aliUsage(event.usage);
     const choice = event.output?.choices?.[0];
     const message = choice?.message ?? {};
-    const delta: ChunkDelta = { content: message.content ?? event.output?.text ?? '' };
+    const delta: ChunkDelta = { content: message.content !== undefined ? aliText(message.content) : (event.output?.text ?? '') };
     if (first) delta.role = 'assistant';
     first = false;
     if (message.reasoning_content) delta.reasoning_content = message.reasoning_content;

@@ -7,9 +7,13 @@ export interface AliToolCall {
   function: { name?: string; arguments?: string };
 }
 
+/** A part of a multimodal (qwen-vl) message. */
+export type AliContentPart = { text: string } | { image: string };
+
 export interface AliMessage {
   role: string;
-  content: string;
+  /** Text; multimodal models take and answer a list of parts. */
+  content: string | AliContentPart[];
   name?: string;
   tool_calls?: AliToolCall[];
   tool_call_id?: string;
