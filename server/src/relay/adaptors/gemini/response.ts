@@ -2,6 +2,7 @@ import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
 import { chatResult, completionId, nowSeconds, toolCallId, usageOf } from '../chat-shapes/chat-answer.js';
+import { embeddingsResult } from '../chat-shapes/embeddings-answer.js';
 import type { ChatAnswerMessage, ChatCompletion, ChatToolCall, ChatUsage } from '../chat-shapes/openai-chat.types.js';
 import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
 import type { GeminiCandidate, GeminiEmbeddingResponse, GeminiResponse, GeminiUsageMetadata } from './types.js';
@@ -82,15 +83,8 @@ function parseObject(response: UpstreamResponse): Record<string, unknown> {
 export function readGeminiResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
   const parsed = parseObject(response);
   if (call.mode === 'embeddings') {
-    const embeddings = (parsed as unknown as GeminiEmbeddingResponse).embeddings ?? [];
-    const answer = {
-      object: 'list',
-      data: embeddings.map((embedding, index) => ({ object: 'embedding', index, embedding: embedding.values })),
-      model: call.model,
-      // Gemini reports no usage for embeddings; the pipeline counts the input itself.
-      usage: { prompt_tokens: 0, total_tokens: 0 },
-    };
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(answer)) };
+    // Gemini reports no usage for embeddings; the pipeline counts the input itself.
+    return embeddingsResult(call, ((parsed as unknown as GeminiEmbeddingResponse).embeddings ?? []).map((embedding) => embedding.values ?? []));
   }
   return chatResult(geminiToChatCompletion(parsed as GeminiResponse, call.model));
 }

@@ -3,6 +3,7 @@ import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
 import { chatCompletion, chatResult, toolCallId, usageOf } from '../chat-shapes/chat-answer.js';
 import type { ChatToolCall } from '../chat-shapes/openai-chat.types.js';
+import { embeddingsResult } from '../chat-shapes/embeddings-answer.js';
 import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
 import type { OllamaChatResponse, OllamaEmbedResponse, OllamaToolCall } from './types.js';
 
@@ -27,14 +28,7 @@ export function readOllamaResponse(response: UpstreamResponse, call: RelayCall):
   if (stringOf(parsed.error)) throw new UpstreamError(errorBody(500, stringOf(parsed.error), 'ollama_error'));
   if (call.mode === 'embeddings') {
     const answer = parsed as unknown as OllamaEmbedResponse;
-    const prompt = answer.prompt_eval_count ?? 0;
-    const body = {
-      object: 'list',
-      data: (answer.embeddings ?? []).map((embedding, index) => ({ object: 'embedding', index, embedding })),
-      model: call.model,
-      usage: { prompt_tokens: prompt, total_tokens: prompt },
-    };
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)), usage: prompt > 0 ? usageOf(prompt, 0) : undefined };
+    return embeddingsResult(call, answer.embeddings ?? [], answer.prompt_eval_count);
   }
   const answer = parsed as unknown as OllamaChatResponse;
   const toolCalls = ollamaToolCalls(answer.message?.tool_calls);

@@ -1,6 +1,7 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { unreadableAnswer } from '../../upstream-error.js';
 import { readAnthropicError, readAnthropicResponse } from '../anthropic/response.js';
+import { embeddingsResult } from '../chat-shapes/embeddings-answer.js';
 import { bodyExcerpt, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
 import { readGeminiError, readGeminiResponse } from '../gemini/response.js';
 import { isVertexClaude } from './models.js';
@@ -11,14 +12,7 @@ function readEmbeddings(response: UpstreamResponse, call: RelayCall): RelayResul
   if (!isRecord(parsed) || !Array.isArray(parsed.predictions)) throw unreadableAnswer(`no predictions: ${bodyExcerpt(response.body)}`);
   const predictions = (parsed as unknown as VertexEmbeddingResponse).predictions;
   const promptTokens = predictions.reduce((sum, prediction) => sum + (prediction.embeddings?.statistics?.token_count ?? 0), 0);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: 0, total_tokens: promptTokens };
-  const answer = {
-    object: 'list',
-    data: predictions.map((prediction, index) => ({ object: 'embedding', index, embedding: prediction.embeddings?.values ?? [] })),
-    model: call.model,
-    usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
-  };
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(answer)), usage: promptTokens > 0 ? usage : undefined };
+  return embeddingsResult(call, predictions.map((prediction) => prediction.embeddings?.values ?? []), promptTokens);
 }
 
 /** A Vertex answer: Claude's Messages shape, Gemini's, or embedding predictions. */
