@@ -70,7 +70,15 @@ export async function openPage(browser: Browser, baseUrl: string, options: OpenO
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   if (options.pinLanguage !== false) {
-    await context.addInitScript((value) => localStorage.setItem('language', value), language);
+    await context.addInitScript((value) => {
+      // Only the console's own top document; embedded third-party frames may not touch storage.
+      if (window.top !== window) return;
+      try {
+        localStorage.setItem('language', value);
+      } catch {
+        // storage refused (opaque origin)
+      }
+    }, language);
   }
   // Third-party pages the console links to are never reached from here.
   await context.route(/^https:\/\/(github\.com|open\.feishu\.cn|challenges\.cloudflare\.com)\//, (route) =>

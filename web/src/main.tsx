@@ -10,7 +10,7 @@ import './styles.css';
 async function start(): Promise<void> {
   await startI18n();
   const router = createAppRouter();
-  bindNavigator((path, options) => void router.navigate(path, options));
+  bindNavigator((path, options) => router.navigate(path, options));
   const container = document.getElementById('root');
   if (!container) return;
   createRoot(container).render(

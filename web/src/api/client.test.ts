@@ -3,7 +3,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../i18n';
 import { bindNavigator } from '../lib/navigation';
 import { notify } from '../lib/notify';
-import { userStore } from '../stores/user.store';
 import { ApiError, client, handleHttpError, request } from './client';
 
 initI18n();
@@ -34,15 +33,11 @@ describe('handleHttpError', () => {
     vi.restoreAllMocks();
   });
 
-  it('sends 401 to /login?expired=true and forgets the stored user', () => {
+  it('sends 401 to /login?expired=true', () => {
     const navigate = vi.fn();
     bindNavigator(navigate);
-    localStorage.setItem('user', JSON.stringify({ id: 1, username: 'a', role: 1 }));
-    userStore.set({ id: 1, username: 'a', display_name: '', role: 1, status: 1 });
     const error = handleHttpError(httpError(401));
     expect(navigate).toHaveBeenCalledWith('/login?expired=true', undefined);
-    expect(localStorage.getItem('user')).toBeNull();
-    expect(userStore.get()).toBeNull();
     expect(error.shown).toBe(true);
   });
 

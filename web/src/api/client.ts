@@ -2,7 +2,6 @@ import axios, { isAxiosError, type AxiosRequestConfig } from 'axios';
 import i18n from 'i18next';
 import { navigateTo } from '../lib/navigation';
 import { notify } from '../lib/notify';
-import { signOut } from '../stores/user.store';
 import type { Envelope } from './types';
 
 declare module 'axios' {
@@ -50,8 +49,9 @@ export function handleHttpError(error: unknown, silent = false): ApiError {
   const status = error.response?.status;
   const message = serverMessage(error.response?.data) ?? error.message;
   if (status === 401) {
-    signOut();
-    navigateTo('/login?expired=true');
+    // The sign-in page forgets the stale user once it shows; clearing it here, while the private page is
+    // still mounted, would let that page's guard redirect to a plain /login and drop the 'expired' flag.
+    void navigateTo('/login?expired=true');
     return new ApiError(message, status, true);
   }
   if (silent) return new ApiError(message, status, false);

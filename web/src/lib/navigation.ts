@@ -1,4 +1,4 @@
-type Navigate = (path: string, options?: { replace?: boolean }) => void;
+type Navigate = (path: string, options?: { replace?: boolean }) => Promise<void> | void;
 
 let navigateImpl: Navigate = (path) => window.location.assign(path);
 
@@ -7,6 +7,6 @@ export function bindNavigator(navigate: Navigate): void {
   navigateImpl = navigate;
 }
 
-export function navigateTo(path: string, options?: { replace?: boolean }): void {
-  navigateImpl(path, options);
+export async function navigateTo(path: string, options?: { replace?: boolean }): Promise<void> {
+  await navigateImpl(path, options);
 }

@@ -21,9 +21,11 @@ async function submit(username: string, password: string) {
 describe('LoginPage', () => {
   beforeEach(() => login.mockReset());
 
-  it('explains an expired session', () => {
+  it('explains an expired session and forgets the stale user', () => {
+    localStorage.setItem('user', JSON.stringify({ id: 9, username: 'ghost', display_name: '', role: 1, status: 1 }));
     renderRoutes(routes, '/login?expired=true');
     expect(screen.getByText('未登录或登录已过期，请重新登录！')).toBeInTheDocument();
+    expect(localStorage.getItem('user')).toBeNull();
   });
 
   it('stores the user and lands on /token', async () => {

@@ -1,6 +1,6 @@
 import { GithubOutlined, LockOutlined, SendOutlined, UserOutlined, WechatOutlined } from '@ant-design/icons';
 import { Alert, Button, Divider, Flex, Form, Input, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { wechatLogin } from '../../api/oauth';
@@ -12,7 +12,7 @@ import { useThirdPartySignIn } from '../../hooks/use-third-party-sign-in';
 import { DEFAULT_ROOT_PASSWORD } from '../../lib/limits';
 import { notify } from '../../lib/notify';
 import { useStatus } from '../../stores/status.store';
-import { signIn } from '../../stores/user.store';
+import { signIn, signOut } from '../../stores/user.store';
 
 
 interface LoginValues {
@@ -31,6 +31,11 @@ export default function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [wechatOpen, setWechatOpen] = useState(false);
   const expired = searchParams.has('expired');
+
+  // The server no longer knows this session: forget the stored user.
+  useEffect(() => {
+    if (expired) signOut();
+  }, [expired]);
 
   const submit = async ({ username, password }: LoginValues) => {
     setBusy(true);

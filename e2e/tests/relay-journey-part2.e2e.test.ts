@@ -1,0 +1,125 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MockOpenAIUpstream } from '../../server/test/mock-openai-upstream.ts';
+import { expectToast, label, launchBrowser, openPage, signInThroughApi, text } from '../support/browser.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+import { uniqueName } from '../support/users.ts';
+import { confirmPopup, rowWith, screenshot, VIEWPORTS } from './part2-helpers.ts';
+
+let stack: Stack;
+let browser: Browser;
+let upstream: MockOpenAIUpstream;
+
+beforeAll(async () => {
+  upstream = await MockOpenAIUpstream.start();
+  stack = await startStack();
+  // Raw quota numbers make the log's quota column exact.
+  await stack.setOptions({ DisplayInCurrencyEnabled: false });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await upstream?.close();
+});
+
+describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $language', ({ width, language }) => {
+  const channelName = uniqueName('ch');
+  const tokenName = uniqueName('tk');
+  const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
+
+  it('creates a channel on the mock upstream in the form and tests it from the list', async () => {
+    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/channel/add');
+    await page.getByLabel(t('channel.form.name')).fill(channelName);
+    await page.getByLabel(t('channel.form.baseUrl')).fill(`${upstream.url}/`);
+    await page.getByLabel(t('channel.form.customModel')).fill('gpt-4o-mini, gpt-4o-mini');
+    await page.getByRole('button', { name: label(language, 'channel.form.addCustomModel') }).click();
+    await page.getByLabel(t('channel.form.key'), { exact: true }).fill('sk-upstream-key');
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('channel.toast.created'));
+
+    const stored = (await stack.root.get(`/api/channel/search?keyword=${channelName}`)).body.data[0];
+    expect(stored).toMatchObject({ name: channelName, type: 1, models: 'gpt-4o-mini', base_url: upstream.url, group: 'default' });
+
+    await page.goto('/channel');
+    const row = rowWith(page, channelName);
+    await row.getByText(t('channel.responseTime.untested')).waitFor();
+    await row.getByRole('button', { name: label(language, 'channel.action.test') }).click();
+    await page.locator('.ant-notification-notice', { hasText: channelName }).getByText(/gpt-4o-mini/).waitFor();
+    await row.getByText(new RegExp(t('channel.responseTime.seconds', { seconds: '\\d+\\.\\d\\d' }))).waitFor();
+    expect(upstream.requests.at(-1)?.headers.authorization).toBe('Bearer sk-upstream-key');
+
+    // The details switch shows balance and test model and is remembered.
+    await page.getByRole('switch', { name: t('channel.action.detail') }).click();
+    await page.getByRole('columnheader', { name: t('channel.column.balance') }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('show_detail'))).toBe('true');
+    if (width > 600 && language === 'zh-CN') await screenshot(page, 'channel-list');
+    await page.reload();
+    await page.getByRole('columnheader', { name: t('channel.column.balance') }).waitFor();
+    await page.getByRole('switch', { name: t('channel.action.detail') }).click();
+
+    // Disable and enable again.
+    await row.getByRole('button', { name: label(language, 'channel.action.disable') }).click();
+    await row.getByText(t('channel.status.disabled')).waitFor();
+    await row.getByRole('button', { name: label(language, 'channel.action.enable') }).click();
+    await row.getByText(t('channel.status.enabled')).waitFor();
+    await view.close();
+  });
+
+  it('creates a token, copies its key, relays a call and finds it in the log with its quota', async () => {
+    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/token/add');
+    await page.getByLabel(t('token.form.name')).fill(tokenName);
+    await page.getByRole('button', { name: t('token.quota.dollars', { amount: 20 }) }).click();
+    await page.getByRole('button', { name: t('token.expiry.month') }).click();
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('token.toast.created'));
+
+    await page.goto('/token');
+    const row = rowWith(page, tokenName);
+    await row.getByText(t('token.status.enabled')).waitFor();
+    await row.getByRole('button', { name: label(language, 'token.action.copy') }).click();
+    await expectToast(page, t('token.toast.copied'));
+    const key = await page.evaluate(() => navigator.clipboard.readText());
+    expect(key).toMatch(/^sk-\w{48}$/);
+    if (width > 600 && language === 'zh-CN') await screenshot(page, 'token-list');
+
+    const before = (await stack.root.get('/api/user/self')).body.data.used_quota as number;
+    const relay = await fetch(`${stack.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(relay.status).toBe(200);
+    await expect.poll(async () => (await stack.root.get('/api/user/self')).body.data.used_quota as number).toBeGreaterThan(before);
+    const quota = ((await stack.root.get('/api/user/self')).body.data.used_quota as number) - before;
+
+    await page.goto('/log');
+    const logRow = rowWith(page, tokenName);
+    await logRow.getByText('gpt-4o-mini').waitFor();
+    await logRow.getByText(t('log.type.2')).waitFor();
+    expect(await logRow.locator('td').allInnerTexts()).toContain(String(quota));
+    await page.getByTestId('usage-chart').waitFor();
+    if (width > 600 && language === 'zh-CN') await screenshot(page, 'log-with-chart');
+
+    // Filtering by another token name empties the table.
+    await page.getByLabel(t('log.filter.tokenName')).fill('no-such-token');
+    await page.getByRole('button', { name: label(language, 'log.filter.apply') }).click();
+    await expect.poll(() => page.locator('tr.ant-table-row').count()).toBe(0);
+
+    // Disable, then delete the token.
+    await page.goto('/token');
+    await row.getByRole('button', { name: label(language, 'token.action.disable') }).click();
+    await row.getByText(t('token.status.disabled')).waitFor();
+    await row.getByRole('button', { name: label(language, 'token.action.delete') }).click();
+    await confirmPopup(page);
+    await expect.poll(() => rowWith(page, tokenName).count()).toBe(0);
+    await view.close();
+  });
+});
