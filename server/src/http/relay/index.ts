@@ -7,6 +7,7 @@ import { relayCors } from './cors.js';
 import { dashboardRoutes } from './dashboard.routes.js';
 import { modelListRoutes } from './models.routes.js';
 import { openAIErrorHandler } from './openai-error.js';
+import { proxyRoutes } from './proxy.routes.js';
 import { relayRoutes } from './relay.routes.js';
 
 /**
@@ -32,6 +33,7 @@ export async function registerRelay(app: FastifyInstance, context: AppContext, l
     scope.options('/v1/*', async (_request, reply) => reply.status(204).send());
     scope.options('/dashboard/*', async (_request, reply) => reply.status(204).send());
     relayRoutes(scope, context, runtime);
+    proxyRoutes(scope, context);
     modelListRoutes(scope, context, runtime);
     dashboardRoutes(scope, context, limits.api);
   });

@@ -10,7 +10,9 @@ import { readReplicateStream } from './stream.js';
 async function open(call: RelayCall, tools: AdaptorTools): Promise<OpenedAnswer> {
   if (call.stream) return openReplicateStream(call, tools);
   const created = await tools.send(buildReplicateRequest(call));
-  return { status: created.status, headers: created.headers, body: bytesOf(created.body) };
+  // Replicate answers 201 Created; the client gets a converted answer, so a created prediction is a 200.
+  const status = created.status === 201 ? 200 : created.status;
+  return { status, headers: created.headers, body: bytesOf(created.body) };
 }
 
 /** Replicate (type 46): predictions of language models (chat) and image models (images). */
