@@ -11,6 +11,16 @@ export function startBaiduV2Mock(options: { apiKey: string }): Promise<MockUpstr
     checkBody: (body) =>
       String(body.model) === String(body.model).toLowerCase()
         ? undefined
-        : [400, { error: { code: 'invalid_model', message: `model ${String(body.model)} is not supported`, type: 'invalid_request_error' }, id: 'as-mock' }],
+        : [
+            400,
+            {
+              error: {
+                code: 'invalid_model',
+                message: `model ${String(body.model)} is not supported`,
+                type: 'invalid_request_error',
+              },
+              id: 'as-mock',
+            },
+          ],
   });
 }

@@ -41,12 +41,15 @@ export function startBaiduMock(options: BaiduMockOptions): Promise<MockUpstream>
       return sendJson(response, 200, fixture(vendor, 'token.json'));
     }
     const route = /^\/rpc\/2\.0\/ai_custom\/v1\/wenxinworkshop\/(chat|embeddings)\/([\w.-]+)$/.exec(request.path);
-    if (!route || request.method !== 'POST') return sendJson(response, 404, { error_code: 3, error_msg: 'Unsupported openapi method' });
-    if (request.query.get('access_token') !== accessToken) return sendJson(response, 200, fixture(vendor, 'error.json'));
+    if (!route || request.method !== 'POST')
+      return sendJson(response, 404, { error_code: 3, error_msg: 'Unsupported openapi method' });
+    if (request.query.get('access_token') !== accessToken)
+      return sendJson(response, 200, fixture(vendor, 'error.json'));
     const body = request.json;
     if (!body) return sendJson(response, 200, badRequest('body is not JSON'));
     if (route[1] === 'embeddings') {
-      if (!Array.isArray(body.input) || body.input.length === 0) return sendJson(response, 200, badRequest('input is empty'));
+      if (!Array.isArray(body.input) || body.input.length === 0)
+        return sendJson(response, 200, badRequest('input is empty'));
       const answer = JSON.parse(fixture(vendor, 'embeddings.json')) as { data: unknown[] };
       answer.data = answer.data.slice(0, body.input.length);
       return sendJson(response, 200, answer);

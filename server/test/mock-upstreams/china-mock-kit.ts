@@ -54,12 +54,14 @@ async function readRequest(request: IncomingMessage): Promise<RecordedRequest> {
   let json: Record<string, unknown> | undefined;
   try {
     const parsed: unknown = JSON.parse(body);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      json = parsed as Record<string, unknown>;
   } catch {
     json = undefined;
   }
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+  for (const [name, value] of Object.entries(request.headers))
+    headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
   return { method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, body, json };
 }
 

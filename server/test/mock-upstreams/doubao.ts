@@ -11,6 +11,16 @@ export function startDoubaoMock(options: { apiKey: string }): Promise<MockUpstre
     checkBody: (body) =>
       /^(ep-|doubao-)/.test(String(body.model))
         ? undefined
-        : [404, { error: { code: 'InvalidEndpointOrModel.NotFound', message: `The model or endpoint ${String(body.model)} does not exist or you do not have access to it.`, param: '', type: 'NotFound' } }],
+        : [
+            404,
+            {
+              error: {
+                code: 'InvalidEndpointOrModel.NotFound',
+                message: `The model or endpoint ${String(body.model)} does not exist or you do not have access to it.`,
+                param: '',
+                type: 'NotFound',
+              },
+            },
+          ],
   });
 }

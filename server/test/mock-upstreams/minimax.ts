@@ -9,6 +9,8 @@ export function startMinimaxMock(options: { apiKey: string }): Promise<MockUpstr
     routes: { '/v1/text/chatcompletion_v2': 'chat' },
     unauthorized: { status: 200, fixture: 'error.json' },
     checkBody: (body) =>
-      typeof body.model !== 'string' ? [200, { base_resp: { status_code: 2013, status_msg: 'invalid params, model is required' } }] : undefined,
+      typeof body.model !== 'string'
+        ? [200, { base_resp: { status_code: 2013, status_msg: 'invalid params, model is required' } }]
+        : undefined,
   });
 }

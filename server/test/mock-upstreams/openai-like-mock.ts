@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { fixture, sendEventStream, sendJson, startMockUpstream, type MockUpstream, type RecordedRequest } from './china-mock-kit.js';
+import {
+  fixture,
+  sendEventStream,
+  sendJson,
+  startMockUpstream,
+  type MockUpstream,
+  type RecordedRequest,
+} from './china-mock-kit.js';
 
 export interface OpenAILikeMockOptions {
   /** Folder of the fixtures under relay/adaptors/. */
@@ -25,23 +32,31 @@ export function startOpenAILikeMock(options: OpenAILikeMockOptions): Promise<Moc
   const { vendor } = options;
   return startMockUpstream(async (request, response) => {
     const kind = options.routes[request.path];
-    if (!kind || request.method !== 'POST') return sendJson(response, 404, { error: { message: `no route ${request.path}`, type: 'not_found' } });
+    if (!kind || request.method !== 'POST')
+      return sendJson(response, 404, { error: { message: `no route ${request.path}`, type: 'not_found' } });
     if (request.headers.authorization !== `Bearer ${options.apiKey}`) {
       return sendJson(response, options.unauthorized.status, fixture(vendor, options.unauthorized.fixture));
     }
     const body = request.json;
-    if (!body) return sendJson(response, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+    if (!body)
+      return sendJson(response, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
     const refusal = options.checkBody?.(body, request);
     if (refusal) return sendJson(response, refusal[0], refusal[1]);
     if (kind === 'embeddings') {
-      if (body.input === undefined) return sendJson(response, 400, { error: { message: 'input is required', type: 'invalid_request_error' } });
+      if (body.input === undefined)
+        return sendJson(response, 400, { error: { message: 'input is required', type: 'invalid_request_error' } });
       return sendJson(response, 200, fixture(vendor, 'embeddings.json'));
     }
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       return sendJson(response, 400, { error: { message: 'messages is required', type: 'invalid_request_error' } });
     }
     if (body.stream === true) return sendEventStream(response, fixture(vendor, 'stream.sse'));
-    const wantsTool = Array.isArray(body.tools) && body.tools.length > 0 && (body.messages.at(-1) as { role?: string }).role === 'user';
-    return sendJson(response, 200, fixture(vendor, wantsTool && hasFixture(vendor, 'chat-tool-call.json') ? 'chat-tool-call.json' : 'chat.json'));
+    const wantsTool =
+      Array.isArray(body.tools) && body.tools.length > 0 && (body.messages.at(-1) as { role?: string }).role === 'user';
+    return sendJson(
+      response,
+      200,
+      fixture(vendor, wantsTool && hasFixture(vendor, 'chat-tool-call.json') ? 'chat-tool-call.json' : 'chat.json'),
+    );
   });
 }

@@ -14,7 +14,11 @@ export interface CallOptions {
 export function makeCall(options: CallOptions): RelayCall {
   const mode = options.mode ?? 'chat';
   const raw = Buffer.from(JSON.stringify(options.body));
-  const paths: Partial<Record<RelayMode, string>> = { chat: '/v1/chat/completions', embeddings: '/v1/embeddings', images: '/v1/images/generations' };
+  const paths: Partial<Record<RelayMode, string>> = {
+    chat: '/v1/chat/completions',
+    embeddings: '/v1/embeddings',
+    images: '/v1/images/generations',
+  };
   return {
     mode,
     path: paths[mode] ?? '/v1/chat/completions',
@@ -39,7 +43,11 @@ const bodyInit = (request: UpstreamRequest) =>
 
 /** Sends an adaptor's request with fetch and reads the whole answer (tests only; the server uses its pool). */
 export async function sendWhole(request: UpstreamRequest): Promise<UpstreamResponse> {
-  const response = await fetch(request.url, { method: request.method, headers: request.headers, body: bodyInit(request) });
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: bodyInit(request),
+  });
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
@@ -47,7 +55,11 @@ export async function sendWhole(request: UpstreamRequest): Promise<UpstreamRespo
 
 /** Sends a request and yields its body as it arrives. */
 export async function* sendStreaming(request: UpstreamRequest): AsyncIterable<Buffer> {
-  const response = await fetch(request.url, { method: request.method, headers: request.headers, body: bodyInit(request) });
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: bodyInit(request),
+  });
   if (!response.body) return;
   for await (const chunk of response.body) yield Buffer.from(chunk as Uint8Array);
 }

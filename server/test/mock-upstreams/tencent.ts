@@ -17,30 +17,64 @@ export function startTencentMock(options: { secretId: string; secretKey: string 
     const action = request.headers['x-tc-action'] ?? '';
     const timestamp = Number(request.headers['x-tc-timestamp']);
     if (request.method !== 'POST' || request.path !== '/') return sendJson(response, 404, 'not found');
-    if (request.headers['x-tc-version'] !== '2023-09-01') return sendJson(response, 200, failure('InvalidParameter', 'X-TC-Version 2023-09-01 is required'));
+    if (request.headers['x-tc-version'] !== '2023-09-01')
+      return sendJson(response, 200, failure('InvalidParameter', 'X-TC-Version 2023-09-01 is required'));
     if (!Number.isFinite(timestamp) || Math.abs(timestamp * 1000 - Date.now()) > 300_000) {
-      return sendJson(response, 200, failure('AuthFailure.SignatureExpire', 'Signature expired. Timestamp and server time cannot differ by more than 5 minutes.'));
+      return sendJson(
+        response,
+        200,
+        failure(
+          'AuthFailure.SignatureExpire',
+          'Signature expired. Timestamp and server time cannot differ by more than 5 minutes.',
+        ),
+      );
     }
     const credential = /Credential=([^/]+)\//.exec(request.headers.authorization ?? '')?.[1];
-    if (credential !== options.secretId) return sendJson(response, 200, failure('AuthFailure.SecretIdNotFound', 'The SecretId is not found, please ensure that your SecretId is correct.'));
-    const expected = tc3Authorization({ ...options, service: 'hunyuan', host: request.headers.host ?? '', action, body: request.body, timestampSeconds: timestamp });
+    if (credential !== options.secretId)
+      return sendJson(
+        response,
+        200,
+        failure(
+          'AuthFailure.SecretIdNotFound',
+          'The SecretId is not found, please ensure that your SecretId is correct.',
+        ),
+      );
+    const expected = tc3Authorization({
+      ...options,
+      service: 'hunyuan',
+      host: request.headers.host ?? '',
+      action,
+      body: request.body,
+      timestampSeconds: timestamp,
+    });
     if (request.headers.authorization !== expected) return sendJson(response, 200, fixture(vendor, 'error.json'));
     const body = request.json ?? {};
     if (action === 'GetEmbedding') {
       const inputs = body.InputList;
-      if (!Array.isArray(inputs) || inputs.length === 0) return sendJson(response, 200, failure('InvalidParameter', 'InputList is required'));
+      if (!Array.isArray(inputs) || inputs.length === 0)
+        return sendJson(response, 200, failure('InvalidParameter', 'InputList is required'));
       const answer = JSON.parse(fixture(vendor, 'embeddings.json')) as { Response: { Data: unknown[] } };
       answer.Response.Data = answer.Response.Data.slice(0, inputs.length);
       return sendJson(response, 200, answer);
     }
-    if (action !== 'ChatCompletions') return sendJson(response, 200, failure('InvalidAction', `The action ${action} is not valid`));
+    if (action !== 'ChatCompletions')
+      return sendJson(response, 200, failure('InvalidAction', `The action ${action} is not valid`));
     const messages = body.Messages as Array<{ Role?: string; Content?: string; Contents?: unknown[] }> | undefined;
-    if (typeof body.Model !== 'string' || !Array.isArray(messages) || messages.length === 0) return sendJson(response, 200, failure('MissingParameter', 'Model and Messages are required'));
-    if (messages.some((message) => !['system', 'user', 'assistant', 'tool'].includes(message.Role ?? ''))) return sendJson(response, 200, failure('InvalidParameter', 'Messages.Role is invalid'));
+    if (typeof body.Model !== 'string' || !Array.isArray(messages) || messages.length === 0)
+      return sendJson(response, 200, failure('MissingParameter', 'Model and Messages are required'));
+    if (messages.some((message) => !['system', 'user', 'assistant', 'tool'].includes(message.Role ?? '')))
+      return sendJson(response, 200, failure('InvalidParameter', 'Messages.Role is invalid'));
     if (messages.some((message) => (message.Content === undefined) === (message.Contents === undefined))) {
-      return sendJson(response, 200, failure('InvalidParameter', 'each message needs exactly one of Content and Contents'));
+      return sendJson(
+        response,
+        200,
+        failure('InvalidParameter', 'each message needs exactly one of Content and Contents'),
+      );
     }
-    if (Array.isArray(body.Tools) && body.Tools.some((tool: { Function?: { Parameters?: unknown } }) => typeof tool.Function?.Parameters !== 'string')) {
+    if (
+      Array.isArray(body.Tools) &&
+      body.Tools.some((tool: { Function?: { Parameters?: unknown } }) => typeof tool.Function?.Parameters !== 'string')
+    ) {
       return sendJson(response, 200, failure('InvalidParameter', 'Tools.Function.Parameters must be a JSON string'));
     }
     if (body.Stream === true) return sendEventStream(response, fixture(vendor, 'stream.sse'));

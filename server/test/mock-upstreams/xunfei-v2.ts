@@ -11,6 +11,8 @@ export function startXunfeiV2Mock(options: { apiPassword: string }): Promise<Moc
     routes: { '/v1/chat/completions': 'chat' },
     unauthorized: { status: 401, fixture: 'error.json' },
     checkBody: (body) =>
-      domains.has(String(body.model)) ? undefined : [400, { code: 10404, message: `model ${String(body.model)} not found`, sid: 'mock' }],
+      domains.has(String(body.model))
+        ? undefined
+        : [400, { code: 10404, message: `model ${String(body.model)} not found`, sid: 'mock' }],
   });
 }

@@ -31,17 +31,32 @@ const domains: Record<string, string> = {
 };
 
 /** Checks the handshake query like Spark: the signature over host, date and request line, a fresh date. */
-function handshakeProblem(path: string, query: URLSearchParams, hostHeader: string, options: XunfeiMockOptions): { status: number; message: string } | undefined {
+function handshakeProblem(
+  path: string,
+  query: URLSearchParams,
+  hostHeader: string,
+  options: XunfeiMockOptions,
+): { status: number; message: string } | undefined {
   const date = query.get('date') ?? '';
   const host = query.get('host') ?? '';
   const authorization = Buffer.from(query.get('authorization') ?? '', 'base64').toString();
   if (!date || !host || !authorization) return { status: 401, message: 'authorization, date and host are required' };
   if (host !== hostHeader) return { status: 401, message: 'host does not match' };
-  if (Math.abs(Date.parse(date) - Date.now()) > 5 * 60 * 1000) return { status: 403, message: 'HMAC signature cannot be verified, a valid date or x-date header is required for HMAC Authentication' };
-  const fields = Object.fromEntries([...authorization.matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], match[2]]));
-  if (fields.api_key !== options.apiKey && fields.username !== options.apiKey) return { status: 401, message: 'HMAC signature cannot be verified, api key not found' };
-  if (fields.algorithm !== 'hmac-sha256' || fields.headers !== 'host date request-line') return { status: 401, message: 'HMAC algorithm unsupported' };
-  const expected = createHmac('sha256', options.apiSecret).update(`host: ${host}\ndate: ${date}\nGET ${path} HTTP/1.1`).digest('base64');
+  if (Math.abs(Date.parse(date) - Date.now()) > 5 * 60 * 1000)
+    return {
+      status: 403,
+      message: 'HMAC signature cannot be verified, a valid date or x-date header is required for HMAC Authentication',
+    };
+  const fields = Object.fromEntries(
+    [...authorization.matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], match[2]]),
+  );
+  if (fields.api_key !== options.apiKey && fields.username !== options.apiKey)
+    return { status: 401, message: 'HMAC signature cannot be verified, api key not found' };
+  if (fields.algorithm !== 'hmac-sha256' || fields.headers !== 'host date request-line')
+    return { status: 401, message: 'HMAC algorithm unsupported' };
+  const expected = createHmac('sha256', options.apiSecret)
+    .update(`host: ${host}\ndate: ${date}\nGET ${path} HTTP/1.1`)
+    .digest('base64');
   if (fields.signature !== expected) return { status: 401, message: 'HMAC signature does not match' };
   return undefined;
 }
@@ -62,10 +77,14 @@ export async function startXunfeiMock(options: XunfeiMockOptions): Promise<Xunfe
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
     handshakes.push({ method: 'GET', path: url.pathname, query: url.searchParams, headers, body: '', json: undefined });
-    const problem = domains[url.pathname] ? handshakeProblem(url.pathname, url.searchParams, request.headers.host ?? '', options) : { status: 404, message: 'no Route matched with those values' };
+    const problem = domains[url.pathname]
+      ? handshakeProblem(url.pathname, url.searchParams, request.headers.host ?? '', options)
+      : { status: 404, message: 'no Route matched with those values' };
     if (problem) {
       const body = JSON.stringify({ message: problem.message });
-      socket.end(`HTTP/1.1 ${problem.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${problem.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     sockets.handleUpgrade(request, socket, head, (client) => {
@@ -77,13 +96,30 @@ export async function startXunfeiMock(options: XunfeiMockOptions): Promise<Xunfe
           client.close();
         };
         const text = frame.payload?.message?.text as Array<{ role: string; content: string }> | undefined;
-        const invalid = frame.header?.app_id !== options.appId ? 11200 : frame.parameter?.chat?.domain !== domains[url.pathname] ? 10163 : !Array.isArray(text) || text.length === 0 ? 10163 : 0;
+        const invalid =
+          frame.header?.app_id !== options.appId
+            ? 11200
+            : frame.parameter?.chat?.domain !== domains[url.pathname]
+              ? 10163
+              : !Array.isArray(text) || text.length === 0
+                ? 10163
+                : 0;
         if (invalid) {
-          client.send(JSON.stringify({ header: { code: invalid, message: invalid === 11200 ? 'licc failed' : 'invalid domain or messages', sid: 'mock', status: 2 } }));
+          client.send(
+            JSON.stringify({
+              header: {
+                code: invalid,
+                message: invalid === 11200 ? 'licc failed' : 'invalid domain or messages',
+                sid: 'mock',
+                status: 2,
+              },
+            }),
+          );
           return client.close();
         }
         if (text!.some((message) => message.content.includes('违禁'))) return reply('error.jsonl');
-        if (frame.payload?.functions?.text?.length && text!.at(-1)?.role === 'user') return reply('function-call.jsonl');
+        if (frame.payload?.functions?.text?.length && text!.at(-1)?.role === 'user')
+          return reply('function-call.jsonl');
         return reply('stream.jsonl');
       });
     });

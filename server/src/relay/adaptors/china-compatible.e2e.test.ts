@@ -14,10 +14,20 @@ import { balances, createChannel, createToken, createUser, setOption } from '../
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
 const pricedModels = [
-  'abab6.5s-chat', 'generalv3.5', 'Baichuan4', 'Baichuan-Text-Embedding', 'ep-20240601123456-abcde', 'ep-embed', 'ERNIE-4.0-8K',
-  'qwen-plus', 'text-embedding-v3', 'fastgpt-app',
+  'abab6.5s-chat',
+  'generalv3.5',
+  'Baichuan4',
+  'Baichuan-Text-Embedding',
+  'ep-20240601123456-abcde',
+  'ep-embed',
+  'ERNIE-4.0-8K',
+  'qwen-plus',
+  'text-embedding-v3',
+  'fastgpt-app',
 ];
-const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
+const tools: OpenAI.ChatCompletionTool[] = [
+  { type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } },
+];
 const hello: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: [{ type: 'text', text: '你好' }] }];
 
 async function streamText(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
@@ -46,7 +56,8 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
     return { result, quota: (await balances(server, userId, tokenId)).userUsed - before };
   }
 
-  const probe = async (name: string) => (await root.get(`/api/channel/test/${channels[name]}`)).body as { success: boolean; message: string };
+  const probe = async (name: string) =>
+    (await root.get(`/api/channel/test/${channels[name]}`)).body as { success: boolean; message: string };
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
@@ -77,7 +88,12 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
     });
     await add('baiduV2', { type: 47, key: 'bce-v3/ALTAK-x/y', base_url: baiduV2.url, models: 'ERNIE-4.0-8K' });
     await add('bailian', { type: 49, key: 'sk-bl', base_url: bailian.url, models: 'qwen-plus,text-embedding-v3' });
-    await add('fastgpt', { type: 22, key: 'fastgpt-app-key', base_url: `${fastgpt.url}/api/openapi`, models: 'fastgpt-app' });
+    await add('fastgpt', {
+      type: 22,
+      key: 'fastgpt-app-key',
+      base_url: `${fastgpt.url}/api/openapi`,
+      models: 'fastgpt-app',
+    });
     userId = await createUser(server, { username: 'china-compat', quota: 1_000_000 });
     const token = await createToken(server, userId);
     tokenId = token.id;
@@ -93,24 +109,42 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
     const whole = await charged(() => client.chat.completions.create({ model: 'abab6.5s-chat', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是 MiniMax 助手。');
     expect(whole.quota).toBe(30);
-    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'abab6.5s-chat', messages: hello, stream: true })));
+    const streamed = await charged(async () =>
+      streamText(await client.chat.completions.create({ model: 'abab6.5s-chat', messages: hello, stream: true })),
+    );
     expect(streamed.result).toEqual({ content: '你好！我是 MiniMax 助手。', finish: 'stop' });
     expect(streamed.quota).toBe(30);
     expect(await probe('minimax')).toMatchObject({ success: true });
   });
 
   test('Spark HTTP: whole and streamed, and the channel test', async () => {
-    expect((await charged(() => client.chat.completions.create({ model: 'generalv3.5', messages: hello }))).quota).toBe(13);
-    expect((await streamText(await client.chat.completions.create({ model: 'generalv3.5', messages: hello, stream: true }))).content).toBe('你好！我是讯飞星火认知大模型。');
+    expect((await charged(() => client.chat.completions.create({ model: 'generalv3.5', messages: hello }))).quota).toBe(
+      13,
+    );
+    expect(
+      (await streamText(await client.chat.completions.create({ model: 'generalv3.5', messages: hello, stream: true })))
+        .content,
+    ).toBe('你好！我是讯飞星火认知大模型。');
     expect(await probe('xunfeiV2')).toMatchObject({ success: true });
   });
 
   test('Baichuan: a rebuilt body the strict upstream accepts, stream usage, embeddings, channel test', async () => {
-    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'Baichuan4', messages: hello, stream: true, logprobs: false })));
+    const streamed = await charged(async () =>
+      streamText(
+        await client.chat.completions.create({ model: 'Baichuan4', messages: hello, stream: true, logprobs: false }),
+      ),
+    );
     expect(streamed.result.content).toBe('你好！我是百川大模型。');
     expect(streamed.quota).toBe(15);
-    expect(mocks.baichuan!.requests.at(-1)!.json).toMatchObject({ stream_options: { include_usage: true }, messages: [{ role: 'user', content: '你好' }] });
-    const embeddings = await client.embeddings.create({ model: 'Baichuan-Text-Embedding', input: 'a', encoding_format: 'float' });
+    expect(mocks.baichuan!.requests.at(-1)!.json).toMatchObject({
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: '你好' }],
+    });
+    const embeddings = await client.embeddings.create({
+      model: 'Baichuan-Text-Embedding',
+      input: 'a',
+      encoding_format: 'float',
+    });
     expect(embeddings.data[0]!.embedding).toHaveLength(3);
     expect(await probe('baichuan')).toMatchObject({ success: true });
   });
@@ -119,31 +153,59 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
     const tool = await client.chat.completions.create({ model: 'Doubao-pro-32k', messages: hello, tools });
     expect(tool.choices[0]!.message.tool_calls![0]).toMatchObject({ function: { name: 'get_weather' } });
     expect(mocks.doubao!.requests.at(-1)!.json!.model).toBe('ep-20240601123456-abcde');
-    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'Doubao-pro-32k', messages: hello, stream: true })));
+    const streamed = await charged(async () =>
+      streamText(await client.chat.completions.create({ model: 'Doubao-pro-32k', messages: hello, stream: true })),
+    );
     expect(streamed.quota).toBe(14);
-    expect((await client.embeddings.create({ model: 'Doubao-embedding', input: 'a', encoding_format: 'float' })).usage.total_tokens).toBe(3);
+    expect(
+      (await client.embeddings.create({ model: 'Doubao-embedding', input: 'a', encoding_format: 'float' })).usage
+        .total_tokens,
+    ).toBe(3);
     expect(await probe('doubao')).toMatchObject({ success: true });
   });
 
   test('Qianfan v2, Bailian and FastGPT answer, stream and pass the channel test', async () => {
-    expect((await charged(() => client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: hello }))).quota).toBe(10);
+    expect(
+      (await charged(() => client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: hello }))).quota,
+    ).toBe(10);
     expect(mocks.baiduV2!.requests.at(-1)!.json!.model).toBe('ernie-4.0-8k');
-    const bailian = await charged(async () => streamText(await client.chat.completions.create({ model: 'qwen-plus', messages: hello, stream: true })));
+    const bailian = await charged(async () =>
+      streamText(await client.chat.completions.create({ model: 'qwen-plus', messages: hello, stream: true })),
+    );
     expect(bailian.result.content).toBe('你好！我是通义千问。');
     expect(bailian.quota).toBe(16);
-    expect((await client.embeddings.create({ model: 'text-embedding-v3', input: 'a', encoding_format: 'float' })).data).toHaveLength(1);
-    const fastgpt = await charged(async () => streamText(await client.chat.completions.create({ model: 'fastgpt-app', messages: hello, stream: true })));
+    expect(
+      (await client.embeddings.create({ model: 'text-embedding-v3', input: 'a', encoding_format: 'float' })).data,
+    ).toHaveLength(1);
+    const fastgpt = await charged(async () =>
+      streamText(await client.chat.completions.create({ model: 'fastgpt-app', messages: hello, stream: true })),
+    );
     expect(fastgpt.result.content).toBe('根据知识库，ModelGate 是一个网关。');
     expect(fastgpt.quota).toBeGreaterThan(0);
-    for (const name of ['baiduV2', 'bailian', 'fastgpt']) expect(await probe(name), name).toMatchObject({ success: true });
+    for (const name of ['baiduV2', 'bailian', 'fastgpt'])
+      expect(await probe(name), name).toMatchObject({ success: true });
   });
 
   test('vendor errors keep their message: MiniMax 200 errors and a wrong Spark password', async () => {
-    const wrong = await createChannel(server, { name: 'mm-wrong', type: 27, key: 'nope', base_url: mocks.minimax!.url, models: 'abab-wrong' });
+    const wrong = await createChannel(server, {
+      name: 'mm-wrong',
+      type: 27,
+      key: 'nope',
+      base_url: mocks.minimax!.url,
+      models: 'abab-wrong',
+    });
     const answer = (await root.get(`/api/channel/test/${wrong.id}`)).body;
     expect(answer.success).toBe(false);
     expect(answer.message).toContain('login fail');
-    const spark = await createChannel(server, { name: 'xf-wrong', type: 48, key: 'nope', base_url: mocks.xunfeiV2!.url, models: 'generalv3.5-wrong' });
-    expect((await root.get(`/api/channel/test/${spark.id}?model=generalv3.5-wrong`)).body.message).toContain('auth no license');
+    const spark = await createChannel(server, {
+      name: 'xf-wrong',
+      type: 48,
+      key: 'nope',
+      base_url: mocks.xunfeiV2!.url,
+      models: 'generalv3.5-wrong',
+    });
+    expect((await root.get(`/api/channel/test/${spark.id}?model=generalv3.5-wrong`)).body.message).toContain(
+      'auth no license',
+    );
   });
 });

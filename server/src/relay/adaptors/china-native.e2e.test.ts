@@ -14,13 +14,34 @@ import type { ApiClient } from '../../../test/api-client.js';
 
 /** Every model used here costs 1 quota per token, prompt and completion alike. */
 const pricedModels = [
-  'ERNIE-3.5-8K', 'Embedding-V1', 'cogview-3', 'qwen-max', 'text-embedding-v1', 'wanx-v1', 'glm-4', 'chatglm_turbo', 'embedding-2',
-  'Spark-Max', 'hunyuan-lite', 'hunyuan-embedding', 'library-gpt',
+  'ERNIE-3.5-8K',
+  'Embedding-V1',
+  'cogview-3',
+  'qwen-max',
+  'text-embedding-v1',
+  'wanx-v1',
+  'glm-4',
+  'chatglm_turbo',
+  'embedding-2',
+  'Spark-Max',
+  'hunyuan-lite',
+  'hunyuan-embedding',
+  'library-gpt',
 ];
 const tools: OpenAI.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'get_weather', description: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+  },
 ];
-const hello: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: 'terse' }, { role: 'user', content: '你好' }];
+const hello: OpenAI.ChatCompletionMessageParam[] = [
+  { role: 'system', content: 'terse' },
+  { role: 'user', content: '你好' },
+];
 
 async function streamText(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
   let content = '';
@@ -58,7 +79,10 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
   }
 
   async function probe(name: string, model: string) {
-    return (await root.get(`/api/channel/test/${channels[name]}?model=${encodeURIComponent(model)}`)).body as { success: boolean; message: string };
+    return (await root.get(`/api/channel/test/${channels[name]}?model=${encodeURIComponent(model)}`)).body as {
+      success: boolean;
+      message: string;
+    };
   }
 
   beforeAll(async () => {
@@ -90,18 +114,25 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
 
   afterAll(async () => {
     await server?.close();
-    await Promise.all([baiduMock, aliMock, zhipuMock, tencentMock, libraryMock, xunfeiMock].map((mock) => mock?.close()));
+    await Promise.all(
+      [baiduMock, aliMock, zhipuMock, tencentMock, libraryMock, xunfeiMock].map((mock) => mock?.close()),
+    );
   });
 
   test('Baidu: token exchange once, chat, stream, tool call, embeddings, billing and the channel test', async () => {
     const whole = await charged(() => client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是文心一言。');
     expect(whole.quota).toBe(18);
-    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, stream: true })));
+    const streamed = await charged(async () =>
+      streamText(await client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, stream: true })),
+    );
     expect(streamed.result).toMatchObject({ content: '你好！我是文心一言。', finish: 'stop' });
     expect(streamed.quota).toBe(18);
     const tool = await client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, tools });
-    expect(tool.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ function: { name: 'get_weather' } }] } });
+    expect(tool.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { tool_calls: [{ function: { name: 'get_weather' } }] },
+    });
     const embeddings = await charged(() => client.embeddings.create({ model: 'Embedding-V1', input: ['a', 'b'] }));
     expect(embeddings.result.data[1]!.embedding[0]).toBeCloseTo(0.0321, 4);
     expect(embeddings.quota).toBe(4);
@@ -114,14 +145,26 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     const whole = await charged(() => client.chat.completions.create({ model: 'qwen-max', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！有什么可以帮你的吗？');
     expect(whole.quota).toBe(20);
-    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'qwen-max', messages: hello, stream: true })));
+    const streamed = await charged(async () =>
+      streamText(await client.chat.completions.create({ model: 'qwen-max', messages: hello, stream: true })),
+    );
     expect(streamed.result).toMatchObject({ content: '你好！有什么可以帮你的吗？', finish: 'stop' });
     expect(streamed.quota).toBe(20);
-    const toolStream = await streamText(await client.chat.completions.create({ model: 'qwen-max', messages: hello, tools, stream: true }));
+    const toolStream = await streamText(
+      await client.chat.completions.create({ model: 'qwen-max', messages: hello, tools, stream: true }),
+    );
     expect(toolStream).toMatchObject({ finish: 'tool_calls', toolNames: ['get_weather'] });
     const vision = await client.chat.completions.create({
       model: 'qwen-max',
-      messages: [{ role: 'user', content: [{ type: 'text', text: '这是什么' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '这是什么' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+      ],
     });
     expect(vision.choices[0]!.message.content).toBe('图中是一只橘猫，趴在窗台上。');
     expect(aliMock.requests.at(-1)!.path).toBe('/api/v1/services/aigc/multimodal-generation/generation');
@@ -134,17 +177,23 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
   }, 20_000);
 
   test('Zhipu: v4 chat, tools and stream, v3 legacy chat, embeddings, and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'glm-4', messages: hello, temperature: 1 }));
+    const whole = await charged(() =>
+      client.chat.completions.create({ model: 'glm-4', messages: hello, temperature: 1 }),
+    );
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是智谱清言。');
     expect(whole.quota).toBe(17);
     expect(zhipuMock.requests.at(-1)!.json!.temperature).toBe(0.99);
     const tool = await client.chat.completions.create({ model: 'glm-4', messages: hello, tools });
     expect(tool.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(await streamText(await client.chat.completions.create({ model: 'glm-4', messages: hello, stream: true }))).toMatchObject({ content: '你好！我是智谱清言。', finish: 'stop' });
+    expect(
+      await streamText(await client.chat.completions.create({ model: 'glm-4', messages: hello, stream: true })),
+    ).toMatchObject({ content: '你好！我是智谱清言。', finish: 'stop' });
     const legacy = await charged(() => client.chat.completions.create({ model: 'chatglm_turbo', messages: hello }));
     expect(legacy.result.choices[0]!.message.content).toBe(' 你好！我是ChatGLM。\n很高兴见到你。');
     expect(legacy.quota).toBe(18);
-    expect(await streamText(await client.chat.completions.create({ model: 'chatglm_turbo', messages: hello, stream: true }))).toMatchObject({ content: '你好！我是\nChatGLM。' });
+    expect(
+      await streamText(await client.chat.completions.create({ model: 'chatglm_turbo', messages: hello, stream: true })),
+    ).toMatchObject({ content: '你好！我是\nChatGLM。' });
     const embeddings = await client.embeddings.create({ model: 'embedding-2', input: 'a', encoding_format: 'float' });
     expect(embeddings.usage.total_tokens).toBe(3);
     const image = await charged(() => client.images.generate({ model: 'cogview-3', prompt: 'a cat' }));
@@ -157,11 +206,16 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     const whole = await charged(() => client.chat.completions.create({ model: 'Spark-Max', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是讯飞星火。');
     expect(whole.quota).toBe(14);
-    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'Spark-Max', messages: hello, stream: true })));
+    const streamed = await charged(async () =>
+      streamText(await client.chat.completions.create({ model: 'Spark-Max', messages: hello, stream: true })),
+    );
     expect(streamed.result).toMatchObject({ content: '你好！我是讯飞星火。', finish: 'stop' });
     expect(streamed.quota).toBe(14);
     const tool = await client.chat.completions.create({ model: 'Spark-Max', messages: hello, tools });
-    expect(tool.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"合肥"}' } }] } });
+    expect(tool.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"合肥"}' } }] },
+    });
     expect(xunfeiMock.frames.at(-1)!.frame.parameter.chat.domain).toBe('generalv3.5');
     expect(await probe('xunfei', 'Spark-Max')).toMatchObject({ success: true });
   });
@@ -172,15 +226,33 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     expect(whole.quota).toBe(10);
     const tool = await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, tools });
     expect(tool.choices[0]!.message.tool_calls![0]!.id).toBe('call_cq8a3n2l3mbd0r4f5sc0');
-    const streamed = await charged(async () => streamText(await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, stream: true })));
+    const streamed = await charged(async () =>
+      streamText(await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, stream: true })),
+    );
     expect(streamed.result).toMatchObject({ content: '你好！我是腾讯混元。', finish: 'stop' });
     expect(streamed.quota).toBe(10);
     const vision = await client.chat.completions.create({
       model: 'hunyuan-lite',
-      messages: [{ role: 'user', content: [{ type: 'text', text: '这是什么' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '这是什么' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+      ],
     });
     expect(vision.choices[0]!.message.content).toBe('你好！我是腾讯混元。');
-    expect(tencentMock.requests.at(-1)!.json!.Messages).toEqual([{ Role: 'user', Contents: [{ Type: 'text', Text: '这是什么' }, { Type: 'image_url', ImageUrl: { Url: 'data:image/png;base64,iVBORw0KGgo=' } }] }]);
+    expect(tencentMock.requests.at(-1)!.json!.Messages).toEqual([
+      {
+        Role: 'user',
+        Contents: [
+          { Type: 'text', Text: '这是什么' },
+          { Type: 'image_url', ImageUrl: { Url: 'data:image/png;base64,iVBORw0KGgo=' } },
+        ],
+      },
+    ]);
     const embeddings = await client.embeddings.create({ model: 'hunyuan-embedding', input: ['a', 'b'] });
     expect(embeddings.data).toHaveLength(2);
     expect(await probe('tencent', 'hunyuan-lite')).toMatchObject({ success: true });
@@ -190,21 +262,41 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     const whole = await charged(() => client.chat.completions.create({ model: 'library-gpt', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toContain('参考文档');
     expect(whole.quota).toBeGreaterThan(0);
-    expect(await streamText(await client.chat.completions.create({ model: 'library-gpt', messages: hello, stream: true }))).toMatchObject({ finish: 'stop' });
+    expect(
+      await streamText(await client.chat.completions.create({ model: 'library-gpt', messages: hello, stream: true })),
+    ).toMatchObject({ finish: 'stop' });
     expect(await probe('library', 'library-gpt')).toMatchObject({ success: true });
   });
 
   test('vendor errors reach the client in OpenAI shape with the upstream message', async () => {
-    const bad = await createChannel(server, { name: 'bad-tencent', type: 23, key: '1300000000|AKIDmock|wrong', base_url: tencentMock.url, models: 'hunyuan-bad' });
-    await setOption(server, 'ModelRatio', JSON.stringify(Object.fromEntries([...pricedModels, 'hunyuan-bad'].map((model) => [model, 1]))));
-    const error = await client.chat.completions.create({ model: 'hunyuan-bad', messages: hello }).catch((caught: unknown) => caught);
+    const bad = await createChannel(server, {
+      name: 'bad-tencent',
+      type: 23,
+      key: '1300000000|AKIDmock|wrong',
+      base_url: tencentMock.url,
+      models: 'hunyuan-bad',
+    });
+    await setOption(
+      server,
+      'ModelRatio',
+      JSON.stringify(Object.fromEntries([...pricedModels, 'hunyuan-bad'].map((model) => [model, 1]))),
+    );
+    const error = await client.chat.completions
+      .create({ model: 'hunyuan-bad', messages: hello })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('could not be validated');
     const answer = (await root.get(`/api/channel/test/${bad.id}`)).body;
     expect(answer.success).toBe(false);
     expect(answer.message).toContain('http status code 401');
     expect(answer.message).toContain('could not be validated');
-    const misfit = await createChannel(server, { name: 'misfit-baidu', type: 15, key: 'only-one-part', base_url: baiduMock.url, models: 'ERNIE-misfit' });
+    const misfit = await createChannel(server, {
+      name: 'misfit-baidu',
+      type: 15,
+      key: 'only-one-part',
+      base_url: baiduMock.url,
+      models: 'ERNIE-misfit',
+    });
     const misfitAnswer = (await root.get(`/api/channel/test/${misfit.id}`)).body;
     expect(misfitAnswer).toMatchObject({ success: false });
     expect(misfitAnswer.message).toContain('APIKey|SecretKey');

@@ -8,7 +8,12 @@ export function libraryBody(call: RelayCall): LibraryRequest {
   // Channels saved by old one-api versions keep the library id in the legacy `other` column (→ api_version).
   const libraryId = (call.channel.config.library_id || call.channel.config.api_version)?.trim();
   if (!libraryId) {
-    throw vendorError(500, 'the AI Proxy library channel has no library_id in its settings', 'one_api_error', 'invalid_channel_config');
+    throw vendorError(
+      500,
+      'the AI Proxy library channel has no library_id in its settings',
+      'one_api_error',
+      'invalid_channel_config',
+    );
   }
   const request = chatRequestOf(call);
   const last = request.messages.at(-1);

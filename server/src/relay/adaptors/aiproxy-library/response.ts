@@ -43,5 +43,10 @@ export function readLibraryResponse(response: UpstreamResponse, call: RelayCall)
 export function readLibraryError(response: UpstreamResponse): UpstreamErrorBody {
   const answer = tryParseObject(response.body) as LibraryResponse | undefined;
   if (answer && (answer.message || answer.errCode)) return libraryErrorBody(answer, response.status);
-  return vendorErrorBody(response.status >= 400 ? response.status : 500, response.body.toString('utf8').slice(0, 500), 'aiproxy_library_error', null);
+  return vendorErrorBody(
+    response.status >= 400 ? response.status : 500,
+    response.body.toString('utf8').slice(0, 500),
+    'aiproxy_library_error',
+    null,
+  );
 }

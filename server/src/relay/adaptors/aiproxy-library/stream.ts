@@ -17,13 +17,23 @@ export async function* readLibraryStream(body: AsyncIterable<Buffer>, call: Rela
     const data = line.startsWith('data:') ? line.slice(5).trim() : line.trim();
     const payload = data ? tryParseObject(data) : undefined;
     if (!payload) continue;
-    if (payload.success === false) throw new UpstreamError(libraryErrorBody(payload as unknown as LibraryResponse, 200));
+    if (payload.success === false)
+      throw new UpstreamError(libraryErrorBody(payload as unknown as LibraryResponse, 200));
     const event = payload as unknown as LibraryStreamEvent;
     if (event.documents?.length) documents = event.documents;
     const content = event.content ?? '';
     if (content) {
       generated += content;
-      yield { data: chatChunkData({ id, created, model: call.model, delta: first ? { role: 'assistant', content } : { content }, finishReason: null }), text: content };
+      yield {
+        data: chatChunkData({
+          id,
+          created,
+          model: call.model,
+          delta: first ? { role: 'assistant', content } : { content },
+          finishReason: null,
+        }),
+        text: content,
+      };
       first = false;
     }
     if (event.finish) break;
@@ -31,5 +41,9 @@ export async function* readLibraryStream(body: AsyncIterable<Buffer>, call: Rela
   const references = documentsMarkdown(documents);
   const delta = first ? { role: 'assistant' as const, content: references } : { content: references };
   const usage = countedUsage(call, generated + references);
-  yield { data: chatChunkData({ id, created, model: call.model, delta, finishReason: 'stop', usage }), text: references, usage };
+  yield {
+    data: chatChunkData({ id, created, model: call.model, delta, finishReason: 'stop', usage }),
+    text: references,
+    usage,
+  };
 }

@@ -18,13 +18,28 @@ describe('ali bailian (compatible mode)', () => {
     expect(aliBailian.buildRequest(call).url).toBe(`${mock.url}/compatible-mode/v1/chat/completions`);
     expect(aliBailian.readResponse(await sendWhole(aliBailian.buildRequest(call)), call).usage?.total_tokens).toBe(16);
     const streamCall = makeCall({ body: { ...body, stream: true }, key: 'sk-bl', baseUrl: mock.url });
-    expect(JSON.parse(String(aliBailian.buildRequest(streamCall).body)).stream_options).toEqual({ include_usage: true });
-    const streamed = await collectChunks(aliBailian.readStream(sendStreaming(aliBailian.buildRequest(streamCall)), streamCall));
+    expect(JSON.parse(String(aliBailian.buildRequest(streamCall).body)).stream_options).toEqual({
+      include_usage: true,
+    });
+    const streamed = await collectChunks(
+      aliBailian.readStream(sendStreaming(aliBailian.buildRequest(streamCall)), streamCall),
+    );
     expect(streamed.content).toBe('你好！我是通义千问。');
     expect(streamed.usage?.total_tokens).toBe(16);
-    const embeddings = makeCall({ mode: 'embeddings', body: { model: 'text-embedding-v3', input: 'a' }, key: 'sk-bl', baseUrl: mock.url });
-    expect(aliBailian.readResponse(await sendWhole(aliBailian.buildRequest(embeddings)), embeddings).usage?.total_tokens).toBe(3);
+    const embeddings = makeCall({
+      mode: 'embeddings',
+      body: { model: 'text-embedding-v3', input: 'a' },
+      key: 'sk-bl',
+      baseUrl: mock.url,
+    });
+    expect(
+      aliBailian.readResponse(await sendWhole(aliBailian.buildRequest(embeddings)), embeddings).usage?.total_tokens,
+    ).toBe(3);
     const wrong = makeCall({ body, key: 'x', baseUrl: mock.url });
-    expect(aliBailian.readError(await sendWhole(aliBailian.buildRequest(wrong)), wrong)).toMatchObject({ status: 401, code: 'invalid_api_key', message: 'Incorrect API key provided. ' });
+    expect(aliBailian.readError(await sendWhole(aliBailian.buildRequest(wrong)), wrong)).toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+      message: 'Incorrect API key provided. ',
+    });
   });
 });

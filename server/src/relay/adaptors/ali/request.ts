@@ -1,5 +1,12 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { bodyOf, chatRequestOf, embeddingInputs, isObject, messageText, type OpenAIChatRequest } from '../chat-kit/openai-chat.js';
+import {
+  bodyOf,
+  chatRequestOf,
+  embeddingInputs,
+  isObject,
+  messageText,
+  type OpenAIChatRequest,
+} from '../chat-kit/openai-chat.js';
 import { channelKeyError } from '../chat-kit/upstream-failure.js';
 import type { AliChatRequest, AliContentPart, AliEmbeddingRequest, AliImageRequest, AliMessage } from './types.js';
 
@@ -16,7 +23,10 @@ export function aliKey(call: RelayCall): string {
 const legacyPlugin = (value: string | undefined) => (value?.trim().startsWith('{') ? value.trim() : undefined);
 
 function headers(call: RelayCall): Record<string, string> {
-  const result: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${aliKey(call)}` };
+  const result: Record<string, string> = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${aliKey(call)}`,
+  };
   if (call.stream) {
     result['x-dashscope-sse'] = 'enable';
     result.accept = 'text/event-stream';
@@ -31,7 +41,10 @@ function headers(call: RelayCall): Record<string, string> {
 /** Multimodal models (qwen-vl…) and any request with pictures use the multimodal-generation service. */
 export function isAliMultimodal(request: OpenAIChatRequest): boolean {
   if (/^qwen-(vl|audio)/.test(request.model)) return true;
-  return request.messages.some((message) => Array.isArray(message.content) && message.content.some((part) => isObject(part) && part.type === 'image_url'));
+  return request.messages.some(
+    (message) =>
+      Array.isArray(message.content) && message.content.some((part) => isObject(part) && part.type === 'image_url'),
+  );
 }
 
 /** OpenAI content parts → DashScope's `{text}` / `{image}` parts. */
@@ -62,7 +75,10 @@ function aliMessages(request: OpenAIChatRequest): AliMessage[] {
  */
 export function aliChatBody(request: OpenAIChatRequest): AliChatRequest {
   const search = request.model.endsWith(searchSuffix);
-  const parameters: AliChatRequest['parameters'] = { result_format: 'message', incremental_output: Boolean(request.stream) };
+  const parameters: AliChatRequest['parameters'] = {
+    result_format: 'message',
+    incremental_output: Boolean(request.stream),
+  };
   if (request.max_tokens !== undefined) parameters.max_tokens = request.max_tokens;
   if (request.temperature !== undefined) parameters.temperature = request.temperature;
   if (request.top_p !== undefined) parameters.top_p = Math.min(request.top_p, 0.9999);
@@ -86,7 +102,10 @@ export const aliImageSize = (size: unknown) => (typeof size === 'string' ? size.
 
 function imageBody(call: RelayCall): AliImageRequest {
   const body = bodyOf(call);
-  const parameters: AliImageRequest['parameters'] = { size: aliImageSize(body.size), n: typeof body.n === 'number' ? body.n : 1 };
+  const parameters: AliImageRequest['parameters'] = {
+    size: aliImageSize(body.size),
+    n: typeof body.n === 'number' ? body.n : 1,
+  };
   if (typeof body.style === 'string') parameters.style = `<${body.style}>`;
   const input: AliImageRequest['input'] = { prompt: String(body.prompt ?? '') };
   if (typeof body.negative_prompt === 'string') input.negative_prompt = body.negative_prompt;
@@ -97,8 +116,17 @@ function imageBody(call: RelayCall): AliImageRequest {
 export function buildAliRequest(call: RelayCall): UpstreamRequest {
   const base = call.channel.baseUrl;
   if (call.mode === 'embeddings') {
-    const body: AliEmbeddingRequest = { model: call.model, input: { texts: embeddingInputs(call) }, parameters: { text_type: 'query' } };
-    return { url: `${base}/api/v1/services/embeddings/text-embedding/text-embedding`, method: 'POST', headers: headers(call), body: JSON.stringify(body) };
+    const body: AliEmbeddingRequest = {
+      model: call.model,
+      input: { texts: embeddingInputs(call) },
+      parameters: { text_type: 'query' },
+    };
+    return {
+      url: `${base}/api/v1/services/embeddings/text-embedding/text-embedding`,
+      method: 'POST',
+      headers: headers(call),
+      body: JSON.stringify(body),
+    };
   }
   if (call.mode === 'images') {
     // Image synthesis is asynchronous only: submit a task, then poll it (images.ts).

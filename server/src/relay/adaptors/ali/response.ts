@@ -1,7 +1,13 @@
 import { bodyOf } from '../chat-kit/openai-chat.js';
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { chatCompletionResult, embeddingsResult, nowSeconds, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
+import {
+  chatCompletionResult,
+  embeddingsResult,
+  nowSeconds,
+  usageOf,
+  type AnswerMessage,
+} from '../chat-kit/openai-answer.js';
 import { newToolCallId } from '../chat-kit/tool-call-id.js';
 import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
 import type { AliChatResponse, AliEmbeddingResponse, AliErrorFields, AliMessage, AliUsage } from './types.js';
@@ -11,7 +17,8 @@ function statusOfCode(code: string): number {
   if (code === 'InvalidApiKey') return 401;
   if (code === 'Arrearage' || code.startsWith('AccessDenied')) return 403;
   if (code.startsWith('Throttling')) return 429;
-  if (code.startsWith('InvalidParameter') || code === 'DataInspectionFailed' || code.startsWith('BadRequest')) return 400;
+  if (code.startsWith('InvalidParameter') || code === 'DataInspectionFailed' || code.startsWith('BadRequest'))
+    return 400;
   return 500;
 }
 
@@ -37,7 +44,11 @@ export const aliFinishReason = (reason: string | undefined) => (!reason || reaso
 
 function answerMessage(answer: AliChatResponse): { message: AnswerMessage; finishReason: string | null } {
   const choice = answer.output?.choices?.[0];
-  if (!choice) return { message: { role: 'assistant', content: answer.output?.text ?? '' }, finishReason: aliFinishReason(answer.output?.finish_reason) ?? 'stop' };
+  if (!choice)
+    return {
+      message: { role: 'assistant', content: answer.output?.text ?? '' },
+      finishReason: aliFinishReason(answer.output?.finish_reason) ?? 'stop',
+    };
   const source = choice.message ?? {};
   const message: AnswerMessage = { role: 'assistant', content: aliText(source.content) };
   if (source.reasoning_content) message.reasoning_content = source.reasoning_content;
@@ -60,7 +71,10 @@ export function readAliResponse(response: UpstreamResponse, call: RelayCall): Re
   if (fields.code && !('output' in payload)) throw new UpstreamError(aliErrorBody(fields));
   if (call.mode === 'embeddings') {
     const answer = payload as AliEmbeddingResponse;
-    const vectors = (answer.output?.embeddings ?? []).map((item) => ({ index: item.text_index, embedding: item.embedding }));
+    const vectors = (answer.output?.embeddings ?? []).map((item) => ({
+      index: item.text_index,
+      embedding: item.embedding,
+    }));
     const total = answer.usage?.total_tokens ?? 0;
     return embeddingsResult(call.model, vectors, usageOf(total, 0, total), bodyOf(call).encoding_format);
   }
@@ -80,5 +94,10 @@ export function readAliResponse(response: UpstreamResponse, call: RelayCall): Re
 export function readAliError(response: UpstreamResponse): UpstreamErrorBody {
   const payload = tryParseObject(response.body) as AliErrorFields | undefined;
   if (payload?.code || payload?.message) return aliErrorBody(payload, response.status);
-  return vendorErrorBody(response.status >= 400 ? response.status : 500, response.body.toString('utf8').slice(0, 500), 'ali_error', null);
+  return vendorErrorBody(
+    response.status >= 400 ? response.status : 500,
+    response.body.toString('utf8').slice(0, 500),
+    'ali_error',
+    null,
+  );
 }

@@ -27,12 +27,15 @@ export async function* readAliStream(body: AsyncIterable<Buffer>, call: RelayCal
     if (!line.startsWith('data:')) continue;
     const payload = tryParseObject(line.slice(5).trim());
     if (!payload) continue;
-    if (eventName === 'error' || (payload.code && !payload.output)) throw new UpstreamError(aliErrorBody(payload as AliErrorFields));
+    if (eventName === 'error' || (payload.code && !payload.output))
+      throw new UpstreamError(aliErrorBody(payload as AliErrorFields));
     const event = payload as AliChatResponse;
     if (event.usage?.output_tokens) usage = aliUsage(event.usage);
     const choice = event.output?.choices?.[0];
     const message = choice?.message ?? {};
-    const delta: ChunkDelta = { content: message.content !== undefined ? aliText(message.content) : (event.output?.text ?? '') };
+    const delta: ChunkDelta = {
+      content: message.content !== undefined ? aliText(message.content) : (event.output?.text ?? ''),
+    };
     if (first) delta.role = 'assistant';
     first = false;
     if (message.reasoning_content) delta.reasoning_content = message.reasoning_content;
@@ -40,16 +43,29 @@ export async function* readAliStream(body: AsyncIterable<Buffer>, call: RelayCal
       delta.tool_calls = message.tool_calls.map((toolCall, position) => ({
         index: toolCall.index ?? position,
         ...(toolCall.id ? { id: toolCall.id, type: 'function' as const } : {}),
-        function: { ...(toolCall.function.name ? { name: toolCall.function.name } : {}), arguments: toolCall.function.arguments ?? '' },
+        function: {
+          ...(toolCall.function.name ? { name: toolCall.function.name } : {}),
+          arguments: toolCall.function.arguments ?? '',
+        },
       }));
     }
     const finishReason = aliFinishReason(choice?.finish_reason ?? event.output?.finish_reason);
     if (finishReason) finished = true;
-    const text = (delta.content ?? '') + (delta.reasoning_content ?? '') + (delta.tool_calls ?? []).map((part) => part.function.arguments).join('');
+    const text =
+      (delta.content ?? '') +
+      (delta.reasoning_content ?? '') +
+      (delta.tool_calls ?? []).map((part) => part.function.arguments).join('');
     const chunkUsage = finishReason ? usage : undefined;
-    yield { data: chatChunkData({ id, created, model: call.model, delta, finishReason, usage: chunkUsage }), usage: chunkUsage, text };
+    yield {
+      data: chatChunkData({ id, created, model: call.model, delta, finishReason, usage: chunkUsage }),
+      usage: chunkUsage,
+      text,
+    };
   }
   if (!finished && usage) {
-    yield { data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model: call.model, choices: [], usage }), usage };
+    yield {
+      data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model: call.model, choices: [], usage }),
+      usage,
+    };
   }
 }

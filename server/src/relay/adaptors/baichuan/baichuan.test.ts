@@ -4,12 +4,23 @@ import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-ki
 import { collectChunks, makeCall, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { baichuan } from './index.js';
 
-const body = { model: 'Baichuan4', messages: [{ role: 'user', content: [{ type: 'text', text: '你好' }] }], logprobs: false, user: 'u1', stream: true };
+const body = {
+  model: 'Baichuan4',
+  messages: [{ role: 'user', content: [{ type: 'text', text: '你好' }] }],
+  logprobs: false,
+  user: 'u1',
+  stream: true,
+};
 
 describe('baichuan', () => {
   it('rebuilds the body with its own fields only and asks for stream usage', () => {
     const sent = JSON.parse(String(baichuan.buildRequest(makeCall({ body, key: 'bc' })).body));
-    expect(sent).toEqual({ model: 'Baichuan4', messages: [{ role: 'user', content: '你好' }], stream: true, stream_options: { include_usage: true } });
+    expect(sent).toEqual({
+      model: 'Baichuan4',
+      messages: [{ role: 'user', content: '你好' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   describe('against the mock', () => {
@@ -21,15 +32,27 @@ describe('baichuan', () => {
 
     it('streams, answers, embeds and refuses a wrong key', async () => {
       const streamCall = makeCall({ body, key: 'bc', baseUrl: mock.url });
-      const streamed = await collectChunks(baichuan.readStream(sendStreaming(baichuan.buildRequest(streamCall)), streamCall));
+      const streamed = await collectChunks(
+        baichuan.readStream(sendStreaming(baichuan.buildRequest(streamCall)), streamCall),
+      );
       expect(streamed.content).toBe('你好！我是百川大模型。');
       expect(streamed.usage?.total_tokens).toBe(15);
       const call = makeCall({ body: { ...body, stream: false }, key: 'bc', baseUrl: mock.url });
       expect(baichuan.readResponse(await sendWhole(baichuan.buildRequest(call)), call).usage?.total_tokens).toBe(15);
-      const embeddings = makeCall({ mode: 'embeddings', body: { model: 'Baichuan-Text-Embedding', input: 'x' }, key: 'bc', baseUrl: mock.url });
-      expect(baichuan.readResponse(await sendWhole(baichuan.buildRequest(embeddings)), embeddings).usage?.prompt_tokens).toBe(3);
+      const embeddings = makeCall({
+        mode: 'embeddings',
+        body: { model: 'Baichuan-Text-Embedding', input: 'x' },
+        key: 'bc',
+        baseUrl: mock.url,
+      });
+      expect(
+        baichuan.readResponse(await sendWhole(baichuan.buildRequest(embeddings)), embeddings).usage?.prompt_tokens,
+      ).toBe(3);
       const wrong = makeCall({ body, key: 'no', baseUrl: mock.url });
-      expect(baichuan.readError(await sendWhole(baichuan.buildRequest(wrong)), wrong)).toMatchObject({ status: 401, code: 'invalid_api_key' });
+      expect(baichuan.readError(await sendWhole(baichuan.buildRequest(wrong)), wrong)).toMatchObject({
+        status: 401,
+        code: 'invalid_api_key',
+      });
     });
   });
 });

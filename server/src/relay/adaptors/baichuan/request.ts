@@ -3,7 +3,20 @@ import { flattenMessages } from '../chat-kit/flatten-content.js';
 import { withStreamUsage } from '../chat-kit/openai-like.js';
 
 /** The chat fields Baichuan accepts; it refuses unknown ones, so the body is rebuilt (as one-api does). */
-const chatFields = ['model', 'messages', 'stream', 'temperature', 'top_p', 'top_k', 'max_tokens', 'stop', 'tools', 'tool_choice', 'with_search_enhance', 'knowledge_base'];
+const chatFields = [
+  'model',
+  'messages',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'max_tokens',
+  'stop',
+  'tools',
+  'tool_choice',
+  'with_search_enhance',
+  'knowledge_base',
+];
 
 /** Keeps Baichuan's fields, flattens content parts to text and asks for usage in streams. */
 export function baichuanBody(body: Record<string, unknown>, call: RelayCall): Record<string, unknown> {

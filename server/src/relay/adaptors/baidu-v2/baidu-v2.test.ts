@@ -27,9 +27,14 @@ describe('baidu v2 (Qianfan)', () => {
       const call = makeCall({ body, key, baseUrl: mock.url });
       expect(baiduV2.readResponse(await sendWhole(baiduV2.buildRequest(call)), call).usage?.total_tokens).toBe(10);
       const streamCall = makeCall({ body: { ...body, stream: true }, key, baseUrl: mock.url });
-      expect((await collectChunks(baiduV2.readStream(sendStreaming(baiduV2.buildRequest(streamCall)), streamCall))).content).toBe('你好！我是文心一言。');
+      expect(
+        (await collectChunks(baiduV2.readStream(sendStreaming(baiduV2.buildRequest(streamCall)), streamCall))).content,
+      ).toBe('你好！我是文心一言。');
       const wrong = makeCall({ body, key: 'bce-v3/other', baseUrl: mock.url });
-      expect(baiduV2.readError(await sendWhole(baiduV2.buildRequest(wrong)), wrong)).toMatchObject({ status: 401, code: 'invalid_iam_token' });
+      expect(baiduV2.readError(await sendWhole(baiduV2.buildRequest(wrong)), wrong)).toMatchObject({
+        status: 401,
+        code: 'invalid_iam_token',
+      });
     });
   });
 });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
 import { startBaiduMock } from '../../../../test/mock-upstreams/baidu.js';
-import { collectChunks, makeCall, piecesOf, sendStreaming, sendWhole, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import {
+  collectChunks,
+  makeCall,
+  piecesOf,
+  sendStreaming,
+  sendWhole,
+  wholeResponse,
+} from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { isUpstreamError } from '../../upstream-error.js';
 import { baiduAccessToken } from './access-token.js';
 import { buildBaiduRequest, parseBaiduKey } from './request.js';
@@ -9,7 +16,16 @@ import { readBaiduError, readBaiduResponse } from './response.js';
 import { readBaiduStream } from './stream.js';
 
 const key = 'ak-test|sk-test';
-const tools = [{ type: 'function', function: { name: 'get_weather', description: '天气', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+const tools = [
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: '天气',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+  },
+];
 const chatBody = {
   model: 'ERNIE-3.5-8K',
   messages: [
@@ -38,7 +54,9 @@ describe('baidu request', () => {
 
   it('builds the chat URL by endpoint and moves system to the top level', () => {
     const request = buildBaiduRequest(makeCall({ body: chatBody, baseUrl: 'https://aip.example' }), 'tok');
-    expect(request.url).toBe('https://aip.example/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions?access_token=tok');
+    expect(request.url).toBe(
+      'https://aip.example/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions?access_token=tok',
+    );
     expect(JSON.parse(String(request.body))).toEqual({
       messages: [{ role: 'user', content: '你好' }],
       system: 'You are terse.',
@@ -56,7 +74,13 @@ describe('baidu request', () => {
       tools,
       messages: [
         { role: 'user', content: '北京天气' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' },
       ],
     };
@@ -64,7 +88,11 @@ describe('baidu request', () => {
     expect(request.url).toContain('/chat/completions_pro?');
     const sent = JSON.parse(String(request.body));
     expect(sent.functions[0].name).toBe('get_weather');
-    expect(sent.messages[1]).toEqual({ role: 'assistant', content: '', function_call: { name: 'get_weather', arguments: '{"city":"北京"}' } });
+    expect(sent.messages[1]).toEqual({
+      role: 'assistant',
+      content: '',
+      function_call: { name: 'get_weather', arguments: '{"city":"北京"}' },
+    });
     expect(sent.messages[2]).toEqual({ role: 'function', name: 'get_weather', content: '{"temp":21}' });
   });
 
@@ -82,7 +110,10 @@ describe('baidu response', () => {
   it('converts a whole answer with usage', () => {
     const result = readBaiduResponse(wholeResponse(fixture('baidu', 'chat.json')), call);
     const body = JSON.parse(result.body.toString());
-    expect(body.choices[0]).toMatchObject({ message: { role: 'assistant', content: '你好！我是文心一言。' }, finish_reason: 'stop' });
+    expect(body.choices[0]).toMatchObject({
+      message: { role: 'assistant', content: '你好！我是文心一言。' },
+      finish_reason: 'stop',
+    });
     expect(body.object).toBe('chat.completion');
     expect(result.usage).toEqual({ prompt_tokens: 2, completion_tokens: 16, total_tokens: 18 });
   });
@@ -91,7 +122,10 @@ describe('baidu response', () => {
     const result = readBaiduResponse(wholeResponse(fixture('baidu', 'chat-function-call.json')), call);
     const choice = JSON.parse(result.body.toString()).choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
-    expect(choice.message.tool_calls[0]).toMatchObject({ type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' } });
+    expect(choice.message.tool_calls[0]).toMatchObject({
+      type: 'function',
+      function: { name: 'get_weather', arguments: '{"city":"北京"}' },
+    });
     expect(choice.message.tool_calls[0].id).toMatch(/^call_/);
   });
 
@@ -100,21 +134,35 @@ describe('baidu response', () => {
       readBaiduResponse(wholeResponse(fixture('baidu', 'error.json')), call);
       expect.unreachable();
     } catch (error) {
-      expect(isUpstreamError(error) && error.body).toMatchObject({ status: 401, code: '110', type: 'baidu_error', message: 'Access token invalid or no longer valid' });
+      expect(isUpstreamError(error) && error.body).toMatchObject({
+        status: 401,
+        code: '110',
+        type: 'baidu_error',
+        message: 'Access token invalid or no longer valid',
+      });
     }
-    expect(readBaiduError(wholeResponse('{"error_code":18,"error_msg":"Open api qps request limit reached"}'))).toMatchObject({ status: 429, code: '18' });
-    expect(readBaiduError(wholeResponse('<html>bad gateway</html>', 502))).toMatchObject({ status: 502, message: '<html>bad gateway</html>' });
+    expect(
+      readBaiduError(wholeResponse('{"error_code":18,"error_msg":"Open api qps request limit reached"}')),
+    ).toMatchObject({ status: 429, code: '18' });
+    expect(readBaiduError(wholeResponse('<html>bad gateway</html>', 502))).toMatchObject({
+      status: 502,
+      message: '<html>bad gateway</html>',
+    });
   });
 
   it('converts embeddings', () => {
     const embeddingsCall = makeCall({ mode: 'embeddings', body: { model: 'Embedding-V1', input: ['a', 'b'] } });
-    const body = JSON.parse(readBaiduResponse(wholeResponse(fixture('baidu', 'embeddings.json')), embeddingsCall).body.toString());
+    const body = JSON.parse(
+      readBaiduResponse(wholeResponse(fixture('baidu', 'embeddings.json')), embeddingsCall).body.toString(),
+    );
     expect(body).toMatchObject({ object: 'list', model: 'Embedding-V1', usage: { prompt_tokens: 4, total_tokens: 4 } });
     expect(body.data[1]).toEqual({ object: 'embedding', index: 1, embedding: [0.0321, 0.0654, -0.0987] });
   });
 
   it('converts the stream: role first, text deltas, stop and the whole usage at the end', async () => {
-    const { parsed, content, usage, last } = await collectChunks(readBaiduStream(piecesOf(fixture('baidu', 'stream.sse')), call));
+    const { parsed, content, usage, last } = await collectChunks(
+      readBaiduStream(piecesOf(fixture('baidu', 'stream.sse')), call),
+    );
     expect(parsed).toHaveLength(3);
     expect(parsed[0]!.choices[0].delta).toEqual({ role: 'assistant', content: '你好' });
     expect(content).toBe('你好！我是文心一言。');
@@ -124,7 +172,9 @@ describe('baidu response', () => {
   });
 
   it('throws on an error line inside the stream', async () => {
-    await expect(collectChunks(readBaiduStream(piecesOf(fixture('baidu', 'error.json')), call))).rejects.toMatchObject({ status: 401 });
+    await expect(collectChunks(readBaiduStream(piecesOf(fixture('baidu', 'error.json')), call))).rejects.toMatchObject({
+      status: 401,
+    });
   });
 });
 
@@ -145,16 +195,27 @@ describe('baidu mock upstream', () => {
     expect(whole.usage?.total_tokens).toBe(18);
 
     const streamCall = makeCall({ body: { ...chatBody, stream: true }, baseUrl: mock.url });
-    const streamed = await collectChunks(readBaiduStream(sendStreaming(buildBaiduRequest(streamCall, token)), streamCall));
+    const streamed = await collectChunks(
+      readBaiduStream(sendStreaming(buildBaiduRequest(streamCall, token)), streamCall),
+    );
     expect(streamed.content).toBe('你好！我是文心一言。');
 
-    const embeddingsCall = makeCall({ mode: 'embeddings', body: { model: 'bge-large-zh', input: ['x'] }, baseUrl: mock.url });
-    const embeddings = JSON.parse(readBaiduResponse(await sendWhole(buildBaiduRequest(embeddingsCall, token)), embeddingsCall).body.toString());
+    const embeddingsCall = makeCall({
+      mode: 'embeddings',
+      body: { model: 'bge-large-zh', input: ['x'] },
+      baseUrl: mock.url,
+    });
+    const embeddings = JSON.parse(
+      readBaiduResponse(await sendWhole(buildBaiduRequest(embeddingsCall, token)), embeddingsCall).body.toString(),
+    );
     expect(embeddings.data).toHaveLength(1);
   });
 
   it('refuses a wrong key pair and a wrong token', async () => {
-    await expect(baiduAccessToken(mock.url, 'ak-test|wrong', sendWhole)).rejects.toMatchObject({ status: 401, message: expect.stringContaining('unknown client id') });
+    await expect(baiduAccessToken(mock.url, 'ak-test|wrong', sendWhole)).rejects.toMatchObject({
+      status: 401,
+      message: expect.stringContaining('unknown client id'),
+    });
     const call = makeCall({ body: chatBody, baseUrl: mock.url });
     expect(() => readBaiduResponse(wholeResponse(''), call)).toThrow();
     const answer = await sendWhole(buildBaiduRequest(call, 'wrong-token'));

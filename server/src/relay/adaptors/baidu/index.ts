@@ -18,7 +18,8 @@ export const baidu = {
   id: 'baidu',
   modes: ['chat', 'embeddings'],
   models: baiduModels,
-  buildRequest: async (call, tools) => buildBaiduRequest(call, await baiduAccessToken(call.channel.baseUrl, call.channel.key, tools.send)),
+  buildRequest: async (call, tools) =>
+    buildBaiduRequest(call, await baiduAccessToken(call.channel.baseUrl, call.channel.key, tools.send)),
   readResponse(response: UpstreamResponse, call: RelayCall) {
     try {
       return readBaiduResponse(response, call);

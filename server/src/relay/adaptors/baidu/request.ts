@@ -1,5 +1,11 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { chatRequestOf, embeddingInputs, messageText, offeredFunctions, type OpenAIChatRequest } from '../chat-kit/openai-chat.js';
+import {
+  chatRequestOf,
+  embeddingInputs,
+  messageText,
+  offeredFunctions,
+  type OpenAIChatRequest,
+} from '../chat-kit/openai-chat.js';
 import { splitChannelKey } from '../chat-kit/upstream-failure.js';
 import { baiduEndpoint, isBaiduEmbeddingModel } from './models.js';
 import type { BaiduChatRequest, BaiduEmbeddingRequest, BaiduMessage } from './types.js';
@@ -47,7 +53,11 @@ export function baiduMessages(request: OpenAIChatRequest): { messages: BaiduMess
     }
     const call = message.tool_calls?.[0];
     if (message.role === 'assistant' && call) {
-      messages.push({ role: 'assistant', content, function_call: { name: call.function.name, arguments: call.function.arguments } });
+      messages.push({
+        role: 'assistant',
+        content,
+        function_call: { name: call.function.name, arguments: call.function.arguments },
+      });
       continue;
     }
     messages.push({ role: message.role === 'assistant' ? 'assistant' : 'user', content });
@@ -76,7 +86,8 @@ export function baiduChatBody(request: OpenAIChatRequest): BaiduChatRequest {
   if (request.max_tokens !== undefined) body.max_output_tokens = request.max_tokens;
   if (request.stop !== undefined) body.stop = Array.isArray(request.stop) ? request.stop : [request.stop];
   if (request.user) body.user_id = request.user;
-  if (functions.length > 0) body.functions = functions.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  if (functions.length > 0)
+    body.functions = functions.map(({ name, description, parameters }) => ({ name, description, parameters }));
   return body;
 }
 

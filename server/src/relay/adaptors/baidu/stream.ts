@@ -15,7 +15,8 @@ export async function* readBaiduStream(body: AsyncIterable<Buffer>, call: RelayC
   let first = true;
   for await (const line of readLines(body)) {
     const data = line.startsWith('data:') ? line.slice(5).trim() : line.trim();
-    if (data === '' || data === '[DONE]' || line.startsWith(':') || line.startsWith('event:') || line.startsWith('id:')) continue;
+    if (data === '' || data === '[DONE]' || line.startsWith(':') || line.startsWith('event:') || line.startsWith('id:'))
+      continue;
     const event = tryParseObject(data) as BaiduStreamEvent | undefined;
     if (!event) continue;
     const error = baiduErrorOf(event);
@@ -30,11 +31,23 @@ export async function* readBaiduStream(body: AsyncIterable<Buffer>, call: RelayC
     const usage = event.usage && event.usage.total_tokens ? baiduUsage(event.usage) : undefined;
     const functionCall = event.function_call;
     const toolCalls = functionCall
-      ? [{ index: 0, id: newToolCallId(), type: 'function' as const, function: { name: functionCall.name, arguments: functionCall.arguments || '{}' } }]
+      ? [
+          {
+            index: 0,
+            id: newToolCallId(),
+            type: 'function' as const,
+            function: { name: functionCall.name, arguments: functionCall.arguments || '{}' },
+          },
+        ]
       : undefined;
     const finishReason = baiduFinishReason(event.finish_reason, Boolean(functionCall));
     yield {
-      data: chatChunkData({ ...base, delta: toolCalls ? { ...delta, tool_calls: toolCalls } : delta, finishReason, usage }),
+      data: chatChunkData({
+        ...base,
+        delta: toolCalls ? { ...delta, tool_calls: toolCalls } : delta,
+        finishReason,
+        usage,
+      }),
       usage,
       text: (event.result ?? '') + (functionCall?.arguments ?? ''),
     };

@@ -4,6 +4,8 @@ import { isObject, messageText } from './openai-chat.js';
 export function flattenMessages(messages: unknown): unknown {
   if (!Array.isArray(messages)) return messages;
   return messages.map((message) =>
-    isObject(message) && Array.isArray(message.content) ? { ...message, content: messageText(message.content) } : message,
+    isObject(message) && Array.isArray(message.content)
+      ? { ...message, content: messageText(message.content) }
+      : message,
   );
 }

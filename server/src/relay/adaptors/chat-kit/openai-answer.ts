@@ -36,7 +36,8 @@ export function chatCompletionResult(parts: ChatCompletionParts): RelayResult {
     choices: [{ index: 0, message: parts.message, logprobs: null, finish_reason: parts.finishReason }],
     usage: parts.usage ?? usageOf(0, 0),
   };
-  const text = (parts.message.content ?? '') + (parts.message.tool_calls ?? []).map((call) => call.function.arguments).join('');
+  const text =
+    (parts.message.content ?? '') + (parts.message.tool_calls ?? []).map((call) => call.function.arguments).join('');
   return jsonResult(payload, parts.usage, text);
 }
 

@@ -80,7 +80,9 @@ export function chatRequestOf(call: RelayCall): OpenAIChatRequest {
     seed: numberOrUndefined(body.seed),
     user: typeof body.user === 'string' ? body.user : undefined,
     tools: Array.isArray(body.tools) ? (body.tools.filter(isObject) as unknown as OpenAITool[]) : undefined,
-    functions: Array.isArray(body.functions) ? (body.functions.filter(isObject) as unknown as OpenAIFunction[]) : undefined,
+    functions: Array.isArray(body.functions)
+      ? (body.functions.filter(isObject) as unknown as OpenAIFunction[])
+      : undefined,
   };
 }
 
@@ -95,7 +97,9 @@ export function messageText(content: unknown): string {
 
 /** The functions a request offers, from `tools` or the legacy `functions`. */
 export function offeredFunctions(request: OpenAIChatRequest): OpenAIFunction[] {
-  const fromTools = (request.tools ?? []).map((tool) => tool.function).filter((fn) => isObject(fn) && typeof fn.name === 'string');
+  const fromTools = (request.tools ?? [])
+    .map((tool) => tool.function)
+    .filter((fn) => isObject(fn) && typeof fn.name === 'string');
   return fromTools.length > 0 ? fromTools : (request.functions ?? []);
 }
 

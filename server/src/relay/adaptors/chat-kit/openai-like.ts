@@ -1,4 +1,12 @@
-import type { Adaptor, RelayCall, RelayChunk, RelayMode, UpstreamErrorBody, UpstreamRequest, UpstreamResponse } from '../../adaptor.js';
+import type {
+  Adaptor,
+  RelayCall,
+  RelayChunk,
+  RelayMode,
+  UpstreamErrorBody,
+  UpstreamRequest,
+  UpstreamResponse,
+} from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { forwardedHeaders, openAIUrl, upstreamBody, type OpenAIUrlRules } from '../openai/request.js';
 import { choicesText, readErrorBody, readOpenAIResponse, readUsage } from '../openai/response.js';
@@ -29,20 +37,27 @@ export function withStreamUsage(body: Record<string, unknown>, call: RelayCall):
 }
 
 function buildRequest(call: RelayCall, settings: OpenAILikeSettings): UpstreamRequest {
-  const body = settings.rewriteBody && call.body.kind === 'json'
-    ? JSON.stringify(settings.rewriteBody({ ...bodyOf(call), model: call.model }, call))
-    : upstreamBody(call);
+  const body =
+    settings.rewriteBody && call.body.kind === 'json'
+      ? JSON.stringify(settings.rewriteBody({ ...bodyOf(call), model: call.model }, call))
+      : upstreamBody(call);
   return {
     url: openAIUrl(call, settings),
     method: 'POST',
-    headers: { ...forwardedHeaders(call), authorization: `Bearer ${call.channel.key}`, ...settings.headers, ...settings.extraHeaders?.(call) },
+    headers: {
+      ...forwardedHeaders(call),
+      authorization: `Bearer ${call.channel.key}`,
+      ...settings.headers,
+      ...settings.extraHeaders?.(call),
+    },
     body,
   };
 }
 
 /** An adaptor for an OpenAI-like vendor: OpenAI's conversion with the vendor's body rewrite and error check. */
 export function openAILike(settings: OpenAILikeSettings) {
-  const findError = (payload: Record<string, unknown> | undefined, status: number) => (payload ? settings.findError?.(payload, status) : undefined);
+  const findError = (payload: Record<string, unknown> | undefined, status: number) =>
+    payload ? settings.findError?.(payload, status) : undefined;
   return {
     id: settings.id,
     modes: settings.modes,

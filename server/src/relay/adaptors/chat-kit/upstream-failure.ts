@@ -7,13 +7,29 @@ import { isObject } from './openai-chat.js';
  * the client sees: vendors that answer 200 with an error get one chosen from their error code, so that
  * retries (429, 5xx) and auto-disabling (401) work as for OpenAI.
  */
-export function vendorError(status: number, message: string, type: string, code: string | number | null): UpstreamError {
+export function vendorError(
+  status: number,
+  message: string,
+  type: string,
+  code: string | number | null,
+): UpstreamError {
   return new UpstreamError(vendorErrorBody(status, message, type, code));
 }
 
 /** The plain body of `vendorError`, for `readError`. */
-export function vendorErrorBody(status: number, message: string, type: string, code: string | number | null): UpstreamErrorBody {
-  return { status, message: message || `upstream error ${code ?? status}`, type, param: null, code: code === null ? null : String(code) };
+export function vendorErrorBody(
+  status: number,
+  message: string,
+  type: string,
+  code: string | number | null,
+): UpstreamErrorBody {
+  return {
+    status,
+    message: message || `upstream error ${code ?? status}`,
+    type,
+    param: null,
+    code: code === null ? null : String(code),
+  };
 }
 
 /**
@@ -35,7 +51,10 @@ export function channelKeyError(typeName: string, expected: string): UpstreamErr
 
 /** Splits a multi-part channel key on `|` into exactly `count` non-empty parts, or throws channelKeyError. */
 export function splitChannelKey(key: string, count: number, typeName: string, expected: string): string[] {
-  const parts = key.trim().split('|').map((part) => part.trim());
+  const parts = key
+    .trim()
+    .split('|')
+    .map((part) => part.trim());
   if (parts.length !== count || parts.some((part) => part === '')) throw channelKeyError(typeName, expected);
   return parts;
 }

@@ -9,10 +9,14 @@ const body = { model: 'ep-20240601123456-abcde', messages: [{ role: 'user', cont
 
 describe('doubao', () => {
   it('uses the /api/v3 paths and asks for stream usage', () => {
-    const request = doubao.buildRequest(makeCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: 'https://ark.cn-beijing.volces.com' }));
+    const request = doubao.buildRequest(
+      makeCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: 'https://ark.cn-beijing.volces.com' }),
+    );
     expect(request.url).toBe('https://ark.cn-beijing.volces.com/api/v3/chat/completions');
     expect(JSON.parse(String(request.body)).stream_options).toEqual({ include_usage: true });
-    expect(doubao.buildRequest(makeCall({ mode: 'embeddings', body: { model: 'ep-x', input: 'a' } })).url).toMatch(/\/api\/v3\/embeddings$/);
+    expect(doubao.buildRequest(makeCall({ mode: 'embeddings', body: { model: 'ep-x', input: 'a' } })).url).toMatch(
+      /\/api\/v3\/embeddings$/,
+    );
   });
 
   describe('against the mock', () => {
@@ -24,16 +28,34 @@ describe('doubao', () => {
 
     it('answers chat, tools, stream and embeddings; maps Ark errors', async () => {
       const toolCall = makeCall({ body: { ...body, tools }, key: 'ark', baseUrl: mock.url });
-      const answer = JSON.parse(doubao.readResponse(await sendWhole(doubao.buildRequest(toolCall)), toolCall).body.toString());
+      const answer = JSON.parse(
+        doubao.readResponse(await sendWhole(doubao.buildRequest(toolCall)), toolCall).body.toString(),
+      );
       expect(answer.choices[0].message.tool_calls[0].function.name).toBe('get_weather');
       const streamCall = makeCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: mock.url });
-      expect((await collectChunks(doubao.readStream(sendStreaming(doubao.buildRequest(streamCall)), streamCall))).usage?.total_tokens).toBe(14);
-      const embeddings = makeCall({ mode: 'embeddings', body: { model: 'ep-embed', input: ['a'] }, key: 'ark', baseUrl: mock.url });
-      expect(doubao.readResponse(await sendWhole(doubao.buildRequest(embeddings)), embeddings).usage?.total_tokens).toBe(3);
+      expect(
+        (await collectChunks(doubao.readStream(sendStreaming(doubao.buildRequest(streamCall)), streamCall))).usage
+          ?.total_tokens,
+      ).toBe(14);
+      const embeddings = makeCall({
+        mode: 'embeddings',
+        body: { model: 'ep-embed', input: ['a'] },
+        key: 'ark',
+        baseUrl: mock.url,
+      });
+      expect(
+        doubao.readResponse(await sendWhole(doubao.buildRequest(embeddings)), embeddings).usage?.total_tokens,
+      ).toBe(3);
       const unknown = makeCall({ body: { ...body, model: 'Doubao-pro-32k' }, key: 'ark', baseUrl: mock.url });
-      expect(doubao.readError(await sendWhole(doubao.buildRequest(unknown)), unknown)).toMatchObject({ status: 404, code: 'InvalidEndpointOrModel.NotFound' });
+      expect(doubao.readError(await sendWhole(doubao.buildRequest(unknown)), unknown)).toMatchObject({
+        status: 404,
+        code: 'InvalidEndpointOrModel.NotFound',
+      });
       const wrong = makeCall({ body, key: 'x', baseUrl: mock.url });
-      expect(doubao.readError(await sendWhole(doubao.buildRequest(wrong)), wrong)).toMatchObject({ status: 401, code: 'AuthenticationError' });
+      expect(doubao.readError(await sendWhole(doubao.buildRequest(wrong)), wrong)).toMatchObject({
+        status: 401,
+        code: 'AuthenticationError',
+      });
     });
   });
 });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
 import { startMinimaxMock } from '../../../../test/mock-upstreams/minimax.js';
-import { collectChunks, makeCall, piecesOf, sendStreaming, sendWhole, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import {
+  collectChunks,
+  makeCall,
+  piecesOf,
+  sendStreaming,
+  sendWhole,
+  wholeResponse,
+} from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { minimax } from './index.js';
 
 const body = { model: 'abab6.5s-chat', messages: [{ role: 'user', content: '你好' }] };
@@ -15,14 +22,25 @@ describe('minimax', () => {
 
   it('reads answers and finds base_resp errors sent with HTTP 200', () => {
     const call = makeCall({ body });
-    expect(minimax.readResponse(wholeResponse(fixture('minimax', 'chat.json')), call).usage).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
+    expect(minimax.readResponse(wholeResponse(fixture('minimax', 'chat.json')), call).usage).toEqual({
+      prompt_tokens: 20,
+      completion_tokens: 10,
+      total_tokens: 30,
+    });
     expect(() => minimax.readResponse(wholeResponse(fixture('minimax', 'error.json')), call)).toThrow('login fail');
-    expect(minimax.readError(wholeResponse(fixture('minimax', 'error.json')), call)).toMatchObject({ status: 401, code: '1004' });
-    expect(minimax.readError(wholeResponse('{"base_resp":{"status_code":1008,"status_msg":"insufficient balance"}}'), call)).toMatchObject({ status: 403, type: 'insufficient_quota' });
+    expect(minimax.readError(wholeResponse(fixture('minimax', 'error.json')), call)).toMatchObject({
+      status: 401,
+      code: '1004',
+    });
+    expect(
+      minimax.readError(wholeResponse('{"base_resp":{"status_code":1008,"status_msg":"insufficient balance"}}'), call),
+    ).toMatchObject({ status: 403, type: 'insufficient_quota' });
   });
 
   it('turns the final whole-message event into a finishing chunk with usage', async () => {
-    const { parsed, content, usage, last } = await collectChunks(minimax.readStream(piecesOf(fixture('minimax', 'stream.sse')), makeCall({ body })));
+    const { parsed, content, usage, last } = await collectChunks(
+      minimax.readStream(piecesOf(fixture('minimax', 'stream.sse')), makeCall({ body })),
+    );
     expect(content).toBe('你好！我是 MiniMax 助手。');
     expect(parsed.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.choices[0].delta)).toBe(true);
     expect(last!.choices[0]).toMatchObject({ finish_reason: 'stop', delta: {} });
@@ -41,7 +59,10 @@ describe('minimax', () => {
       const call = makeCall({ body, key: 'mm-key', baseUrl: mock.url });
       expect(minimax.readResponse(await sendWhole(minimax.buildRequest(call)), call).usage?.total_tokens).toBe(30);
       const streamCall = makeCall({ body: { ...body, stream: true }, key: 'mm-key', baseUrl: mock.url });
-      expect((await collectChunks(minimax.readStream(sendStreaming(minimax.buildRequest(streamCall)), streamCall))).usage?.total_tokens).toBe(30);
+      expect(
+        (await collectChunks(minimax.readStream(sendStreaming(minimax.buildRequest(streamCall)), streamCall))).usage
+          ?.total_tokens,
+      ).toBe(30);
       const wrong = makeCall({ body, key: 'other', baseUrl: mock.url });
       const refused = await sendWhole(minimax.buildRequest(wrong));
       expect(refused.status).toBe(200);

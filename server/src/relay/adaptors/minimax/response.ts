@@ -21,7 +21,12 @@ export function minimaxError(payload: Record<string, unknown>, httpStatus: numbe
   if (!isObject(base) || !base.status_code) return undefined;
   const code = Number(base.status_code);
   const status = httpStatus >= 400 ? httpStatus : statusOfCode(code);
-  return vendorErrorBody(status, String(base.status_msg ?? ''), code === 1008 ? 'insufficient_quota' : 'minimax_error', code);
+  return vendorErrorBody(
+    status,
+    String(base.status_msg ?? ''),
+    code === 1008 ? 'insufficient_quota' : 'minimax_error',
+    code,
+  );
 }
 
 /**

@@ -1,5 +1,12 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { chatRequestOf, embeddingInputs, isObject, messageText, offeredFunctions, type OpenAIChatRequest } from '../chat-kit/openai-chat.js';
+import {
+  chatRequestOf,
+  embeddingInputs,
+  isObject,
+  messageText,
+  offeredFunctions,
+  type OpenAIChatRequest,
+} from '../chat-kit/openai-chat.js';
 import { channelKeyError, splitChannelKey } from '../chat-kit/upstream-failure.js';
 import { tc3Authorization } from './sign.js';
 import type { HunyuanChatRequest, HunyuanContent, HunyuanMessage } from './types.js';
@@ -32,7 +39,9 @@ function hunyuanContents(content: unknown): HunyuanContent[] | undefined {
 function hunyuanMessages(request: OpenAIChatRequest): HunyuanMessage[] {
   return request.messages.map((message) => {
     const contents = hunyuanContents(message.content);
-    const converted: HunyuanMessage = contents ? { Role: 'user', Contents: contents } : { Role: 'user', Content: messageText(message.content) };
+    const converted: HunyuanMessage = contents
+      ? { Role: 'user', Contents: contents }
+      : { Role: 'user', Content: messageText(message.content) };
     if (message.role === 'system' || message.role === 'developer') converted.Role = 'system';
     if (message.role === 'assistant') converted.Role = 'assistant';
     if (message.role === 'tool') {
@@ -52,14 +61,22 @@ function hunyuanMessages(request: OpenAIChatRequest): HunyuanMessage[] {
 
 /** The ChatCompletions body (Hunyuan wants tool parameters as a JSON string). */
 export function hunyuanChatBody(request: OpenAIChatRequest): HunyuanChatRequest {
-  const body: HunyuanChatRequest = { Model: request.model, Messages: hunyuanMessages(request), Stream: Boolean(request.stream) };
+  const body: HunyuanChatRequest = {
+    Model: request.model,
+    Messages: hunyuanMessages(request),
+    Stream: Boolean(request.stream),
+  };
   if (request.top_p !== undefined) body.TopP = request.top_p;
   if (request.temperature !== undefined) body.Temperature = request.temperature;
   const functions = offeredFunctions(request);
   if (functions.length > 0) {
     body.Tools = functions.map((fn) => ({
       Type: 'function',
-      Function: { Name: fn.name, Description: fn.description, Parameters: JSON.stringify(fn.parameters ?? { type: 'object', properties: {} }) },
+      Function: {
+        Name: fn.name,
+        Description: fn.description,
+        Parameters: JSON.stringify(fn.parameters ?? { type: 'object', properties: {} }),
+      },
     }));
     const choice = request.tool_choice;
     if (choice === 'none' || choice === 'auto') body.ToolChoice = choice;
@@ -82,7 +99,9 @@ export function hunyuanChatBody(request: OpenAIChatRequest): HunyuanChatRequest 
 export function buildTencentRequest(call: RelayCall, nowMs = Date.now()): UpstreamRequest {
   const credentials = parseTencentKey(call.channel.key);
   const action = call.mode === 'embeddings' ? 'GetEmbedding' : 'ChatCompletions';
-  const body = JSON.stringify(call.mode === 'embeddings' ? { InputList: embeddingInputs(call) } : hunyuanChatBody(chatRequestOf(call)));
+  const body = JSON.stringify(
+    call.mode === 'embeddings' ? { InputList: embeddingInputs(call) } : hunyuanChatBody(chatRequestOf(call)),
+  );
   const timestampSeconds = Math.floor(nowMs / 1000);
   const host = new URL(call.channel.baseUrl).host;
   const authorization = tc3Authorization({ ...credentials, service: 'hunyuan', host, action, body, timestampSeconds });

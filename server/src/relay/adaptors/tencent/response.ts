@@ -1,16 +1,29 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { chatCompletionResult, embeddingsResult, nowSeconds, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
+import {
+  chatCompletionResult,
+  embeddingsResult,
+  nowSeconds,
+  usageOf,
+  type AnswerMessage,
+} from '../chat-kit/openai-answer.js';
 import { bodyOf, isObject } from '../chat-kit/openai-chat.js';
 import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
-import type { HunyuanChatResponse, HunyuanEmbeddingResponse, HunyuanError, HunyuanToolCall, HunyuanUsage } from './types.js';
+import type {
+  HunyuanChatResponse,
+  HunyuanEmbeddingResponse,
+  HunyuanError,
+  HunyuanToolCall,
+  HunyuanUsage,
+} from './types.js';
 
 /** Status for a Tencent Cloud error code (they all come with HTTP 200). https://cloud.tencent.com/document/api/1729/101842 */
 function statusOfCode(code: string): number {
   if (code.startsWith('AuthFailure') || code.startsWith('UnauthorizedOperation')) return 401;
   if (code.startsWith('ResourceInsufficient') || code.startsWith('FailedOperation.ServiceNotActivated')) return 403;
   if (code.startsWith('LimitExceeded') || code.startsWith('RequestLimitExceeded')) return 429;
-  if (code.startsWith('InvalidParameter') || code.startsWith('MissingParameter') || code.startsWith('UnknownParameter')) return 400;
+  if (code.startsWith('InvalidParameter') || code.startsWith('MissingParameter') || code.startsWith('UnknownParameter'))
+    return 400;
   return 500;
 }
 
@@ -31,7 +44,11 @@ export function hunyuanFinishReason(reason: string | undefined): string | null {
 }
 
 export const openAIToolCalls = (calls: HunyuanToolCall[]) =>
-  calls.map((call) => ({ id: call.Id, type: 'function' as const, function: { name: call.Function.Name, arguments: call.Function.Arguments || '{}' } }));
+  calls.map((call) => ({
+    id: call.Id,
+    type: 'function' as const,
+    function: { name: call.Function.Name, arguments: call.Function.Arguments || '{}' },
+  }));
 
 /** The `Response` object of a whole answer, or the UpstreamError it carries. */
 function unwrap(response: UpstreamResponse): Record<string, unknown> {
@@ -74,5 +91,10 @@ export function readTencentError(response: UpstreamResponse): UpstreamErrorBody 
   const inner = payload && isObject(payload.Response) ? payload.Response : payload;
   const error = inner?.Error as HunyuanError | undefined;
   if (error?.Code) return tencentErrorBody(error, inner?.RequestId as string | undefined);
-  return vendorErrorBody(response.status >= 400 ? response.status : 500, response.body.toString('utf8').slice(0, 500), 'tencent_error', null);
+  return vendorErrorBody(
+    response.status >= 400 ? response.status : 500,
+    response.body.toString('utf8').slice(0, 500),
+    'tencent_error',
+    null,
+  );
 }

@@ -31,13 +31,27 @@ export async function* readTencentStream(body: AsyncIterable<Buffer>, call: Rela
       delta.tool_calls = toolCalls.map((toolCall, position) => ({
         index: toolCall.Index ?? position,
         ...(toolCall.Id ? { id: toolCall.Id, type: 'function' as const } : {}),
-        function: { ...(toolCall.Function.Name ? { name: toolCall.Function.Name } : {}), arguments: toolCall.Function.Arguments ?? '' },
+        function: {
+          ...(toolCall.Function.Name ? { name: toolCall.Function.Name } : {}),
+          arguments: toolCall.Function.Arguments ?? '',
+        },
       }));
     }
     const finishReason = hunyuanFinishReason(choice?.FinishReason);
     const usage = finishReason && event.Usage ? hunyuanUsage(event.Usage) : undefined;
     const id = event.Id ?? event.RequestId ?? 'chatcmpl-hunyuan';
     const text = (delta.content ?? '') + (delta.tool_calls ?? []).map((part) => part.function.arguments).join('');
-    yield { data: chatChunkData({ id, created: event.Created ?? nowSeconds(), model: call.model, delta, finishReason, usage }), usage, text };
+    yield {
+      data: chatChunkData({
+        id,
+        created: event.Created ?? nowSeconds(),
+        model: call.model,
+        delta,
+        finishReason,
+        usage,
+      }),
+      usage,
+      text,
+    };
   }
 }

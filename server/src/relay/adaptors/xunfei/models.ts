@@ -1,5 +1,12 @@
 /** Spark models as one-api lists them. */
-export const xunfeiModels = ['Spark-Lite', 'Spark-Pro', 'Spark-Pro-128K', 'Spark-Max', 'Spark-Max-32K', 'Spark-4.0-Ultra'] as const;
+export const xunfeiModels = [
+  'Spark-Lite',
+  'Spark-Pro',
+  'Spark-Pro-128K',
+  'Spark-Max',
+  'Spark-Max-32K',
+  'Spark-4.0-Ultra',
+] as const;
 
 const versionByModel: Record<string, string> = {
   'Spark-Lite': 'v1.1',

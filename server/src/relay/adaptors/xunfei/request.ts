@@ -37,7 +37,11 @@ export function signSparkUrl(baseUrl: string, path: string, credentials: SparkCr
   const signed = `host: ${host}\ndate: ${rfc1123}\nGET ${path} HTTP/1.1`;
   const signature = createHmac('sha256', credentials.apiSecret).update(signed).digest('base64');
   const authorization = `api_key="${credentials.apiKey}", algorithm="hmac-sha256", headers="host date request-line", signature="${signature}"`;
-  const query = new URLSearchParams({ authorization: Buffer.from(authorization).toString('base64'), date: rfc1123, host });
+  const query = new URLSearchParams({
+    authorization: Buffer.from(authorization).toString('base64'),
+    date: rfc1123,
+    host,
+  });
   return `${origin.protocol}//${host}${path}?${query}`;
 }
 
@@ -47,7 +51,10 @@ function sparkMessages(request: OpenAIChatRequest): SparkMessage[] {
     if (message.role === 'system' || message.role === 'developer') return { role: 'system', content };
     if (message.role === 'assistant') {
       const call = message.tool_calls?.[0];
-      return { role: 'assistant', content: content || (call ? `${call.function.name}(${call.function.arguments})` : '') };
+      return {
+        role: 'assistant',
+        content: content || (call ? `${call.function.name}(${call.function.arguments})` : ''),
+      };
     }
     return { role: 'user', content }; // Spark has no tool role: results go back as user turns
   });
@@ -67,7 +74,9 @@ export function sparkFrame(call: RelayCall, credentials: SparkCredentials, domai
   };
   const functions = offeredFunctions(request);
   if (functions.length > 0 && sparkSupportsFunctions(domain)) {
-    frame.payload.functions = { text: functions.map(({ name, description, parameters }) => ({ name, description, parameters })) };
+    frame.payload.functions = {
+      text: functions.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    };
   }
   return frame;
 }

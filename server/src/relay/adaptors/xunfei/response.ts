@@ -18,7 +18,12 @@ export function sparkErrorStatus(code: number): number {
 }
 
 export function sparkErrorBody(frame: SparkFrame): UpstreamErrorBody {
-  return vendorErrorBody(sparkErrorStatus(frame.header.code), `${frame.header.message} (sid: ${frame.header.sid})`, 'xunfei_error', frame.header.code);
+  return vendorErrorBody(
+    sparkErrorStatus(frame.header.code),
+    `${frame.header.message} (sid: ${frame.header.sid})`,
+    'xunfei_error',
+    frame.header.code,
+  );
 }
 
 /** The frames of a transport body (one JSON object per line). */
@@ -52,7 +57,13 @@ export function readXunfeiResponse(response: UpstreamResponse, call: RelayCall):
   const message: AnswerMessage = { role: 'assistant', content };
   if (functionCall) {
     message.content = content || null;
-    message.tool_calls = [{ id: newToolCallId(), type: 'function', function: { name: functionCall.name, arguments: functionCall.arguments || '{}' } }];
+    message.tool_calls = [
+      {
+        id: newToolCallId(),
+        type: 'function',
+        function: { name: functionCall.name, arguments: functionCall.arguments || '{}' },
+      },
+    ];
   }
   return chatCompletionResult({
     id: id || `chatcmpl-${nowSeconds()}`,

@@ -21,7 +21,14 @@ export async function* readXunfeiStream(body: AsyncIterable<Buffer>, call: Relay
     const delta: ChunkDelta = first ? { role: 'assistant', content } : { content };
     first = false;
     if (functionCall) {
-      delta.tool_calls = [{ index: 0, id: newToolCallId(), type: 'function', function: { name: functionCall.name, arguments: functionCall.arguments || '{}' } }];
+      delta.tool_calls = [
+        {
+          index: 0,
+          id: newToolCallId(),
+          type: 'function',
+          function: { name: functionCall.name, arguments: functionCall.arguments || '{}' },
+        },
+      ];
     }
     const last = frame.header.status === 2 || frame.payload?.choices?.status === 2;
     const usage = last ? sparkUsage(frame) : undefined;

@@ -59,7 +59,10 @@ async function* once(body: Buffer): AsyncIterable<Buffer> {
  * A refused handshake (401/403 with a JSON message) is returned as a normal non-2xx answer so the adaptor's
  * readError maps it; a socket that cannot be reached is a retryable transport error.
  */
-export function openSparkSocket(request: UpstreamRequest, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<SocketResponse> {
+export function openSparkSocket(
+  request: UpstreamRequest,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<SocketResponse> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(request.url, { handshakeTimeout: options.timeoutMs || undefined });
     const queue = new FrameQueue();
@@ -74,8 +77,15 @@ export function openSparkSocket(request: UpstreamRequest, options: { timeoutMs?:
       response.on('end', () => {
         settled = true;
         finish();
-        const headers: Record<string, string> = { 'content-type': String(response.headers['content-type'] ?? 'application/json') };
-        resolve({ status: response.statusCode ?? 500, headers, body: once(Buffer.concat(chunks)), discard: () => undefined });
+        const headers: Record<string, string> = {
+          'content-type': String(response.headers['content-type'] ?? 'application/json'),
+        };
+        resolve({
+          status: response.statusCode ?? 500,
+          headers,
+          body: once(Buffer.concat(chunks)),
+          discard: () => undefined,
+        });
         socket.terminate();
       });
     });

@@ -32,7 +32,13 @@ export interface SparkFrame {
     choices?: {
       status: number;
       seq: number;
-      text: Array<{ content: string; role: 'assistant'; index: number; content_type?: string; function_call?: { name: string; arguments: string } }>;
+      text: Array<{
+        content: string;
+        role: 'assistant';
+        index: number;
+        content_type?: string;
+        function_call?: { name: string; arguments: string };
+      }>;
     };
     usage?: { text: SparkUsage };
   };

@@ -10,8 +10,20 @@ import { readXunfeiStream } from './stream.js';
 import { openSparkSocket, readSocketBody } from './transport.js';
 
 const key = 'app1|secret1|key1';
-const tools = [{ type: 'function', function: { name: 'get_weather', description: '天气', parameters: { type: 'object' } } }];
-const body = { model: 'Spark-Max', messages: [{ role: 'system', content: 'terse' }, { role: 'user', content: '你好' }], temperature: 0.5, max_tokens: 100, n: 3, user: 'u1' };
+const tools = [
+  { type: 'function', function: { name: 'get_weather', description: '天气', parameters: { type: 'object' } } },
+];
+const body = {
+  model: 'Spark-Max',
+  messages: [
+    { role: 'system', content: 'terse' },
+    { role: 'user', content: '你好' },
+  ],
+  temperature: 0.5,
+  max_tokens: 100,
+  n: 3,
+  user: 'u1',
+};
 
 describe('xunfei versions', () => {
   it('maps models to versions, domains and paths', () => {
@@ -20,8 +32,16 @@ describe('xunfei versions', () => {
     expect(sparkVersion('SparkDesk-v2.1', undefined)).toBe('v2.1');
     expect(sparkVersion('SparkDesk', 'v3.5')).toBe('v3.5');
     expect(sparkVersion('custom', undefined)).toBe('v1.1');
-    expect([sparkDomain('v3.5'), sparkDomain('v4.0'), sparkDomain('v9.9')]).toEqual(['generalv3.5', '4.0Ultra', 'generalv9.9']);
-    expect([sparkPath('v3.5'), sparkPath('v3.1-128K'), sparkPath('v3.5-32K')]).toEqual(['/v3.5/chat', '/chat/pro-128k', '/chat/max-32k']);
+    expect([sparkDomain('v3.5'), sparkDomain('v4.0'), sparkDomain('v9.9')]).toEqual([
+      'generalv3.5',
+      '4.0Ultra',
+      'generalv9.9',
+    ]);
+    expect([sparkPath('v3.5'), sparkPath('v3.1-128K'), sparkPath('v3.5-32K')]).toEqual([
+      '/v3.5/chat',
+      '/chat/pro-128k',
+      '/chat/max-32k',
+    ]);
   });
 
   it('parses APPID|APISecret|APIKey and refuses other shapes', () => {
@@ -38,21 +58,32 @@ describe('xunfei request', () => {
     expect(url.origin + url.pathname).toBe('wss://spark-api.xf-yun.com/v3.5/chat');
     expect(url.searchParams.get('date')).toBe('Fri, 01 Mar 2024 08:00:00 GMT');
     expect(url.searchParams.get('host')).toBe('spark-api.xf-yun.com');
-    const signature = createHmac('sha256', 'secret1').update('host: spark-api.xf-yun.com\ndate: Fri, 01 Mar 2024 08:00:00 GMT\nGET /v3.5/chat HTTP/1.1').digest('base64');
+    const signature = createHmac('sha256', 'secret1')
+      .update('host: spark-api.xf-yun.com\ndate: Fri, 01 Mar 2024 08:00:00 GMT\nGET /v3.5/chat HTTP/1.1')
+      .digest('base64');
     expect(Buffer.from(url.searchParams.get('authorization')!, 'base64').toString()).toBe(
       `api_key="key1", algorithm="hmac-sha256", headers="host date request-line", signature="${signature}"`,
     );
     expect(JSON.parse(String(request.body))).toEqual({
       header: { app_id: 'app1', uid: 'u1' },
       parameter: { chat: { domain: 'generalv3.5', temperature: 0.5, max_tokens: 100 } },
-      payload: { message: { text: [{ role: 'system', content: 'terse' }, { role: 'user', content: '你好' }] } },
+      payload: {
+        message: {
+          text: [
+            { role: 'system', content: 'terse' },
+            { role: 'user', content: '你好' },
+          ],
+        },
+      },
     });
   });
 
   it('sends functions only to domains that take them, and turns http bases into ws', () => {
     const withTools = JSON.parse(String(buildXunfeiRequest(makeCall({ body: { ...body, tools }, key })).body));
     expect(withTools.payload.functions.text[0].name).toBe('get_weather');
-    const lite = buildXunfeiRequest(makeCall({ body: { ...body, model: 'Spark-Lite', tools }, key, baseUrl: 'http://127.0.0.1:7000' }));
+    const lite = buildXunfeiRequest(
+      makeCall({ body: { ...body, model: 'Spark-Lite', tools }, key, baseUrl: 'http://127.0.0.1:7000' }),
+    );
     expect(lite.url.startsWith('ws://127.0.0.1:7000/v1.1/chat?')).toBe(true);
     expect(JSON.parse(String(lite.body)).payload.functions).toBeUndefined();
   });
@@ -63,27 +94,44 @@ describe('xunfei response', () => {
 
   it('collects frames into one answer with usage', () => {
     const result = readXunfeiResponse(wholeResponse(fixture('xunfei', 'stream.jsonl')), call);
-    expect(JSON.parse(result.body.toString()).choices[0]).toMatchObject({ message: { content: '你好！我是讯飞星火。' }, finish_reason: 'stop' });
+    expect(JSON.parse(result.body.toString()).choices[0]).toMatchObject({
+      message: { content: '你好！我是讯飞星火。' },
+      finish_reason: 'stop',
+    });
     expect(result.usage).toEqual({ prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 });
   });
 
   it('turns a function_call into a tool call', () => {
-    const choice = JSON.parse(readXunfeiResponse(wholeResponse(fixture('xunfei', 'function-call.jsonl')), call).body.toString()).choices[0];
-    expect(choice).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"合肥"}' } }] } });
+    const choice = JSON.parse(
+      readXunfeiResponse(wholeResponse(fixture('xunfei', 'function-call.jsonl')), call).body.toString(),
+    ).choices[0];
+    expect(choice).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"合肥"}' } }] },
+    });
   });
 
   it('maps error frames and refused handshakes', () => {
-    expect(() => readXunfeiResponse(wholeResponse(fixture('xunfei', 'error.jsonl')), call)).toThrow('输入内容审核不通过');
-    expect(readXunfeiError(wholeResponse(fixture('xunfei', 'handshake-error.json'), 401))).toMatchObject({ status: 401, message: 'HMAC signature does not match' });
+    expect(() => readXunfeiResponse(wholeResponse(fixture('xunfei', 'error.jsonl')), call)).toThrow(
+      '输入内容审核不通过',
+    );
+    expect(readXunfeiError(wholeResponse(fixture('xunfei', 'handshake-error.json'), 401))).toMatchObject({
+      status: 401,
+      message: 'HMAC signature does not match',
+    });
   });
 
   it('streams frames as chunks', async () => {
-    const { parsed, content, usage, last } = await collectChunks(readXunfeiStream(piecesOf(fixture('xunfei', 'stream.jsonl')), call));
+    const { parsed, content, usage, last } = await collectChunks(
+      readXunfeiStream(piecesOf(fixture('xunfei', 'stream.jsonl')), call),
+    );
     expect(parsed).toHaveLength(3);
     expect(content).toBe('你好！我是讯飞星火。');
     expect(last!.choices[0].finish_reason).toBe('stop');
     expect(usage?.total_tokens).toBe(14);
-    await expect(collectChunks(readXunfeiStream(piecesOf(fixture('xunfei', 'error.jsonl')), call))).rejects.toMatchObject({ status: 400, body: { code: '10013' } });
+    await expect(
+      collectChunks(readXunfeiStream(piecesOf(fixture('xunfei', 'error.jsonl')), call)),
+    ).rejects.toMatchObject({ status: 400, body: { code: '10013' } });
   });
 });
 
@@ -98,23 +146,40 @@ describe('xunfei mock upstream over a real WebSocket', () => {
     const call = makeCall({ body, key, baseUrl: mock.url });
     const socket = await openSparkSocket(buildXunfeiRequest(call));
     expect(socket.status).toBe(200);
-    const result = readXunfeiResponse({ status: 200, headers: socket.headers, body: await readSocketBody(socket.body) }, call);
+    const result = readXunfeiResponse(
+      { status: 200, headers: socket.headers, body: await readSocketBody(socket.body) },
+      call,
+    );
     expect(result.usage?.total_tokens).toBe(14);
     expect(mock.frames.at(-1)!.frame.parameter.chat.domain).toBe('generalv3.5');
 
-    const streamCall = makeCall({ body: { ...body, stream: true, model: 'Spark-4.0-Ultra', tools }, key, baseUrl: mock.url });
-    const streamed = await collectChunks(readXunfeiStream((await openSparkSocket(buildXunfeiRequest(streamCall))).body, streamCall));
+    const streamCall = makeCall({
+      body: { ...body, stream: true, model: 'Spark-4.0-Ultra', tools },
+      key,
+      baseUrl: mock.url,
+    });
+    const streamed = await collectChunks(
+      readXunfeiStream((await openSparkSocket(buildXunfeiRequest(streamCall))).body, streamCall),
+    );
     expect(streamed.last!.choices[0].finish_reason).toBe('tool_calls');
   });
 
   it('refuses a wrong secret and a stale date at the handshake', async () => {
-    const wrong = await openSparkSocket(buildXunfeiRequest(makeCall({ body, key: 'app1|other|key1', baseUrl: mock.url })));
-    expect(readXunfeiError({ status: wrong.status, headers: wrong.headers, body: await readSocketBody(wrong.body) })).toMatchObject({ status: 401, message: 'HMAC signature does not match' });
-    const stale = await openSparkSocket(buildXunfeiRequest(makeCall({ body, key, baseUrl: mock.url }), new Date(Date.now() - 3600_000)));
+    const wrong = await openSparkSocket(
+      buildXunfeiRequest(makeCall({ body, key: 'app1|other|key1', baseUrl: mock.url })),
+    );
+    expect(
+      readXunfeiError({ status: wrong.status, headers: wrong.headers, body: await readSocketBody(wrong.body) }),
+    ).toMatchObject({ status: 401, message: 'HMAC signature does not match' });
+    const stale = await openSparkSocket(
+      buildXunfeiRequest(makeCall({ body, key, baseUrl: mock.url }), new Date(Date.now() - 3600_000)),
+    );
     expect(stale.status).toBe(403);
   });
 
   it('reports an unreachable server as a retryable transport error', async () => {
-    await expect(openSparkSocket({ url: 'ws://127.0.0.1:9/v1.1/chat', method: 'GET', headers: {} })).rejects.toMatchObject({ retryable: true });
+    await expect(
+      openSparkSocket({ url: 'ws://127.0.0.1:9/v1.1/chat', method: 'GET', headers: {} }),
+    ).rejects.toMatchObject({ retryable: true });
   });
 });

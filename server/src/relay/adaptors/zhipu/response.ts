@@ -48,7 +48,8 @@ export const zhipuV3Usage = (usage: ZhipuV3Usage | undefined) =>
 function readV4(response: UpstreamResponse, call: RelayCall): RelayResult {
   const payload = parseJsonObject(response.body);
   const error = (payload as ZhipuV4Error).error;
-  if (isObject(error) && error.message) throw new UpstreamError(zhipuErrorBody(error.code ?? 'zhipu_error', error.message));
+  if (isObject(error) && error.message)
+    throw new UpstreamError(zhipuErrorBody(error.code ?? 'zhipu_error', error.message));
   const usage = readUsage(payload.usage);
   if (call.mode !== 'chat') return jsonResult(payload, usage);
   const choices = Array.isArray(payload.choices) ? payload.choices.filter(isObject) : [];
@@ -84,6 +85,7 @@ export function readZhipuError(response: UpstreamResponse): UpstreamErrorBody {
   if (payload && isObject(payload.error) && typeof payload.error.message === 'string') {
     return zhipuErrorBody(String(payload.error.code ?? 'zhipu_error'), payload.error.message, status);
   }
-  if (payload && typeof payload.msg === 'string') return zhipuErrorBody(Number(payload.code ?? 500), payload.msg, status);
+  if (payload && typeof payload.msg === 'string')
+    return zhipuErrorBody(Number(payload.code ?? 500), payload.msg, status);
   return vendorErrorBody(status ?? 500, response.body.toString('utf8').slice(0, 500), 'zhipu_error', null);
 }

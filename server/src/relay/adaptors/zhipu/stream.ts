@@ -17,7 +17,10 @@ async function* readV4Stream(body: AsyncIterable<Buffer>, call: RelayCall): Asyn
     if (data === '[DONE]') return;
     const payload = tryParseObject(data);
     if (!payload) continue;
-    if (isObject(payload.error)) throw new UpstreamError(zhipuErrorBody(String(payload.error.code ?? 'zhipu_error'), String(payload.error.message ?? '')));
+    if (isObject(payload.error))
+      throw new UpstreamError(
+        zhipuErrorBody(String(payload.error.code ?? 'zhipu_error'), String(payload.error.message ?? '')),
+      );
     const choices = Array.isArray(payload.choices) ? payload.choices.filter(isObject) : [];
     for (const choice of choices) choice.finish_reason = zhipuFinishReason(choice.finish_reason ?? null);
     const chunk = { ...payload, object: 'chat.completion.chunk', model: payload.model ?? call.model, choices };

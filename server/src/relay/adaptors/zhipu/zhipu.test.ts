@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
 import { startZhipuMock, zhipuAuthorizationValid } from '../../../../test/mock-upstreams/zhipu.js';
-import { collectChunks, makeCall, piecesOf, sendStreaming, sendWhole, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import {
+  collectChunks,
+  makeCall,
+  piecesOf,
+  sendStreaming,
+  sendWhole,
+  wholeResponse,
+} from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { buildZhipuRequest } from './request.js';
 import { readZhipuError, readZhipuResponse } from './response.js';
 import { readZhipuStream } from './stream.js';
@@ -9,14 +16,31 @@ import { parseZhipuKey, zhipuToken } from './token.js';
 
 const key = 'abc123.s3cr3t';
 const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
-const v4Body = { model: 'glm-4', messages: [{ role: 'user', content: '你好' }], temperature: 1.5, top_p: 0, tool_choice: 'required' };
-const v3Body = { model: 'chatglm_turbo', messages: [{ role: 'system', content: 'terse' }, { role: 'user', content: '你好' }], temperature: 0.5 };
+const v4Body = {
+  model: 'glm-4',
+  messages: [{ role: 'user', content: '你好' }],
+  temperature: 1.5,
+  top_p: 0,
+  tool_choice: 'required',
+};
+const v3Body = {
+  model: 'chatglm_turbo',
+  messages: [
+    { role: 'system', content: 'terse' },
+    { role: 'user', content: '你好' },
+  ],
+  temperature: 0.5,
+};
 
 describe('zhipu key and token', () => {
   it('signs an HS256 JWT with millisecond claims and caches it', () => {
     const token = zhipuToken(key);
     const [head, claims] = token.split('.');
-    expect(JSON.parse(Buffer.from(head!, 'base64url').toString())).toEqual({ alg: 'HS256', sign_type: 'SIGN', typ: 'JWT' });
+    expect(JSON.parse(Buffer.from(head!, 'base64url').toString())).toEqual({
+      alg: 'HS256',
+      sign_type: 'SIGN',
+      typ: 'JWT',
+    });
     const parsed = JSON.parse(Buffer.from(claims!, 'base64url').toString());
     expect(parsed.api_key).toBe('abc123');
     expect(parsed.exp - parsed.timestamp).toBe(24 * 3600 * 1000);
@@ -27,7 +51,8 @@ describe('zhipu key and token', () => {
   });
 
   it('rejects keys without exactly one dot', () => {
-    for (const bad of ['nodot', 'a.b.c', '.b', 'a.']) expect(() => parseZhipuKey(bad)).toThrow('expected <id>.<secret>');
+    for (const bad of ['nodot', 'a.b.c', '.b', 'a.'])
+      expect(() => parseZhipuKey(bad)).toThrow('expected <id>.<secret>');
   });
 });
 
@@ -36,19 +61,35 @@ describe('zhipu request', () => {
     const request = buildZhipuRequest(makeCall({ body: v4Body, key, baseUrl: 'https://open.example' }));
     expect(request.url).toBe('https://open.example/api/paas/v4/chat/completions');
     expect(request.headers.authorization).toBe(zhipuToken(key));
-    expect(JSON.parse(String(request.body))).toMatchObject({ model: 'glm-4', temperature: 0.99, top_p: 0.01, tool_choice: 'auto' });
+    expect(JSON.parse(String(request.body))).toMatchObject({
+      model: 'glm-4',
+      temperature: 0.99,
+      top_p: 0.01,
+      tool_choice: 'auto',
+    });
   });
 
   it('sends other chat models to v3 invoke / sse-invoke', () => {
     const whole = buildZhipuRequest(makeCall({ body: v3Body, key }));
     expect(whole.url).toMatch(/\/api\/paas\/v3\/model-api\/chatglm_turbo\/invoke$/);
-    expect(JSON.parse(String(whole.body))).toEqual({ prompt: [{ role: 'user', content: 'terse' }, { role: 'user', content: '你好' }], incremental: false, temperature: 0.5 });
+    expect(JSON.parse(String(whole.body))).toEqual({
+      prompt: [
+        { role: 'user', content: 'terse' },
+        { role: 'user', content: '你好' },
+      ],
+      incremental: false,
+      temperature: 0.5,
+    });
     expect(buildZhipuRequest(makeCall({ body: { ...v3Body, stream: true }, key })).url).toMatch(/\/sse-invoke$/);
   });
 
   it('sends embeddings and images to v4', () => {
-    expect(buildZhipuRequest(makeCall({ mode: 'embeddings', body: { model: 'embedding-2', input: 'x' }, key })).url).toMatch(/\/api\/paas\/v4\/embeddings$/);
-    expect(buildZhipuRequest(makeCall({ mode: 'images', body: { model: 'cogview-3', prompt: 'cat' }, key })).url).toMatch(/\/api\/paas\/v4\/images\/generations$/);
+    expect(
+      buildZhipuRequest(makeCall({ mode: 'embeddings', body: { model: 'embedding-2', input: 'x' }, key })).url,
+    ).toMatch(/\/api\/paas\/v4\/embeddings$/);
+    expect(
+      buildZhipuRequest(makeCall({ mode: 'images', body: { model: 'cogview-3', prompt: 'cat' }, key })).url,
+    ).toMatch(/\/api\/paas\/v4\/images\/generations$/);
   });
 });
 
@@ -58,15 +99,25 @@ describe('zhipu response', () => {
 
   it('reads v4 answers and tool calls', () => {
     const result = readZhipuResponse(wholeResponse(fixture('zhipu', 'v4-chat.json')), v4Call);
-    expect(JSON.parse(result.body.toString())).toMatchObject({ object: 'chat.completion', choices: [{ message: { content: '你好！我是智谱清言。' }, finish_reason: 'stop' }] });
+    expect(JSON.parse(result.body.toString())).toMatchObject({
+      object: 'chat.completion',
+      choices: [{ message: { content: '你好！我是智谱清言。' }, finish_reason: 'stop' }],
+    });
     expect(result.usage).toEqual({ prompt_tokens: 8, completion_tokens: 9, total_tokens: 17 });
-    const tool = JSON.parse(readZhipuResponse(wholeResponse(fixture('zhipu', 'v4-chat-tool-call.json')), v4Call).body.toString()).choices[0];
-    expect(tool).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ id: 'call_8239375684858667001', function: { name: 'get_weather' } }] } });
+    const tool = JSON.parse(
+      readZhipuResponse(wholeResponse(fixture('zhipu', 'v4-chat-tool-call.json')), v4Call).body.toString(),
+    ).choices[0];
+    expect(tool).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { tool_calls: [{ id: 'call_8239375684858667001', function: { name: 'get_weather' } }] },
+    });
   });
 
   it('maps sensitive to content_filter', () => {
     const filtered = fixture('zhipu', 'v4-chat.json').replace('"stop"', '"sensitive"');
-    expect(JSON.parse(readZhipuResponse(wholeResponse(filtered), v4Call).body.toString()).choices[0].finish_reason).toBe('content_filter');
+    expect(
+      JSON.parse(readZhipuResponse(wholeResponse(filtered), v4Call).body.toString()).choices[0].finish_reason,
+    ).toBe('content_filter');
   });
 
   it('reads v3 answers, unwrapping the quoted content', () => {
@@ -77,8 +128,14 @@ describe('zhipu response', () => {
   });
 
   it('maps errors with their code and message', () => {
-    expect(readZhipuError(wholeResponse(fixture('zhipu', 'v4-error.json'), 401))).toMatchObject({ status: 401, code: '1002', message: expect.stringContaining('Authorization Token非法') });
-    expect(readZhipuError(wholeResponse('{"error":{"code":"1113","message":"您的账户已欠费"}}', 429))).toMatchObject({ type: 'insufficient_quota' });
+    expect(readZhipuError(wholeResponse(fixture('zhipu', 'v4-error.json'), 401))).toMatchObject({
+      status: 401,
+      code: '1002',
+      message: expect.stringContaining('Authorization Token非法'),
+    });
+    expect(readZhipuError(wholeResponse('{"error":{"code":"1113","message":"您的账户已欠费"}}', 429))).toMatchObject({
+      type: 'insufficient_quota',
+    });
   });
 
   it('converts v4 and v3 streams', async () => {
@@ -86,7 +143,9 @@ describe('zhipu response', () => {
     expect(v4.content).toBe('你好！我是智谱清言。');
     expect(v4.parsed.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
     expect(v4.usage?.total_tokens).toBe(17);
-    const v3 = await collectChunks(readZhipuStream(piecesOf(fixture('zhipu', 'v3-stream.sse')), makeCall({ body: { ...v3Body, stream: true } })));
+    const v3 = await collectChunks(
+      readZhipuStream(piecesOf(fixture('zhipu', 'v3-stream.sse')), makeCall({ body: { ...v3Body, stream: true } })),
+    );
     expect(v3.content).toBe('你好！我是\nChatGLM。');
     expect(v3.last!.choices[0].finish_reason).toBe('stop');
     expect(v3.usage).toEqual({ prompt_tokens: 6, completion_tokens: 10, total_tokens: 16 });
@@ -102,11 +161,18 @@ describe('zhipu mock upstream', () => {
 
   it('accepts our JWT on v4 and v3, whole and streamed, and refuses a wrong secret', async () => {
     const call = makeCall({ body: { ...v4Body, tools }, key, baseUrl: mock.url });
-    expect(JSON.parse(readZhipuResponse(await sendWhole(buildZhipuRequest(call)), call).body.toString()).choices[0].finish_reason).toBe('tool_calls');
+    expect(
+      JSON.parse(readZhipuResponse(await sendWhole(buildZhipuRequest(call)), call).body.toString()).choices[0]
+        .finish_reason,
+    ).toBe('tool_calls');
     const streamCall = makeCall({ body: { ...v4Body, stream: true }, key, baseUrl: mock.url });
-    expect((await collectChunks(readZhipuStream(sendStreaming(buildZhipuRequest(streamCall)), streamCall))).content).toBe('你好！我是智谱清言。');
+    expect(
+      (await collectChunks(readZhipuStream(sendStreaming(buildZhipuRequest(streamCall)), streamCall))).content,
+    ).toBe('你好！我是智谱清言。');
     const v3Stream = makeCall({ body: { ...v3Body, stream: true }, key, baseUrl: mock.url });
-    expect((await collectChunks(readZhipuStream(sendStreaming(buildZhipuRequest(v3Stream)), v3Stream))).usage?.total_tokens).toBe(16);
+    expect(
+      (await collectChunks(readZhipuStream(sendStreaming(buildZhipuRequest(v3Stream)), v3Stream))).usage?.total_tokens,
+    ).toBe(16);
     const wrong = makeCall({ body: v4Body, key: 'abc123.wrong', baseUrl: mock.url });
     const refused = await sendWhole(buildZhipuRequest(wrong));
     expect(readZhipuError(refused)).toMatchObject({ status: 401, code: '1002' });
