@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { insertUser } from '../../../domain/user/user.repository.js';
-import { dashlessUuid } from '../../../lib/random.js';
-import type { ApiClient } from '../../../../test/api-client.js';
-import type { TestServer } from '../../../../test/test-server.js';
+import { insertUser } from '../src/domain/user/user.repository.js';
+import { dashlessUuid } from '../src/lib/random.js';
+import type { ApiClient } from './api-client.js';
+import type { TestServer } from './test-server.js';
 
 /** A user made directly in the database, with a client that authenticates by its system access token. */
 export interface TestUser {

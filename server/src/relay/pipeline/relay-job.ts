@@ -10,6 +10,17 @@ export type JobBody =
   | { kind: 'json'; value: Record<string, unknown>; raw: Buffer; filled: boolean }
   | { kind: 'binary'; raw: Buffer; contentType: string; fields: Record<string, string> };
 
+/**
+ * A front that speaks another protocol than OpenAI's (the Anthropic Messages front): the relay runs in
+ * OpenAI's shapes and this turns its output into the front's just before it is written.
+ */
+export interface FrontOutput {
+  /** A whole successful answer (OpenAI JSON) as the front's body and headers. */
+  whole(body: Buffer, status: number): { body: Buffer; headers: Record<string, string> };
+  /** One stream event's `data:` payload (OpenAI chunk, error object or `[DONE]`) as the front's raw SSE text. */
+  event(data: string): string;
+}
+
 /** One front request to the relay, everything the attempts share. */
 export interface RelayJob {
   context: AppContext;
@@ -29,6 +40,8 @@ export interface RelayJob {
   /** Aborted when the client goes away: the upstream call is abandoned with it. */
   signal: AbortSignal;
   reply: FastifyReply;
+  /** Set by non-OpenAI fronts; absent, answers go out in OpenAI's shapes unchanged. */
+  front?: FrontOutput;
 }
 
 export const elapsedMs = (job: RelayJob) => Math.round(performance.now() - job.startedAt);

@@ -35,5 +35,6 @@ export async function sendToUpstream(
   if (ok && !jsonToStream) return response;
   const whole = await client.readAll(response);
   const error = adaptor.readError(whole, call);
-  throw new UpstreamError(ok ? { ...error, status: 502 } : error);
+  // A 2xx error body keeps the status the adaptor read from its code (Baidu 110 → 401, Hunyuan limits → 429).
+  throw new UpstreamError(ok ? { ...error, status: error.status >= 400 ? error.status : 502 } : error);
 }

@@ -6,19 +6,27 @@ import { StringDecoder } from 'node:string_decoder';
  */
 export async function* readLines(body: AsyncIterable<Buffer>): AsyncIterable<string> {
   const decoder = new StringDecoder('utf8');
-  let pending = '';
+  // Pieces of the current line; only new text is searched for a newline, so long lines stay linear.
+  let pieces: string[] = [];
+  const take = (last: string) => {
+    pieces.push(last);
+    const line = pieces.join('');
+    pieces = [];
+    return line.endsWith('\r') ? line.slice(0, -1) : line;
+  };
   for await (const chunk of body) {
-    pending += decoder.write(chunk);
-    let newline = pending.indexOf('\n');
+    const text = decoder.write(chunk);
+    let from = 0;
+    let newline = text.indexOf('\n');
     while (newline !== -1) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      yield line.endsWith('\r') ? line.slice(0, -1) : line;
-      newline = pending.indexOf('\n');
+      yield take(text.slice(from, newline));
+      from = newline + 1;
+      newline = text.indexOf('\n', from);
     }
+    if (from < text.length) pieces.push(text.slice(from));
   }
-  pending += decoder.end();
-  if (pending.length > 0) yield pending.endsWith('\r') ? pending.slice(0, -1) : pending;
+  const rest = take(decoder.end());
+  if (rest.length > 0) yield rest;
 }
 
 /**

@@ -7,7 +7,11 @@ import type { FastifyReply } from 'fastify';
 export class SseWriter {
   private started = false;
 
-  constructor(private readonly reply: FastifyReply) {}
+  /** `format` turns a `data:` payload into the SSE text to write (a non-OpenAI front's events). */
+  constructor(
+    private readonly reply: FastifyReply,
+    private readonly format: (data: string) => string = (data) => `data: ${data}\n\n`,
+  ) {}
 
   /** Sends the status line and SSE headers, keeping headers already set on the reply (CORS, request id). */
   start(): void {
@@ -32,7 +36,9 @@ export class SseWriter {
   /** One `data:` event; resolves once the socket can take more. */
   async send(data: string): Promise<void> {
     if (this.closed) return;
-    if (!this.reply.raw.write(`data: ${data}\n\n`)) {
+    const text = this.format(data);
+    if (text === '') return;
+    if (!this.reply.raw.write(text)) {
       await new Promise<void>((resolve) => {
         const done = () => {
           this.reply.raw.off('drain', done);

@@ -80,12 +80,13 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     }
     const approximate = context.options.bool('ApproximateTokenEnabled');
     await finish(completeUsage(result.usage, pricing.promptTokens, () => countText(result.text ?? '', upstreamModel, approximate)));
-    job.reply.status(result.status).headers(result.headers);
-    await job.reply.send(result.body);
+    const output = job.front ? job.front.whole(result.body, result.status) : result;
+    job.reply.status(result.status).headers(output.headers);
+    await job.reply.send(output.body);
     return;
   }
 
-  const writer = new SseWriter(job.reply);
+  const writer = new SseWriter(job.reply, job.front?.event);
   writer.start();
   let text = '';
   let usage: Usage | undefined;

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines, mysqlAdminUrl, postgresAdminUrl } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
-import { createTestUser } from '../token/test-users.js';
+import { createTestUser } from '../../../../test/test-users.js';
 
 /** A fresh PostgreSQL or MySQL database for the logs alone, and how to drop it. */
 async function separateLogDatabase(kind: 'postgres' | 'mysql'): Promise<{ dsn: string; drop: () => Promise<void> }> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import type { NewLog } from '../../../db/tables.js';
-import { createTestUser, type TestUser } from '../token/test-users.js';
+import { createTestUser, type TestUser } from '../../../../test/test-users.js';
 
 /** Midnight UTC of a fixed day, so buckets are predictable. */
 const day = 1_700_006_400;

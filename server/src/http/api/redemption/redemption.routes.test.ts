@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../../test/engines.js';
 import type { ApiClient } from '../../../../test/api-client.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
-import { createTestUser, type TestUser } from '../token/test-users.js';
+import { createTestUser, type TestUser } from '../../../../test/test-users.js';
 
 describe.each(await availableEngines())('redemption codes on $label', (engine) => {
   let server: TestServer;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { getCachedUser } from '../../../domain/user/user.cache.js';
-import { createTestUser, type TestUser } from '../token/test-users.js';
+import { createTestUser, type TestUser } from '../../../../test/test-users.js';
 
 describe.each(await availableEngines())('redeeming codes on $label', (engine) => {
   let server: TestServer;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { flushRelayStats, recordRelayOutcome } from '../../../domain/relay-stats/relay-stats.service.js';
-import { createTestUser } from '../token/test-users.js';
+import { createTestUser } from '../../../../test/test-users.js';
 
 describe.each(await availableEngines())('service status on $label', (engine) => {
   let server: TestServer;

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../../../test/test-server.j
 import { getCachedTokenByKey } from '../../../domain/token/token.cache.js';
 import { maxTokensPerUser } from '../../../domain/token/token.constants.js';
 import { nowSeconds } from '../../../lib/time.js';
-import { createTestUser, type TestUser } from './test-users.js';
+import { createTestUser, type TestUser } from '../../../../test/test-users.js';
 
 describe.each(await availableEngines())('tokens on $label', (engine) => {
   let server: TestServer;
