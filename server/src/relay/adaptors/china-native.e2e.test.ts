@@ -286,7 +286,9 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('could not be validated');
-    const streamError = await client.chat.completions.create({ model: 'hunyuan-bad', messages: hello, stream: true }).catch((caught: unknown) => caught);
+    const streamError = await client.chat.completions
+      .create({ model: 'hunyuan-bad', messages: hello, stream: true })
+      .catch((caught: unknown) => caught);
     // Hunyuan answers the failed stream with a 200 JSON error; its code, not 502, decides the status.
     expect(streamError).toMatchObject({ status: 401, code: 'AuthFailure.SignatureFailure' });
     const answer = (await root.get(`/api/channel/test/${bad.id}`)).body;
