@@ -34,10 +34,11 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/channel/add');
-    await page.getByLabel(t('channel.form.name')).fill(channelName);
-    await page.getByLabel(t('channel.form.baseUrl')).fill(`${upstream.url}/`);
-    await page.getByLabel(t('channel.form.customModel')).fill('gpt-4o-mini, gpt-4o-mini');
-    await page.getByRole('button', { name: label(language, 'channel.form.addCustomModel') }).click();
+    await page.getByLabel(t('channel.form.name'), { exact: true }).fill(channelName);
+    await page.getByLabel(t('channel.form.baseUrl'), { exact: true }).fill(`${upstream.url}/`);
+    const custom = page.getByLabel(t('channel.form.customModel'), { exact: true });
+    await custom.fill('gpt-4o-mini, gpt-4o-mini');
+    await custom.press('Enter');
     await page.getByLabel(t('channel.form.key'), { exact: true }).fill('sk-upstream-key');
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, t('channel.toast.created'));
@@ -75,8 +76,8 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/token/add');
-    await page.getByLabel(t('token.form.name')).fill(tokenName);
-    await page.getByRole('button', { name: t('token.quota.dollars', { amount: 20 }) }).click();
+    await page.getByLabel(t('token.form.name'), { exact: true }).fill(tokenName);
+    await page.getByRole('button', { name: t('token.quota.dollars', { amount: 20 }), exact: true }).click();
     await page.getByRole('button', { name: t('token.expiry.month') }).click();
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, t('token.toast.created'));
@@ -90,15 +91,20 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     expect(key).toMatch(/^sk-\w{48}$/);
     if (width > 600 && language === 'zh-CN') await screenshot(page, 'token-list');
 
-    const before = (await stack.root.get('/api/user/self')).body.data.used_quota as number;
     const relay = await fetch(`${stack.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(relay.status).toBe(200);
-    await expect.poll(async () => (await stack.root.get('/api/user/self')).body.data.used_quota as number).toBeGreaterThan(before);
-    const quota = ((await stack.root.get('/api/user/self')).body.data.used_quota as number) - before;
+    // The consumption log of the call carries the quota charged, which the token's used quota also shows.
+    const consumption = async () =>
+      (await stack.root.get(`/api/log/?type=2&token_name=${tokenName}`)).body.data as Array<{ quota: number }>;
+    await expect.poll(async () => (await consumption()).length, { timeout: 15_000 }).toBe(1);
+    const quota = (await consumption())[0]?.quota ?? 0;
+    expect(quota).toBeGreaterThan(0);
+    const tokens = (await stack.root.get(`/api/token/search?keyword=${tokenName}`)).body.data as Array<{ used_quota: number }>;
+    expect(tokens[0]?.used_quota).toBe(quota);
 
     await page.goto('/log');
     const logRow = rowWith(page, tokenName);
@@ -109,7 +115,7 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     if (width > 600 && language === 'zh-CN') await screenshot(page, 'log-with-chart');
 
     // Filtering by another token name empties the table.
-    await page.getByLabel(t('log.filter.tokenName')).fill('no-such-token');
+    await page.getByLabel(t('log.filter.tokenName'), { exact: true }).fill('no-such-token');
     await page.getByRole('button', { name: label(language, 'log.filter.apply') }).click();
     await expect.poll(() => page.locator('tr.ant-table-row').count()).toBe(0);
 

@@ -36,12 +36,22 @@ export function LogFilterBar({ value, admin, onChange, onApply }: LogFilterBarPr
         </Col>
         <Col {...column}>
           <Form.Item label={t('log.filter.tokenName')}>
-            <Input value={value.token_name} onChange={(event) => set('token_name', event.target.value)} allowClear />
+            <Input
+              aria-label={t('log.filter.tokenName')}
+              value={value.token_name}
+              onChange={(event) => set('token_name', event.target.value)}
+              allowClear
+            />
           </Form.Item>
         </Col>
         <Col {...column}>
           <Form.Item label={t('log.filter.modelName')}>
-            <Input value={value.model_name} onChange={(event) => set('model_name', event.target.value)} allowClear />
+            <Input
+              aria-label={t('log.filter.modelName')}
+              value={value.model_name}
+              onChange={(event) => set('model_name', event.target.value)}
+              allowClear
+            />
           </Form.Item>
         </Col>
         <Col {...column}>
@@ -50,6 +60,7 @@ export function LogFilterBar({ value, admin, onChange, onApply }: LogFilterBarPr
               showTime
               format={TIME_FORMAT}
               style={{ width: '100%' }}
+              aria-label={t('log.filter.start')}
               value={dayjs.unix(value.start_timestamp)}
               onChange={(date) => date && set('start_timestamp', date.unix())}
               allowClear={false}
@@ -62,6 +73,7 @@ export function LogFilterBar({ value, admin, onChange, onApply }: LogFilterBarPr
               showTime
               format={TIME_FORMAT}
               style={{ width: '100%' }}
+              aria-label={t('log.filter.end')}
               value={dayjs.unix(value.end_timestamp)}
               onChange={(date) => date && set('end_timestamp', date.unix())}
               allowClear={false}
@@ -72,12 +84,18 @@ export function LogFilterBar({ value, admin, onChange, onApply }: LogFilterBarPr
           <>
             <Col {...column}>
               <Form.Item label={t('log.filter.username')}>
-                <Input value={value.username} onChange={(event) => set('username', event.target.value)} allowClear />
+                <Input
+                  aria-label={t('log.filter.username')}
+                  value={value.username}
+                  onChange={(event) => set('username', event.target.value)}
+                  allowClear
+                />
               </Form.Item>
             </Col>
             <Col {...column}>
               <Form.Item label={t('log.filter.channel')}>
                 <Input
+                  aria-label={t('log.filter.channel')}
                   value={value.channel}
                   onChange={(event) => set('channel', event.target.value.replace(/\D/g, ''))}
                   allowClear
