@@ -1,5 +1,5 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { chatCompletionResult, nowSeconds, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
 import { newToolCallId } from '../chat-kit/tool-call-id.js';
 import { tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
@@ -34,6 +34,9 @@ export function* sparkFrames(text: string): Iterable<SparkFrame> {
   }
 }
 
+/** The frame that ends an answer (`status: 2` in the header or the choices). */
+export const isLastFrame = (frame: SparkFrame) => frame.header.status === 2 || frame.payload?.choices?.status === 2;
+
 export function sparkUsage(frame: SparkFrame): Usage | undefined {
   const usage = frame.payload?.usage?.text;
   return usage ? usageOf(usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) : undefined;
@@ -45,8 +48,10 @@ export function readXunfeiResponse(response: UpstreamResponse, call: RelayCall):
   let usage: Usage | undefined;
   let id = '';
   let functionCall: { name: string; arguments: string } | undefined;
+  let finished = false;
   for (const frame of sparkFrames(response.body.toString('utf8'))) {
     if (frame.header.code !== 0) throw new UpstreamError(sparkErrorBody(frame));
+    finished ||= isLastFrame(frame);
     id ||= frame.header.sid;
     for (const text of frame.payload?.choices?.text ?? []) {
       content += text.content ?? '';
@@ -54,6 +59,8 @@ export function readXunfeiResponse(response: UpstreamResponse, call: RelayCall):
     }
     usage = sparkUsage(frame) ?? usage;
   }
+  // A socket closed before the `status: 2` frame is a cut answer, not a short one.
+  if (!finished) throw unreadableAnswer('the Spark socket closed before the last frame');
   const message: AnswerMessage = { role: 'assistant', content };
   if (functionCall) {
     message.content = content || null;

@@ -1,10 +1,10 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { readLines } from '../../pipeline/sse-lines.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { chatChunkData, nowSeconds, type ChunkDelta } from '../chat-kit/openai-answer.js';
 import { newToolCallId } from '../chat-kit/tool-call-id.js';
 import { tryParseObject } from '../chat-kit/upstream-failure.js';
-import { sparkErrorBody, sparkUsage } from './response.js';
+import { isLastFrame, sparkErrorBody, sparkUsage } from './response.js';
 import type { SparkFrame } from './types.js';
 
 /** Spark frames (one JSON per line from the transport) as OpenAI chunks; `status: 2` finishes with usage. */
@@ -30,7 +30,7 @@ export async function* readXunfeiStream(body: AsyncIterable<Buffer>, call: Relay
         },
       ];
     }
-    const last = frame.header.status === 2 || frame.payload?.choices?.status === 2;
+    const last = isLastFrame(frame);
     const usage = last ? sparkUsage(frame) : undefined;
     const finishReason = last ? (functionCall ? 'tool_calls' : 'stop') : null;
     yield {
@@ -40,4 +40,5 @@ export async function* readXunfeiStream(body: AsyncIterable<Buffer>, call: Relay
     };
     if (last) return;
   }
+  throw unreadableAnswer('the Spark socket closed before the last frame');
 }

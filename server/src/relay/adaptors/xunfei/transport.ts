@@ -67,8 +67,18 @@ export function openSparkSocket(
     const socket = new WebSocket(request.url, { handshakeTimeout: options.timeoutMs || undefined });
     const queue = new FrameQueue();
     let settled = false;
-    const abort = () => socket.terminate();
-    options.signal?.addEventListener('abort', abort, { once: true });
+    // An abort (client gone, relay timeout) must end the answer with an error, not as if Spark had finished.
+    const abort = () => {
+      const error = transportError(new Error('the Spark call was aborted'), true);
+      if (!settled) {
+        settled = true;
+        reject(error);
+      }
+      queue.end(error);
+      socket.terminate();
+    };
+    if (options.signal?.aborted) queueMicrotask(abort);
+    else options.signal?.addEventListener('abort', abort, { once: true });
     const finish = () => options.signal?.removeEventListener('abort', abort);
 
     socket.on('unexpected-response', (_request, response) => {

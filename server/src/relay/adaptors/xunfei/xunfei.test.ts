@@ -121,6 +121,12 @@ describe('xunfei response', () => {
     });
   });
 
+  it('treats a socket closed before the last frame as a cut answer', async () => {
+    const cut = fixture('xunfei', 'stream.jsonl').trim().split('\n').slice(0, 2).join('\n');
+    expect(() => readXunfeiResponse(wholeResponse(cut), call)).toThrow('closed before the last frame');
+    await expect(collectChunks(readXunfeiStream(piecesOf(cut), call))).rejects.toMatchObject({ status: 502 });
+  });
+
   it('streams frames as chunks', async () => {
     const { parsed, content, usage, last } = await collectChunks(
       readXunfeiStream(piecesOf(fixture('xunfei', 'stream.jsonl')), call),
@@ -175,6 +181,14 @@ describe('xunfei mock upstream over a real WebSocket', () => {
       buildXunfeiRequest(makeCall({ body, key, baseUrl: mock.url }), new Date(Date.now() - 3600_000)),
     );
     expect(stale.status).toBe(403);
+  });
+
+  it('ends an aborted call with an error', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      openSparkSocket(buildXunfeiRequest(makeCall({ body, key, baseUrl: mock.url })), { signal: controller.signal }),
+    ).rejects.toMatchObject({ retryable: true });
   });
 
   it('reports an unreachable server as a retryable transport error', async () => {
