@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { relayRuntime } from '../../relay/runtime.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
+import { anthropicFrontRoutes } from './anthropic-front.routes.js';
 import { relayCors } from './cors.js';
 import { dashboardRoutes } from './dashboard.routes.js';
 import { modelListRoutes } from './models.routes.js';
@@ -34,6 +35,7 @@ export async function registerRelay(app: FastifyInstance, context: AppContext, l
     scope.options('/dashboard/*', async (_request, reply) => reply.status(204).send());
     relayRoutes(scope, context, runtime);
     proxyRoutes(scope, context);
+    anthropicFrontRoutes(scope, context, runtime);
     modelListRoutes(scope, context, runtime);
     dashboardRoutes(scope, context, limits.api);
   });
