@@ -171,6 +171,11 @@ describe('baidu response', () => {
     expect(parsed.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
   });
 
+  it('reports a stream cut before is_end', async () => {
+    const cut = fixture('baidu', 'stream.sse').split('\n\n').slice(0, 2).join('\n\n');
+    await expect(collectChunks(readBaiduStream(piecesOf(cut), call))).rejects.toMatchObject({ status: 502 });
+  });
+
   it('throws on an error line inside the stream', async () => {
     await expect(collectChunks(readBaiduStream(piecesOf(fixture('baidu', 'error.json')), call))).rejects.toMatchObject({
       status: 401,

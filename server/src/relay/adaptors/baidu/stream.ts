@@ -1,6 +1,6 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { readLines } from '../../pipeline/sse-lines.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { chatChunkData, nowSeconds } from '../chat-kit/openai-answer.js';
 import { newToolCallId } from '../chat-kit/tool-call-id.js';
 import { tryParseObject } from '../chat-kit/upstream-failure.js';
@@ -51,5 +51,8 @@ export async function* readBaiduStream(body: AsyncIterable<Buffer>, call: RelayC
       usage,
       text: (event.result ?? '') + (functionCall?.arguments ?? ''),
     };
+    return;
   }
+  // No `is_end` event: the answer was cut (the pipeline tells the client and bills what arrived).
+  throw unreadableAnswer('the ERNIE stream ended before its last event');
 }
