@@ -2,15 +2,38 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
 import { anthropicMockKey, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
-import { fixture, fixtureJson, startMockUpstream, type MockUpstream } from '../../../test/mock-upstreams/international-mock-kit.js';
+import {
+  fixture,
+  fixtureJson,
+  startMockUpstream,
+  type MockUpstream,
+} from '../../../test/mock-upstreams/international-mock-kit.js';
 import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
 const toolCallStream = [
   { choices: [{ index: 0, delta: { role: 'assistant', content: 'Checking.' }, finish_reason: null }] },
-  { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }, finish_reason: null }] },
-  { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }, finish_reason: null }] },
-  { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }, finish_reason: null }] },
+  {
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+        },
+        finish_reason: null,
+      },
+    ],
+  },
+  {
+    choices: [
+      { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }, finish_reason: null },
+    ],
+  },
+  {
+    choices: [
+      { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }, finish_reason: null },
+    ],
+  },
   { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
   { choices: [], usage: { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49 } },
 ];
@@ -18,10 +41,21 @@ const toolCallStream = [
 /** A loopback OpenAI: the recorded answers, a tool-call stream when tools are offered. */
 function startOpenAIMock(): Promise<MockUpstream> {
   return startMockUpstream(async (request, reply) => {
-    if (request.headers.authorization !== 'Bearer sk-openai-upstream') return reply.json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+    if (request.headers.authorization !== 'Bearer sk-openai-upstream')
+      return reply.json(401, {
+        error: {
+          message: 'Incorrect API key provided',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
     const body = request.json as { stream?: boolean; tools?: unknown[] };
     if (body.stream && body.tools) {
-      const events = toolCallStream.map((chunk) => `data: ${JSON.stringify({ id: 'chatcmpl-t', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', ...chunk })}\n\n`);
+      const events = toolCallStream.map(
+        (chunk) =>
+          `data: ${JSON.stringify({ id: 'chatcmpl-t', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', ...chunk })}\n\n`,
+      );
       return reply.stream('text/event-stream', `${events.join('')}data: [DONE]\n\n`);
     }
     if (body.stream) return reply.stream('text/event-stream', fixture('openai', 'chat-stream.sse'));
@@ -29,7 +63,11 @@ function startOpenAIMock(): Promise<MockUpstream> {
   });
 }
 
-const weather: Anthropic.Tool = { name: 'get_weather', description: 'Current weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weather: Anthropic.Tool = {
+  name: 'get_weather',
+  description: 'Current weather',
+  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 
 describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on $label', (engine) => {
   let server: TestServer;
@@ -46,8 +84,20 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     const ratios = JSON.stringify({ 'claude-3-5-sonnet-20241022': 1, 'gpt-4o-mini': 1 });
     await setOption(server, 'ModelRatio', ratios);
     await setOption(server, 'CompletionRatio', ratios);
-    await createChannel(server, { type: 14, name: 'claude', key: anthropicMockKey, base_url: claudeMock.url, models: 'claude-3-5-sonnet-20241022' });
-    await createChannel(server, { type: 1, name: 'openai', key: 'sk-openai-upstream', base_url: openaiMock.url, models: 'gpt-4o-mini' });
+    await createChannel(server, {
+      type: 14,
+      name: 'claude',
+      key: anthropicMockKey,
+      base_url: claudeMock.url,
+      models: 'claude-3-5-sonnet-20241022',
+    });
+    await createChannel(server, {
+      type: 1,
+      name: 'openai',
+      key: 'sk-openai-upstream',
+      base_url: openaiMock.url,
+      models: 'gpt-4o-mini',
+    });
     userId = await createUser(server, { username: 'claude-code', quota: 1_000_000 });
     const token = await createToken(server, userId);
     tokenId = token.id;
@@ -64,41 +114,108 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
 
   test('a Claude channel: message, tool use and billing', async () => {
     const before = await used();
-    const message = await anthropic.messages.create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 256, system: 'You are terse.', messages: [{ role: 'user', content: 'hi' }] });
-    expect(message).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-3-5-sonnet-20241022', content: [{ type: 'text', text: 'Hello! How can I help you today?' }], stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 10 } });
-    expect(claudeMock.requests.at(-1)!.json).toMatchObject({ system: 'You are terse.', max_tokens: 256, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+    const message = await anthropic.messages.create({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 256,
+      system: 'You are terse.',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-3-5-sonnet-20241022',
+      content: [{ type: 'text', text: 'Hello! How can I help you today?' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 12, output_tokens: 10 },
+    });
+    expect(claudeMock.requests.at(-1)!.json).toMatchObject({
+      system: 'You are terse.',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await used()) - before).toBe(22);
-    const tool = await anthropic.messages.create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 256, tools: [weather], messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+    const tool = await anthropic.messages.create({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 256,
+      tools: [weather],
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    });
     expect(tool.stop_reason).toBe('tool_use');
-    expect(tool.content).toContainEqual({ type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } });
+    expect(tool.content).toContainEqual({
+      type: 'tool_use',
+      id: 'toolu_01A09q90qw90lq917835lq9',
+      name: 'get_weather',
+      input: { city: 'Paris', unit: 'celsius' },
+    });
   });
 
   test('a Claude channel streamed: the SDK assembles the event sequence', async () => {
-    const stream = anthropic.messages.stream({ model: 'claude-3-5-sonnet-20241022', max_tokens: 256, tools: [weather], messages: [{ role: 'user', content: 'Weather?' }] });
+    const stream = anthropic.messages.stream({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 256,
+      tools: [weather],
+      messages: [{ role: 'user', content: 'Weather?' }],
+    });
     const final = await stream.finalMessage();
-    expect(final.content).toEqual([expect.objectContaining({ type: 'text', text: 'Checking.' }), { type: 'tool_use', id: 'toolu_01B', name: 'get_weather', input: { city: 'Paris' } }]);
+    expect(final.content).toEqual([
+      expect.objectContaining({ type: 'text', text: 'Checking.' }),
+      { type: 'tool_use', id: 'toolu_01B', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
     expect(final.stop_reason).toBe('tool_use');
     expect(final.usage).toMatchObject({ input_tokens: 412, output_tokens: 58 });
   });
 
   test('an OpenAI channel behind the Anthropic front: whole, streamed text and streamed tool use', async () => {
     const before = await used();
-    const message = await anthropic.messages.create({ model: 'gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
-    expect(message).toMatchObject({ content: [{ type: 'text', text: 'Hello!' }], stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 3 } });
+    const message = await anthropic.messages.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(message).toMatchObject({
+      content: [{ type: 'text', text: 'Hello!' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 12, output_tokens: 3 },
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await used()) - before).toBe(15);
-    const text = await anthropic.messages.stream({ model: 'gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
-    expect(text).toMatchObject({ content: [{ type: 'text', text: 'Hello!' }], stop_reason: 'end_turn', usage: { output_tokens: 3 } });
-    expect(openaiMock.requests.at(-1)!.json).toMatchObject({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
-    const tool = await anthropic.messages.stream({ model: 'gpt-4o-mini', max_tokens: 100, tools: [weather], messages: [{ role: 'user', content: 'Weather?' }] }).finalMessage();
-    expect(tool.content).toEqual([expect.objectContaining({ type: 'text', text: 'Checking.' }), { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }]);
+    const text = await anthropic.messages
+      .stream({ model: 'gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage();
+    expect(text).toMatchObject({
+      content: [{ type: 'text', text: 'Hello!' }],
+      stop_reason: 'end_turn',
+      usage: { output_tokens: 3 },
+    });
+    expect(openaiMock.requests.at(-1)!.json).toMatchObject({
+      model: 'gpt-4o-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const tool = await anthropic.messages
+      .stream({
+        model: 'gpt-4o-mini',
+        max_tokens: 100,
+        tools: [weather],
+        messages: [{ role: 'user', content: 'Weather?' }],
+      })
+      .finalMessage();
+    expect(tool.content).toEqual([
+      expect.objectContaining({ type: 'text', text: 'Checking.' }),
+      { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
     expect(tool.stop_reason).toBe('tool_use');
-    expect(openaiMock.requests.at(-1)!.json).toMatchObject({ tools: [{ type: 'function', function: { name: 'get_weather' } }] });
+    expect(openaiMock.requests.at(-1)!.json).toMatchObject({
+      tools: [{ type: 'function', function: { name: 'get_weather' } }],
+    });
   });
 
   test('errors in Anthropic shape: bad key, Authorization bearer, invalid body, unknown model, upstream failure', async () => {
-    const denied = await new Anthropic({ apiKey: 'sk-wrong', baseURL: server.url, maxRetries: 0 }).messages.create({ model: 'gpt-4o-mini', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+    const denied = await new Anthropic({ apiKey: 'sk-wrong', baseURL: server.url, maxRetries: 0 }).messages
+      .create({ model: 'gpt-4o-mini', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error);
     expect(denied).toBeInstanceOf(Anthropic.AuthenticationError);
     const bearer = await fetch(`${server.url}/v1/messages`, {
       method: 'POST',
@@ -106,20 +223,34 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       body: JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(bearer.status).toBe(200);
-    const invalid = await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [] }) });
+    const invalid = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [] }),
+    });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
-    const unknown = await anthropic.messages.create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+    const unknown = await anthropic.messages
+      .create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(Anthropic.APIError);
     expect((unknown as InstanceType<typeof Anthropic.APIError>).status).toBe(503);
     claudeMock.failNext(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
-    const overloaded = (await anthropic.messages.create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error)) as InstanceType<typeof Anthropic.APIError>;
+    const overloaded = (await anthropic.messages
+      .create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error)) as InstanceType<typeof Anthropic.APIError>;
     expect(overloaded.status).toBe(529);
-    expect(overloaded.error).toMatchObject({ type: 'error', error: { type: 'overloaded_error', message: expect.stringContaining('Overloaded') } });
+    expect(overloaded.error).toMatchObject({
+      type: 'error',
+      error: { type: 'overloaded_error', message: expect.stringContaining('Overloaded') },
+    });
   });
 
   test('count_tokens answers from the local tokenizer', async () => {
-    const counted = await anthropic.messages.countTokens({ model: 'claude-3-5-sonnet-20241022', messages: [{ role: 'user', content: 'hello there' }] });
+    const counted = await anthropic.messages.countTokens({
+      model: 'claude-3-5-sonnet-20241022',
+      messages: [{ role: 'user', content: 'hello there' }],
+    });
     expect(counted.input_tokens).toBeGreaterThan(0);
   });
 });

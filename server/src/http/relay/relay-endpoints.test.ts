@@ -2,7 +2,7 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
-import { balances, createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
+import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
 describe.each(await availableEngines())('relay endpoints on $label', (engine) => {
@@ -62,6 +62,18 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
     const { client, userId, tokenId } = await account(1_000_000);
     await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] });
     expect(await balances(server, userId, tokenId)).toMatchObject({ userQuota: 1_000_000 - 225, userUsed: 225, tokenUsed: 225, requestCount: 1 });
+  });
+
+  test('with LogConsumeEnabled off the counters still move but no consume log is written', async () => {
+    await setOption(server, 'LogConsumeEnabled', 'false');
+    try {
+      upstream.set({ usage: { prompt_tokens: 1000, completion_tokens: 500 } });
+      const { client, userId, tokenId } = await account(1_000_000);
+      await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] });
+      expect(await balances(server, userId, tokenId)).toMatchObject({ userUsed: 225, requestCount: 1, consumeLogs: 0 });
+    } finally {
+      await setOption(server, 'LogConsumeEnabled', 'true');
+    }
   });
 
   test('streaming passes chunks through, asks for usage and bills it', async () => {

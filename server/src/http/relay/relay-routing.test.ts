@@ -51,8 +51,9 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     for (let batch = 0; batch < 20; batch++) await Promise.all(Array.from({ length: 20 }, () => ask('route-weight')));
     const share = heavy.requests.length / 400;
     expect(heavy.requests.length + light.requests.length).toBe(400);
-    expect(share).toBeGreaterThan(0.65);
-    expect(share).toBeLessThan(0.85);
+    // expected 0.75; the bounds are six standard deviations of 400 draws
+    expect(share).toBeGreaterThan(0.62);
+    expect(share).toBeLessThan(0.88);
   });
 
   test('retryable failures move to another channel, lower tiers included, never the same one twice', async () => {
