@@ -77,8 +77,9 @@ export function startTencentMock(options: { secretId: string; secretKey: string 
     ) {
       return sendJson(response, 200, failure('InvalidParameter', 'Tools.Function.Parameters must be a JSON string'));
     }
-    if (body.Stream === true) return sendEventStream(response, fixture(vendor, 'stream.sse'));
     const wantsTool = Array.isArray(body.Tools) && body.Tools.length > 0 && messages.at(-1)?.Role === 'user';
+    if (body.Stream === true)
+      return sendEventStream(response, fixture(vendor, wantsTool ? 'stream-tool-call.sse' : 'stream.sse'));
     return sendJson(response, 200, fixture(vendor, wantsTool ? 'chat-tool-call.json' : 'chat.json'));
   });
 }

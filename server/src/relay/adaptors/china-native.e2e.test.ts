@@ -226,6 +226,10 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     expect(whole.quota).toBe(10);
     const tool = await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, tools });
     expect(tool.choices[0]!.message.tool_calls![0]!.id).toBe('call_cq8a3n2l3mbd0r4f5sc0');
+    const toolStream = await streamText(
+      await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, tools, stream: true }),
+    );
+    expect(toolStream).toMatchObject({ finish: 'tool_calls', toolNames: ['get_weather'] });
     const streamed = await charged(async () =>
       streamText(await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, stream: true })),
     );

@@ -199,6 +199,24 @@ describe('tencent response', () => {
   });
 });
 
+describe('tencent streamed tool calls', () => {
+  it('streams tool-call fragments by index and finishes with tool_calls', async () => {
+    const call = makeCall({ body: { ...body, tools, stream: true }, key });
+    const { parsed, usage, last } = await collectChunks(
+      readTencentStream(piecesOf(fixture('tencent', 'stream-tool-call.sse')), call),
+    );
+    expect(parsed[0]!.choices[0].delta.tool_calls[0]).toEqual({
+      index: 0,
+      id: 'call_cq8b1f2l3mbd0r4f5sd0',
+      type: 'function',
+      function: { name: 'get_weather', arguments: '{"city":' },
+    });
+    expect(parsed[1]!.choices[0].delta.tool_calls[0]).toEqual({ index: 0, function: { arguments: '"深圳"}' } });
+    expect(last!.choices[0].finish_reason).toBe('tool_calls');
+    expect(usage?.total_tokens).toBe(104);
+  });
+});
+
 describe('tencent mock upstream', () => {
   let mock: MockUpstream;
   beforeAll(async () => {

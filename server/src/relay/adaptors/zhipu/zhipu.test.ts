@@ -152,6 +152,20 @@ describe('zhipu response', () => {
   });
 });
 
+describe('zhipu streamed tool calls', () => {
+  it('passes v4 tool-call chunks through with usage', async () => {
+    const call = makeCall({ body: { ...v4Body, tools, stream: true }, key });
+    const { last, usage } = await collectChunks(
+      readZhipuStream(piecesOf(fixture('zhipu', 'v4-stream-tool-call.sse')), call),
+    );
+    expect(last!.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      delta: { tool_calls: [{ index: 0, id: 'call_8313807536837493001', function: { name: 'get_weather' } }] },
+    });
+    expect(usage?.total_tokens).toBe(135);
+  });
+});
+
 describe('zhipu mock upstream', () => {
   let mock: MockUpstream;
   beforeAll(async () => {
