@@ -10,7 +10,8 @@ export const VIEWPORTS = [
 ];
 
 /** The table row that contains a text. */
-export const rowWith = (page: Page, content: string): Locator => page.locator('tr.ant-table-row', { hasText: content }).first();
+export const rowWith = (page: Page, content: string): Locator =>
+  page.locator('tr.ant-table-row', { hasText: content }).first();
 
 /** Confirms the open Popconfirm. */
 export async function confirmPopup(page: Page): Promise<void> {
@@ -23,3 +24,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: join(folder, `${name}.png`), fullPage: false });
 }
+
+/** Moves the pointer off the toast stack and waits until the toasts are gone, so they cover no button. */
+export async function clearToasts(page: Page): Promise<void> {
+  const size = page.viewportSize();
+  await page.mouse.move(2, (size?.height ?? 600) - 2);
+  await page.locator('.ant-notification-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
+}
+
+/** A label that must match the whole accessible name. */
+export const whole = (pattern: RegExp): RegExp => new RegExp(`^${pattern.source}$`);

@@ -44,13 +44,22 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     await expectToast(page, t('channel.toast.created'));
 
     const stored = (await stack.root.get(`/api/channel/search?keyword=${channelName}`)).body.data[0];
-    expect(stored).toMatchObject({ name: channelName, type: 1, models: 'gpt-4o-mini', base_url: upstream.url, group: 'default' });
+    expect(stored).toMatchObject({
+      name: channelName,
+      type: 1,
+      models: 'gpt-4o-mini',
+      base_url: upstream.url,
+      group: 'default',
+    });
 
     await page.goto('/channel');
     const row = rowWith(page, channelName);
     await row.getByText(t('channel.responseTime.untested')).waitFor();
     await row.getByRole('button', { name: label(language, 'channel.action.test') }).click();
-    await page.locator('.ant-notification-notice', { hasText: channelName }).getByText(/gpt-4o-mini/).waitFor();
+    await page
+      .locator('.ant-notification-notice', { hasText: channelName })
+      .getByText(/gpt-4o-mini/)
+      .waitFor();
     await row.getByText(new RegExp(t('channel.responseTime.seconds', { seconds: '\\d+\\.\\d\\d' }))).waitFor();
     expect(upstream.requests.at(-1)?.headers.authorization).toBe('Bearer sk-upstream-key');
 
@@ -103,7 +112,9 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     await expect.poll(async () => (await consumption()).length, { timeout: 15_000 }).toBe(1);
     const quota = (await consumption())[0]?.quota ?? 0;
     expect(quota).toBeGreaterThan(0);
-    const tokens = (await stack.root.get(`/api/token/search?keyword=${tokenName}`)).body.data as Array<{ used_quota: number }>;
+    const tokens = (await stack.root.get(`/api/token/search?keyword=${tokenName}`)).body.data as Array<{
+      used_quota: number;
+    }>;
     expect(tokens[0]?.used_quota).toBe(quota);
 
     await page.goto('/log');
