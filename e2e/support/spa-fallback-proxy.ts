@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
-import { webDist } from './paths.ts';
 
 /**
  * Development aid, off by default (E2E_SPA_FALLBACK=1): answers console routes with index.html and forwards
  * everything else to the real server. It exists only to keep working on the suite while the server's own SPA
  * fallback is broken; the suite's verdict always comes from runs without it.
  */
-export async function startSpaFallbackProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
-  const index = () => readFileSync(join(webDist, 'index.html'));
+export async function startSpaFallbackProxy(target: string, consoleRoot: string): Promise<{ url: string; close(): Promise<void> }> {
+  const index = () => readFileSync(join(consoleRoot, 'index.html'));
   const server: Server = createServer((incoming, outgoing) => {
     const path = (incoming.url ?? '/').split('?')[0] ?? '/';
     const isConsoleRoute =

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +55,9 @@ export async function startStack(): Promise<Stack> {
   const smtp = await startSmtpServer();
   const port = await freePort();
   const directory = mkdtempSync(join(tmpdir(), 'modelgate-e2e-'));
+  // Serve a copy of the built console, so that a rebuild of web/dist during the run cannot pull files away.
+  const consoleCopy = join(directory, 'web-dist');
+  cpSync(webDist, consoleCopy, { recursive: true });
   const serverUrl = `http://127.0.0.1:${port}`;
   const tsx = join(repositoryRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   let log = '';
@@ -66,7 +69,7 @@ export async function startStack(): Promise<Stack> {
       HOST: '127.0.0.1',
       SQLITE_PATH: join(directory, 'modelgate.db'),
       SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
-      WEB_DIST: webDist,
+      WEB_DIST: consoleCopy,
       LOG_LEVEL: 'warn',
       GLOBAL_API_RATE_LIMIT: '0',
       GLOBAL_WEB_RATE_LIMIT: '0',
@@ -89,7 +92,7 @@ export async function startStack(): Promise<Stack> {
     throw error;
   }
 
-  const proxy = process.env.E2E_SPA_FALLBACK === '1' ? await startSpaFallbackProxy(serverUrl) : null;
+  const proxy = process.env.E2E_SPA_FALLBACK === '1' ? await startSpaFallbackProxy(serverUrl, consoleCopy) : null;
   const baseUrl = proxy?.url ?? serverUrl;
   const root = new ApiClient(baseUrl);
   await root.login('root', '123456');

@@ -3,6 +3,8 @@ import { Avatar, Card, Flex, Input, Rate, Segmented, Select, Table, Tag, Typogra
 import type { TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useWindowWidth } from '../../hooks/use-media';
+import { NARROW_SCREEN_PX } from '../../lib/menu';
 import { convertPrice, splitPrice, type PriceUnit } from '../../lib/price';
 import { CapabilityBadge } from './capability-badge';
 import { filterCatalogue, INITIAL_FILTER, type CatalogueFilter } from './catalogue-filter';
@@ -22,6 +24,7 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
   const update = (patch: Partial<CatalogueFilter>) => setFilter((current) => ({ ...current, ...patch }));
   const rows = useMemo(() => filterCatalogue(entries, filter), [entries, filter]);
   const unknown = t('common.unknown');
+  const narrow = useWindowWidth() <= NARROW_SCREEN_PX;
 
   const price = (text: string, unit: PriceUnit) => {
     const value = convertPrice(text, unit);
@@ -91,6 +94,7 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
     {
       title: t('about.column.intro'),
       dataIndex: 'intro',
+      width: narrow ? 240 : undefined,
       render: (intro: string | undefined) =>
         intro ? (
           <Typography.Text>{t(`about.intro.${intro}`)}</Typography.Text>
@@ -176,7 +180,7 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
           loading={loading}
           columns={columns}
           dataSource={rows}
-          scroll={{ x: 1150 }}
+          scroll={{ x: narrow ? 1400 : 1150 }}
           pagination={{ defaultPageSize: 20, showSizeChanger: true, showTotal: (total) => t('about.total', { count: total }) }}
           locale={{ emptyText: t('about.empty') }}
         />
