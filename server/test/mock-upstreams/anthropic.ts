@@ -15,18 +15,24 @@ export function startAnthropicMock(options: { pathPrefix?: string } = {}): Promi
     if (request.method !== 'POST' || request.path !== `${prefix}/v1/messages`) {
       return reply.json(404, error('not_found_error', `Not found: ${request.path}`));
     }
-    if (request.headers['x-api-key'] !== anthropicMockKey) return reply.json(401, error('authentication_error', 'invalid x-api-key'));
-    if (!request.headers['anthropic-version']) return reply.json(400, error('invalid_request_error', 'anthropic-version: header is required'));
+    if (request.headers['x-api-key'] !== anthropicMockKey)
+      return reply.json(401, error('authentication_error', 'invalid x-api-key'));
+    if (!request.headers['anthropic-version'])
+      return reply.json(400, error('invalid_request_error', 'anthropic-version: header is required'));
     const body = request.json as Record<string, unknown> | undefined;
-    if (!body || typeof body.model !== 'string') return reply.json(400, error('invalid_request_error', 'model: Field required'));
-    if (typeof body.max_tokens !== 'number') return reply.json(400, error('invalid_request_error', 'max_tokens: Field required'));
+    if (!body || typeof body.model !== 'string')
+      return reply.json(400, error('invalid_request_error', 'model: Field required'));
+    if (typeof body.max_tokens !== 'number')
+      return reply.json(400, error('invalid_request_error', 'max_tokens: Field required'));
     const problem = checkClaudeMessages(body.messages);
     if (problem) return reply.json(400, error('invalid_request_error', problem));
     const wantsTools = Array.isArray(body.tools) && body.tools.length > 0;
     if (body.stream === true) {
       return reply.stream('text/event-stream', fixture('anthropic', wantsTools ? 'tool-stream.sse' : 'stream.sse'));
     }
-    return reply.json(200, fixtureJson('anthropic', wantsTools ? 'tool-use.json' : 'message.json'), { 'request-id': 'req_mock' });
+    return reply.json(200, fixtureJson('anthropic', wantsTools ? 'tool-use.json' : 'message.json'), {
+      'request-id': 'req_mock',
+    });
   });
 }
 
@@ -40,8 +46,10 @@ export function checkClaudeMessages(messages: unknown): string | undefined {
     if (typeof content !== 'string' && !Array.isArray(content)) return `messages.${index}.content: Field required`;
     if (Array.isArray(content)) {
       for (const block of content as { type?: unknown }[]) {
-        if (block.type === 'tool_result' && role !== 'user') return `messages.${index}: tool_result blocks are only allowed in user turns`;
-        if (block.type === 'tool_use' && role !== 'assistant') return `messages.${index}: tool_use blocks are only allowed in assistant turns`;
+        if (block.type === 'tool_result' && role !== 'user')
+          return `messages.${index}: tool_result blocks are only allowed in user turns`;
+        if (block.type === 'tool_use' && role !== 'assistant')
+          return `messages.${index}: tool_use blocks are only allowed in assistant turns`;
       }
     }
   }

@@ -1,4 +1,11 @@
-import { fixture, fixtureJson, startMockUpstream, type MockReply, type MockUpstream, type RecordedRequest } from './international-mock-kit.js';
+import {
+  fixture,
+  fixtureJson,
+  startMockUpstream,
+  type MockReply,
+  type MockUpstream,
+  type RecordedRequest,
+} from './international-mock-kit.js';
 
 export const geminiMockKey = 'AIza-mock-gemini-key';
 
@@ -7,23 +14,33 @@ const googleError = (code: number, status: string, message: string) => ({ error:
 /** The checks generateContent makes on its body; a message when one fails. Shared with the Vertex mock. */
 export function checkGeminiBody(body: unknown, requireRoles: boolean): string | undefined {
   const contents = (body as { contents?: unknown } | undefined)?.contents;
-  if (!Array.isArray(contents) || contents.length === 0) return '* GenerateContentRequest.contents: contents is not specified';
+  if (!Array.isArray(contents) || contents.length === 0)
+    return '* GenerateContentRequest.contents: contents is not specified';
   for (const [index, content] of contents.entries()) {
     const { role, parts } = content as { role?: unknown; parts?: unknown };
-    if (role !== undefined && role !== 'user' && role !== 'model') return `Please use a valid role: user, model. (contents[${index}])`;
+    if (role !== undefined && role !== 'user' && role !== 'model')
+      return `Please use a valid role: user, model. (contents[${index}])`;
     if (requireRoles && role === undefined) return `contents[${index}].role is required`;
-    if (!Array.isArray(parts) || parts.length === 0) return `* GenerateContentRequest.contents[${index}].parts: contents.parts must not be empty.`;
+    if (!Array.isArray(parts) || parts.length === 0)
+      return `* GenerateContentRequest.contents[${index}].parts: contents.parts must not be empty.`;
   }
   return undefined;
 }
 
 /** Replays a Gemini answer for `method` (generateContent, streamGenerateContent or batchEmbedContents). */
-export async function answerGemini(request: RecordedRequest, reply: MockReply, method: string, requireRoles: boolean): Promise<void> {
+export async function answerGemini(
+  request: RecordedRequest,
+  reply: MockReply,
+  method: string,
+  requireRoles: boolean,
+): Promise<void> {
   const body = request.json as Record<string, unknown> | undefined;
   if (method === 'batchEmbedContents') {
     const requests = (body?.requests as unknown[] | undefined) ?? [];
     const recorded = fixtureJson('gemini', 'embeddings.json') as { embeddings: unknown[] };
-    return reply.json(200, { embeddings: requests.map((_, index) => recorded.embeddings[index % recorded.embeddings.length]) });
+    return reply.json(200, {
+      embeddings: requests.map((_, index) => recorded.embeddings[index % recorded.embeddings.length]),
+    });
   }
   const problem = checkGeminiBody(body, requireRoles);
   if (problem) return reply.json(400, googleError(400, 'INVALID_ARGUMENT', problem));
@@ -31,7 +48,8 @@ export async function answerGemini(request: RecordedRequest, reply: MockReply, m
   const wantsTools = Array.isArray(body?.tools) && !text.includes('functionResponse');
   if (text.includes('BLOCK ME')) return reply.json(200, fixtureJson('gemini', 'blocked.json'));
   if (method === 'streamGenerateContent') {
-    if (request.query.get('alt') !== 'sse') return reply.json(400, googleError(400, 'INVALID_ARGUMENT', 'mock speaks SSE only'));
+    if (request.query.get('alt') !== 'sse')
+      return reply.json(400, googleError(400, 'INVALID_ARGUMENT', 'mock speaks SSE only'));
     return reply.stream('text/event-stream', fixture('gemini', wantsTools ? 'function-call-stream.sse' : 'stream.sse'));
   }
   if (method !== 'generateContent') return reply.json(404, googleError(404, 'NOT_FOUND', `Method ${method} not found`));
@@ -45,7 +63,8 @@ export async function answerGemini(request: RecordedRequest, reply: MockReply, m
 export function startGeminiMock(): Promise<MockUpstream> {
   return startMockUpstream(async (request, reply) => {
     const match = /^\/(v1|v1beta)\/models\/([^/:]+):(\w+)$/.exec(request.path);
-    if (request.method !== 'POST' || !match) return reply.json(404, googleError(404, 'NOT_FOUND', `path ${request.path} not found`));
+    if (request.method !== 'POST' || !match)
+      return reply.json(404, googleError(404, 'NOT_FOUND', `path ${request.path} not found`));
     const key = request.headers['x-goog-api-key'] ?? request.query.get('key');
     if (key !== geminiMockKey) return reply.json(400, fixtureJson('gemini', 'error-invalid-key.json'));
     await answerGemini(request, reply, match[3] ?? '', false);

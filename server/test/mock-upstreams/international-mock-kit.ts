@@ -38,8 +38,10 @@ export interface MockUpstream {
 const adaptorsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../src/relay/adaptors');
 
 /** A recorded fixture of one adaptor (`__fixtures__/<name>`). */
-export const fixture = (vendor: string, name: string): Buffer => readFileSync(join(adaptorsFolder, vendor, '__fixtures__', name));
-export const fixtureJson = (vendor: string, name: string): unknown => JSON.parse(fixture(vendor, name).toString('utf8'));
+export const fixture = (vendor: string, name: string): Buffer =>
+  readFileSync(join(adaptorsFolder, vendor, '__fixtures__', name));
+export const fixtureJson = (vendor: string, name: string): unknown =>
+  JSON.parse(fixture(vendor, name).toString('utf8'));
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -85,7 +87,14 @@ export async function startMockUpstream(handler: MockHandler): Promise<MockUpstr
       } catch {
         json = undefined;
       }
-      const recorded: RecordedRequest = { method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers, body, json };
+      const recorded: RecordedRequest = {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: request.headers,
+        body,
+        json,
+      };
       requests.push(recorded);
       const reply = makeReply(response);
       if (pendingFailure) {
@@ -117,8 +126,14 @@ export async function startMockUpstream(handler: MockHandler): Promise<MockUpstr
 }
 
 /** Sends an upstream request description (from an adaptor's buildRequest) to a mock, the way the pipeline would. */
-export async function sendTo(request: { url: string; method: string; headers: Record<string, string>; body?: Buffer | string }) {
-  const requestBody = typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body);
+export async function sendTo(request: {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer | string;
+}) {
+  const requestBody =
+    typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body);
   const response = await fetch(request.url, { method: request.method, headers: request.headers, body: requestBody });
   const body = Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string> = {};
@@ -137,7 +152,12 @@ export function relayCall(options: {
   config?: RelayCall['channel']['config'];
 }): RelayCall {
   const mode = options.mode ?? 'chat';
-  const paths: Partial<Record<RelayMode, string>> = { chat: '/v1/chat/completions', completions: '/v1/completions', embeddings: '/v1/embeddings', images: '/v1/images/generations' };
+  const paths: Partial<Record<RelayMode, string>> = {
+    chat: '/v1/chat/completions',
+    completions: '/v1/completions',
+    embeddings: '/v1/embeddings',
+    images: '/v1/images/generations',
+  };
   return {
     mode,
     path: paths[mode] ?? '/v1/chat/completions',
@@ -145,7 +165,14 @@ export function relayCall(options: {
     model: options.model ?? String(options.body.model ?? ''),
     stream: options.body.stream === true,
     body: { kind: 'json', value: options.body, raw: Buffer.from(JSON.stringify(options.body)), changed: false },
-    channel: { id: 1, type: options.type ?? 1, name: 'test', key: options.key ?? 'key', baseUrl: options.baseUrl ?? 'http://127.0.0.1:9', config: options.config ?? {} },
+    channel: {
+      id: 1,
+      type: options.type ?? 1,
+      name: 'test',
+      key: options.key ?? 'key',
+      baseUrl: options.baseUrl ?? 'http://127.0.0.1:9',
+      config: options.config ?? {},
+    },
     clientHeaders: {},
   };
 }
@@ -159,7 +186,6 @@ export async function* pieces(bytes: Buffer | string, size = 7): AsyncIterable<B
 /** A converted stream collected: parsed chunks, joined content, tool calls merged by index, last usage and finish. */
 export async function collect(chunks: AsyncIterable<RelayChunk>) {
   // Tests read the chunks loosely.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const parsed: any[] = [];
   let content = '';
   let reasoning = '';

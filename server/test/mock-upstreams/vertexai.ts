@@ -37,7 +37,8 @@ export async function startVertexMock(): Promise<VertexMock> {
   const mock = await startMockUpstream(async (request, reply) => {
     if (request.path === '/token') {
       const form = new URLSearchParams(request.body.toString('utf8'));
-      if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return reply.json(400, { error: 'unsupported_grant_type' });
+      if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+        return reply.json(400, { error: 'unsupported_grant_type' });
       const [header = '', claims = '', signature = ''] = (form.get('assertion') ?? '').split('.');
       const verifier = createVerify('RSA-SHA256');
       verifier.update(`${header}.${claims}`);
@@ -52,28 +53,58 @@ export async function startVertexMock(): Promise<VertexMock> {
       issuedTokens.push(token);
       return reply.json(200, { ...(fixtureJson('vertexai', 'token.json') as object), access_token: token });
     }
-    const match = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/.exec(request.path);
-    if (request.method !== 'POST' || !match) return reply.json(404, googleError(404, 'NOT_FOUND', `path ${request.path} not found`));
+    const match =
+      /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/.exec(
+        request.path,
+      );
+    if (request.method !== 'POST' || !match)
+      return reply.json(404, googleError(404, 'NOT_FOUND', `path ${request.path} not found`));
     const [, project, , publisher, model = '', method = ''] = match;
     const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
-    if (!issuedTokens.includes(token)) return reply.json(401, googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.'));
-    if (project !== serviceAccount.project_id) return reply.json(403, fixtureJson('vertexai', 'error-permission-denied.json'));
+    if (!issuedTokens.includes(token))
+      return reply.json(
+        401,
+        googleError(
+          401,
+          'UNAUTHENTICATED',
+          'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+        ),
+      );
+    if (project !== serviceAccount.project_id)
+      return reply.json(403, fixtureJson('vertexai', 'error-permission-denied.json'));
     if (publisher === 'anthropic') {
       const body = request.json as Record<string, unknown> | undefined;
-      if (!model.startsWith('claude')) return reply.json(404, googleError(404, 'NOT_FOUND', `Publisher model ${model} not found`));
-      if (body?.anthropic_version !== 'vertex-2023-10-16') return reply.json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic_version: vertex-2023-10-16 is required' } });
-      if ('model' in (body ?? {})) return reply.json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'model: Extra inputs are not permitted' } });
+      if (!model.startsWith('claude'))
+        return reply.json(404, googleError(404, 'NOT_FOUND', `Publisher model ${model} not found`));
+      if (body?.anthropic_version !== 'vertex-2023-10-16')
+        return reply.json(400, {
+          type: 'error',
+          error: { type: 'invalid_request_error', message: 'anthropic_version: vertex-2023-10-16 is required' },
+        });
+      if ('model' in (body ?? {}))
+        return reply.json(400, {
+          type: 'error',
+          error: { type: 'invalid_request_error', message: 'model: Extra inputs are not permitted' },
+        });
       const problem = checkClaudeMessages(body?.messages);
-      if (problem) return reply.json(400, { type: 'error', error: { type: 'invalid_request_error', message: problem } });
+      if (problem)
+        return reply.json(400, { type: 'error', error: { type: 'invalid_request_error', message: problem } });
       const tools = Array.isArray(body?.tools) && body.tools.length > 0;
-      if (method === 'streamRawPredict') return reply.stream('text/event-stream', fixture('anthropic', tools ? 'tool-stream.sse' : 'stream.sse'));
-      if (method === 'rawPredict') return reply.json(200, fixtureJson('anthropic', tools ? 'tool-use.json' : 'message.json'));
+      if (method === 'streamRawPredict')
+        return reply.stream('text/event-stream', fixture('anthropic', tools ? 'tool-stream.sse' : 'stream.sse'));
+      if (method === 'rawPredict')
+        return reply.json(200, fixtureJson('anthropic', tools ? 'tool-use.json' : 'message.json'));
       return reply.json(404, googleError(404, 'NOT_FOUND', `method ${method} not found`));
     }
     if (method === 'predict') {
       const instances = ((request.json as { instances?: unknown[] } | undefined)?.instances ?? []).length;
       const recorded = fixtureJson('vertexai', 'embeddings.json') as { predictions: unknown[] };
-      return reply.json(200, { predictions: Array.from({ length: instances }, (_, index) => recorded.predictions[index % recorded.predictions.length]) });
+      return reply.json(200, {
+        predictions: Array.from(
+          { length: instances },
+          (_, index) => recorded.predictions[index % recorded.predictions.length],
+        ),
+      });
     }
     await answerGemini(request, reply, method, true);
   });

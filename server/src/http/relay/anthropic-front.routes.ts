@@ -29,8 +29,12 @@ function anthropicErrorHandler(error: FastifyError, request: FastifyRequest, rep
     const status = error.status === 200 ? 400 : error.status;
     return reply.status(status).send(anthropicError(status, `${error.text[language]} (request id: ${request.id})`));
   }
-  if (isUpstreamError(error)) return reply.status(error.status).send(anthropicError(error.status, `${error.body.message} (request id: ${request.id})`));
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply.status(error.statusCode).send(anthropicError(error.statusCode, error.message));
+  if (isUpstreamError(error))
+    return reply
+      .status(error.status)
+      .send(anthropicError(error.status, `${error.body.message} (request id: ${request.id})`));
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    return reply.status(error.statusCode).send(anthropicError(error.statusCode, error.message));
   request.log.error({ err: error }, 'anthropic front failed');
   return reply.status(500).send(anthropicError(500, `internal error of the gateway (request id: ${request.id})`));
 }
@@ -60,7 +64,9 @@ function anthropicOutput(model: string): FrontOutput {
   return {
     whole: (body) => ({
       headers: { 'content-type': 'application/json' },
-      body: Buffer.from(JSON.stringify(chatCompletionToAnthropic(JSON.parse(body.toString('utf8')) as ChatCompletion, model))),
+      body: Buffer.from(
+        JSON.stringify(chatCompletionToAnthropic(JSON.parse(body.toString('utf8')) as ChatCompletion, model)),
+      ),
     }),
     event: (data) => {
       if (data === '[DONE]') return [...writer.end()].join('');
@@ -119,7 +125,9 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
       principalOf(request);
       const body = parseBody(request, anthropicCountTokensBody) as AnthropicFrontRequest;
       const chat = anthropicToChatRequest({ ...body, max_tokens: 1 });
-      return { input_tokens: countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) };
+      return {
+        input_tokens: countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')),
+      };
     });
   });
 }

@@ -21,11 +21,22 @@ export const anthropicMessagesBody = z
     top_p: z.number().min(0).max(1).optional(),
     top_k: z.number().int().min(0).optional(),
     stop_sequences: z.array(z.string().max(1000)).max(16).optional(),
-    tools: z.array(z.object({ name: z.string().min(1).max(128) }).passthrough()).max(512).optional(),
-    tool_choice: z.object({ type: z.enum(['auto', 'any', 'tool', 'none']), name: z.string().optional() }).passthrough().optional(),
-    metadata: z.object({ user_id: z.string().max(256).optional() }).passthrough().optional(),
+    tools: z
+      .array(z.object({ name: z.string().min(1).max(128) }).passthrough())
+      .max(512)
+      .optional(),
+    tool_choice: z
+      .object({ type: z.enum(['auto', 'any', 'tool', 'none']), name: z.string().optional() })
+      .passthrough()
+      .optional(),
+    metadata: z
+      .object({ user_id: z.string().max(256).optional() })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 
 /** `POST /v1/messages/count_tokens`: the same conversation without max_tokens. */
-export const anthropicCountTokensBody = anthropicMessagesBody.omit({ max_tokens: true }).extend({ max_tokens: z.number().optional() });
+export const anthropicCountTokensBody = anthropicMessagesBody
+  .omit({ max_tokens: true })
+  .extend({ max_tokens: z.number().optional() });

@@ -11,7 +11,15 @@ import { transportError } from '../../relay/upstream-error.js';
 import { principalOf, tokenCheck } from './relay.routes.js';
 
 /** Client headers never forwarded (one-api's list, plus our own auth: the channel key replaces it). */
-const droppedRequestHeaders = new Set(['host', 'content-length', 'accept-encoding', 'connection', 'authorization', 'x-api-key', 'transfer-encoding']);
+const droppedRequestHeaders = new Set([
+  'host',
+  'content-length',
+  'accept-encoding',
+  'connection',
+  'authorization',
+  'x-api-key',
+  'transfer-encoding',
+]);
 const droppedResponseHeaders = new Set(['connection', 'transfer-encoding', 'keep-alive', 'content-length']);
 const proxyBodyLimitBytes = 32 * 1024 * 1024;
 
@@ -32,7 +40,10 @@ function forwardedHeaders(request: FastifyRequest, key: string): Record<string, 
  * here only administrators may (the rule for choosing a channel by hand), and every call is logged.
  */
 export function proxyRoutes(scope: FastifyInstance, context: AppContext): void {
-  const handler = async (request: FastifyRequest<{ Params: { channelId: string; '*': string } }>, reply: FastifyReply) => {
+  const handler = async (
+    request: FastifyRequest<{ Params: { channelId: string; '*': string } }>,
+    reply: FastifyReply,
+  ) => {
     const principal = principalOf(request);
     if (principal.user.role < Role.Admin) throw relayErrors.channelForbidden();
     const channelId = Number(request.params.channelId);
@@ -58,7 +69,9 @@ export function proxyRoutes(scope: FastifyInstance, context: AppContext): void {
       });
     } catch (error) {
       const failure = transportError(error, String((error as { code?: string }).code ?? '').includes('TIMEOUT'));
-      reply.status(failure.status).send({ error: { message: failure.message, type: failure.body.type, param: null, code: failure.body.code } });
+      reply
+        .status(failure.status)
+        .send({ error: { message: failure.message, type: failure.body.type, param: null, code: failure.body.code } });
       return reply;
     }
     await recordLog(context, {

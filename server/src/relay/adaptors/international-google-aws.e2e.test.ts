@@ -13,13 +13,29 @@ import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
 /** Every model here costs 1 quota per token, prompt and completion alike, so a charge equals the token count. */
 const pricedModels = [
-  'claude-3-5-sonnet-20241022', 'gemini-1.5-flash', 'text-embedding-004', 'gemini-1.5-pro-002', 'claude-3-5-sonnet-v2@20241022',
-  'claude-3-haiku-20240307', 'llama3-8b-8192', 'PaLM-2',
+  'claude-3-5-sonnet-20241022',
+  'gemini-1.5-flash',
+  'text-embedding-004',
+  'gemini-1.5-pro-002',
+  'claude-3-5-sonnet-v2@20241022',
+  'claude-3-haiku-20240307',
+  'llama3-8b-8192',
+  'PaLM-2',
 ];
 const tools: OpenAI.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Current weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
 ];
-const hello: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'hi' }];
+const hello: OpenAI.ChatCompletionMessageParam[] = [
+  { role: 'system', content: 'You are terse.' },
+  { role: 'user', content: 'hi' },
+];
 
 /** Reads an SDK stream: joined content, last finish reason, tool calls merged by index, the usage chunk. */
 export async function readChunks(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
@@ -62,14 +78,25 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
   }
 
   const probe = async (name: string, model: string) =>
-    (await root.get(`/api/channel/test/${channels[name]}?model=${encodeURIComponent(model)}`)).body as { success: boolean; message: string };
+    (await root.get(`/api/channel/test/${channels[name]}?model=${encodeURIComponent(model)}`)).body as {
+      success: boolean;
+      message: string;
+    };
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
     root = await server.rootClient();
-    [anthropicMock, geminiMock, vertexMock, awsMock, palmMock] = await Promise.all([startAnthropicMock(), startGeminiMock(), startVertexMock(), startAwsMock(), startPalmMock()]);
+    [anthropicMock, geminiMock, vertexMock, awsMock, palmMock] = await Promise.all([
+      startAnthropicMock(),
+      startGeminiMock(),
+      startVertexMock(),
+      startAwsMock(),
+      startPalmMock(),
+    ]);
     // Bedrock's Llama has a per-type default (`llama3-8b-8192(33)`) that wins over a plain name.
-    const ratios = JSON.stringify(Object.fromEntries([...pricedModels, 'llama3-8b-8192(33)'].map((model) => [model, 1])));
+    const ratios = JSON.stringify(
+      Object.fromEntries([...pricedModels, 'llama3-8b-8192(33)'].map((model) => [model, 1])),
+    );
     await setOption(server, 'ModelRatio', ratios);
     await setOption(server, 'CompletionRatio', ratios);
     const add = async (name: string, type: number, key: string, base_url: string, models: string, config = '{}') => {
@@ -77,7 +104,13 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
     };
     await add('anthropic', 14, anthropicMockKey, anthropicMock.url, 'claude-3-5-sonnet-20241022');
     await add('gemini', 24, geminiMockKey, geminiMock.url, 'gemini-1.5-flash,text-embedding-004');
-    await add('vertex', 42, `us-central1|mock-project|${JSON.stringify(vertexMock.serviceAccount)}`, vertexMock.url, 'gemini-1.5-pro-002,claude-3-5-sonnet-v2@20241022');
+    await add(
+      'vertex',
+      42,
+      `us-central1|mock-project|${JSON.stringify(vertexMock.serviceAccount)}`,
+      vertexMock.url,
+      'gemini-1.5-pro-002,claude-3-5-sonnet-v2@20241022',
+    );
     await add('aws', 33, awsMockKey, awsMock.url, 'claude-3-haiku-20240307,llama3-8b-8192');
     await add('palm', 11, palmMockKey, palmMock.url, 'PaLM-2');
     userId = await createUser(server, { username: 'international-a', quota: 1_000_000 });
@@ -92,83 +125,175 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
   });
 
   test('Anthropic: chat, stream with usage, tool calls, billing, upstream errors and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello }));
+    const whole = await charged(() =>
+      client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello }),
+    );
     expect(whole.result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
     expect(whole.result.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 10 });
     expect(whole.quota).toBe(22);
-    expect(anthropicMock.requests.at(-1)!.json).toMatchObject({ system: 'You are terse.', max_tokens: 4096, messages: [{ role: 'user' }] });
+    expect(anthropicMock.requests.at(-1)!.json).toMatchObject({
+      system: 'You are terse.',
+      max_tokens: 4096,
+      messages: [{ role: 'user' }],
+    });
     const streamed = await charged(async () =>
-      readChunks(await client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello, stream: true, stream_options: { include_usage: true } })),
+      readChunks(
+        await client.chat.completions.create({
+          model: 'claude-3-5-sonnet-20241022',
+          messages: hello,
+          stream: true,
+          stream_options: { include_usage: true },
+        }),
+      ),
     );
-    expect(streamed.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop', usage: { prompt_tokens: 12, completion_tokens: 8 } });
+    expect(streamed.result).toMatchObject({
+      content: 'Hello! How can I help?',
+      finish: 'stop',
+      usage: { prompt_tokens: 12, completion_tokens: 8 },
+    });
     expect(streamed.quota).toBe(20);
     const tool = await client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello, tools });
-    expect(tool.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' } }] } });
-    const toolStream = await readChunks(await client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello, tools, stream: true }));
-    expect(toolStream).toMatchObject({ finish: 'tool_calls', calls: [{ name: 'get_weather', arguments: '{"city": "Paris"}' }] });
-    anthropicMock.failNext(429, { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } });
-    const failed = await client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello }).catch((error: unknown) => error);
+    expect(tool.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' } }] },
+    });
+    const toolStream = await readChunks(
+      await client.chat.completions.create({
+        model: 'claude-3-5-sonnet-20241022',
+        messages: hello,
+        tools,
+        stream: true,
+      }),
+    );
+    expect(toolStream).toMatchObject({
+      finish: 'tool_calls',
+      calls: [{ name: 'get_weather', arguments: '{"city": "Paris"}' }],
+    });
+    anthropicMock.failNext(429, {
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
+    });
+    const failed = await client.chat.completions
+      .create({ model: 'claude-3-5-sonnet-20241022', messages: hello })
+      .catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(OpenAI.APIError);
     expect((failed as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
-    expect(await probe('anthropic', 'claude-3-5-sonnet-20241022')).toMatchObject({ success: true, message: 'Hello! How can I help you today?' });
+    expect(await probe('anthropic', 'claude-3-5-sonnet-20241022')).toMatchObject({
+      success: true,
+      message: 'Hello! How can I help you today?',
+    });
   });
 
   test('Gemini: chat, stream, function calling, embeddings, a wrong key, and the channel test', async () => {
     const whole = await charged(() => client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
     expect(whole.quota).toBe(19);
-    expect(geminiMock.requests.at(-1)).toMatchObject({ path: '/v1beta/models/gemini-1.5-flash:generateContent', json: { systemInstruction: { parts: [{ text: 'You are terse.' }] } } });
-    const streamed = await charged(async () => readChunks(await client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello, stream: true })));
+    expect(geminiMock.requests.at(-1)).toMatchObject({
+      path: '/v1beta/models/gemini-1.5-flash:generateContent',
+      json: { systemInstruction: { parts: [{ text: 'You are terse.' }] } },
+    });
+    const streamed = await charged(async () =>
+      readChunks(await client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello, stream: true })),
+    );
     expect(streamed.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
     expect(streamed.quota).toBe(16);
     const tool = await client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello, tools });
-    expect(tool.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] } });
+    expect(tool.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    });
     const embeddings = await client.embeddings.create({ model: 'text-embedding-004', input: ['a', 'b'] });
     expect(embeddings.data.map((item) => item.index)).toEqual([0, 1]);
     // The SDK asks for base64 float32 by default, so values come back at float32 precision.
     expect(embeddings.data[1]!.embedding.map((value) => Number(value.toFixed(6)))).toEqual([0.002, 0.017, -0.011]);
-    const floats = await client.embeddings.create({ model: 'text-embedding-004', input: 'a', encoding_format: 'float' });
+    const floats = await client.embeddings.create({
+      model: 'text-embedding-004',
+      input: 'a',
+      encoding_format: 'float',
+    });
     expect(floats.data[0]!.embedding).toEqual([0.013, -0.008, 0.021]);
-    geminiMock.failNext(400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } });
-    const failed = (await client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
+    geminiMock.failNext(400, {
+      error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' },
+    });
+    const failed = (await client.chat.completions
+      .create({ model: 'gemini-1.5-flash', messages: hello })
+      .catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
     expect(failed.status).toBe(400);
     expect(failed.message).toContain('API key not valid');
     expect(await probe('gemini', 'gemini-1.5-flash')).toMatchObject({ success: true });
   });
 
   test('Vertex AI: token minted once, Gemini and Claude publishers, streams and the channel test', async () => {
-    const gemini = await charged(() => client.chat.completions.create({ model: 'gemini-1.5-pro-002', messages: hello }));
+    const gemini = await charged(() =>
+      client.chat.completions.create({ model: 'gemini-1.5-pro-002', messages: hello }),
+    );
     expect(gemini.result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
     expect(gemini.quota).toBe(19);
-    const claude = await charged(async () => readChunks(await client.chat.completions.create({ model: 'claude-3-5-sonnet-v2@20241022', messages: hello, stream: true })));
+    const claude = await charged(async () =>
+      readChunks(
+        await client.chat.completions.create({ model: 'claude-3-5-sonnet-v2@20241022', messages: hello, stream: true }),
+      ),
+    );
     expect(claude.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
     expect(claude.quota).toBe(20);
-    const tool = await client.chat.completions.create({ model: 'claude-3-5-sonnet-v2@20241022', messages: hello, tools });
+    const tool = await client.chat.completions.create({
+      model: 'claude-3-5-sonnet-v2@20241022',
+      messages: hello,
+      tools,
+    });
     expect(tool.choices[0]!.finish_reason).toBe('tool_calls');
     expect(vertexMock.requests.filter((request) => request.path === '/token')).toHaveLength(1);
-    expect(await probe('vertex', 'claude-3-5-sonnet-v2@20241022')).toMatchObject({ success: true, message: 'Hello! How can I help you today?' });
+    expect(await probe('vertex', 'claude-3-5-sonnet-v2@20241022')).toMatchObject({
+      success: true,
+      message: 'Hello! How can I help you today?',
+    });
   });
 
   test('AWS Bedrock: Claude and Llama through the SDK (SigV4, event stream), billing and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello }));
+    const whole = await charged(() =>
+      client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello }),
+    );
     expect(whole.result.choices[0]!.message.content).toBe('Hello from Bedrock!');
     expect(whole.quota).toBe(20);
-    const streamed = await charged(async () => readChunks(await client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello, stream: true })));
+    const streamed = await charged(async () =>
+      readChunks(
+        await client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello, stream: true }),
+      ),
+    );
     expect(streamed.result).toMatchObject({ content: 'Hello from Bedrock!', finish: 'stop' });
     expect(streamed.quota).toBe(20);
-    const toolStream = await readChunks(await client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello, tools, stream: true }));
-    expect(toolStream).toMatchObject({ finish: 'tool_calls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }] });
-    const llama = await charged(async () => readChunks(await client.chat.completions.create({ model: 'llama3-8b-8192', messages: hello, stream: true, stream_options: { include_usage: true } })));
+    const toolStream = await readChunks(
+      await client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello, tools, stream: true }),
+    );
+    expect(toolStream).toMatchObject({
+      finish: 'tool_calls',
+      calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }],
+    });
+    const llama = await charged(async () =>
+      readChunks(
+        await client.chat.completions.create({
+          model: 'llama3-8b-8192',
+          messages: hello,
+          stream: true,
+          stream_options: { include_usage: true },
+        }),
+      ),
+    );
     expect(llama.result.content).toBe('Hello from Llama!');
     expect(llama.quota).toBe(20);
     expect(awsMock.requests.at(-1)!.path).toBe('/model/meta.llama3-8b-instruct-v1%3A0/invoke-with-response-stream');
-    expect(await probe('aws', 'claude-3-haiku-20240307')).toMatchObject({ success: true, message: 'Hello from Bedrock!' });
+    expect(await probe('aws', 'claude-3-haiku-20240307')).toMatchObject({
+      success: true,
+      message: 'Hello from Bedrock!',
+    });
   });
 
   test('PaLM: chat, a one-chunk stream and the channel test', async () => {
     const whole = await client.chat.completions.create({ model: 'PaLM-2', messages: hello });
     expect(whole.choices[0]!.message.content).toBe('Hello! How can I help you today?');
-    const streamed = await readChunks(await client.chat.completions.create({ model: 'PaLM-2', messages: hello, stream: true }));
+    const streamed = await readChunks(
+      await client.chat.completions.create({ model: 'PaLM-2', messages: hello, stream: true }),
+    );
     expect(streamed).toMatchObject({ content: 'Hello! How can I help you today?', finish: 'stop' });
     expect(await probe('palm', 'PaLM-2')).toMatchObject({ success: true });
   });

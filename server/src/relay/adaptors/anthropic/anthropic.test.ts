@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { anthropicMockKey, startAnthropicMock } from '../../../../test/mock-upstreams/anthropic.js';
-import { collect, fixture, pieces, relayCall, sendTo, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import {
+  collect,
+  fixture,
+  pieces,
+  relayCall,
+  sendTo,
+  type MockUpstream,
+} from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildAnthropicRequest, toClaudeRequest } from './request.js';
 import { readAnthropicError, readAnthropicResponse } from './response.js';
@@ -8,7 +15,11 @@ import { readAnthropicStream } from './stream.js';
 
 const weatherTool = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Current weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
 
 const chat = (body: Record<string, unknown>, baseUrl = 'http://127.0.0.1:9') =>
@@ -21,9 +32,22 @@ describe('anthropic request conversion', () => {
       messages: [
         { role: 'system', content: 'You are terse.' },
         { role: 'developer', content: 'Answer in English.' },
-        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris? And this image?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather in Paris? And this image?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } }] },
-        { role: 'assistant', content: 'Let me check.', tool_calls: [{ id: 'toolu_01A', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }, { id: 'toolu_01B', type: 'function', function: { name: 'get_weather', arguments: 'not json' } }] },
+        {
+          role: 'assistant',
+          content: 'Let me check.',
+          tool_calls: [
+            { id: 'toolu_01A', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+            { id: 'toolu_01B', type: 'function', function: { name: 'get_weather', arguments: 'not json' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'toolu_01A', content: '{"temp_c":21}' },
         { role: 'tool', tool_call_id: 'toolu_01B', content: '{"temp_c":22}' },
       ],
@@ -42,7 +66,9 @@ describe('anthropic request conversion', () => {
     expect(body.stop_sequences).toEqual(['END']);
     expect(body.metadata).toEqual({ user_id: 'u-1' });
     expect(body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
-    expect(body.tools).toEqual([{ name: 'get_weather', description: 'Current weather', input_schema: weatherTool.function.parameters }]);
+    expect(body.tools).toEqual([
+      { name: 'get_weather', description: 'Current weather', input_schema: weatherTool.function.parameters },
+    ]);
     expect(body.messages).toEqual([
       {
         role: 'user',
@@ -71,26 +97,52 @@ describe('anthropic request conversion', () => {
   });
 
   test('defaults max_tokens, drops tools for tool_choice none, maps a named tool choice', () => {
-    const plain = toClaudeRequest({ model: 'claude-2', messages: [{ role: 'user', content: 'hi' }], tools: [weatherTool as never], tool_choice: 'none' });
-    expect(plain).toEqual({ model: 'claude-2.1', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
-    const named = toClaudeRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [weatherTool as never], tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+    const plain = toClaudeRequest({
+      model: 'claude-2',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [weatherTool as never],
+      tool_choice: 'none',
+    });
+    expect(plain).toEqual({
+      model: 'claude-2.1',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    });
+    const named = toClaudeRequest({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [weatherTool as never],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    });
     expect(named.tool_choice).toEqual({ type: 'tool', name: 'get_weather' });
   });
 
   test('the upstream request carries the key, the version and the Messages URL', () => {
-    const request = buildAnthropicRequest(chat({ messages: [{ role: 'user', content: 'hi' }], stream: true }, 'https://api.anthropic.com'));
+    const request = buildAnthropicRequest(
+      chat({ messages: [{ role: 'user', content: 'hi' }], stream: true }, 'https://api.anthropic.com'),
+    );
     expect(request.url).toBe('https://api.anthropic.com/v1/messages');
-    expect(request.headers).toMatchObject({ 'x-api-key': anthropicMockKey, 'anthropic-version': '2023-06-01', accept: 'text/event-stream' });
+    expect(request.headers).toMatchObject({
+      'x-api-key': anthropicMockKey,
+      'anthropic-version': '2023-06-01',
+      accept: 'text/event-stream',
+    });
     expect(JSON.parse(String(request.body))).toMatchObject({ stream: true, model: 'claude-3-5-sonnet-20241022' });
   });
 
   test('an empty key is a clear channel error', () => {
-    expect(() => buildAnthropicRequest(relayCall({ body: { model: 'm', messages: [] }, key: ' ' }))).toThrow(/key is empty/);
+    expect(() => buildAnthropicRequest(relayCall({ body: { model: 'm', messages: [] }, key: ' ' }))).toThrow(
+      /key is empty/,
+    );
   });
 });
 
 describe('anthropic answers', () => {
-  const response = (name: string, status = 200) => ({ status, headers: { 'content-type': 'application/json' }, body: fixture('anthropic', name) });
+  const response = (name: string, status = 200) => ({
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: fixture('anthropic', name),
+  });
 
   test('a text answer becomes a chat completion with usage', () => {
     const result = readAnthropicResponse(response('message.json'), chat({ messages: [] }));
@@ -99,7 +151,13 @@ describe('anthropic answers', () => {
       id: 'chatcmpl-msg_01XFDUDYJgAACzvnptvVoYEL',
       object: 'chat.completion',
       model: 'claude-3-5-sonnet-20241022',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Hello! How can I help you today?' },
+          finish_reason: 'stop',
+        },
+      ],
       usage: { prompt_tokens: 12, completion_tokens: 10, total_tokens: 22 },
     });
     expect(result.usage).toEqual({ prompt_tokens: 12, completion_tokens: 10, total_tokens: 22 });
@@ -109,7 +167,11 @@ describe('anthropic answers', () => {
     const body = JSON.parse(readAnthropicResponse(response('tool-use.json'), chat({ messages: [] })).body.toString());
     expect(body.choices[0].finish_reason).toBe('tool_calls');
     expect(body.choices[0].message.tool_calls).toEqual([
-      { id: 'toolu_01A09q90qw90lq917835lq9', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' } },
+      {
+        id: 'toolu_01A09q90qw90lq917835lq9',
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' },
+      },
     ]);
   });
 
@@ -121,14 +183,23 @@ describe('anthropic answers', () => {
       param: null,
       code: 'rate_limit_error',
     });
-    expect(readAnthropicError({ status: 502, headers: {}, body: Buffer.from('<html>bad gateway</html>') })).toMatchObject({ status: 502, code: 'bad_response_status_code' });
-    expect(() => readAnthropicResponse(response('error-authentication.json'), chat({ messages: [] }))).toThrow(UpstreamError);
+    expect(
+      readAnthropicError({ status: 502, headers: {}, body: Buffer.from('<html>bad gateway</html>') }),
+    ).toMatchObject({ status: 502, code: 'bad_response_status_code' });
+    expect(() => readAnthropicResponse(response('error-authentication.json'), chat({ messages: [] }))).toThrow(
+      UpstreamError,
+    );
   });
 });
 
 describe('anthropic streams', () => {
   test('text events become chunks with role first, finish and usage last', async () => {
-    const result = await collect(readAnthropicStream(pieces(fixture('anthropic', 'stream.sse')), chat({ messages: [], stream: true, stream_options: { include_usage: true } })));
+    const result = await collect(
+      readAnthropicStream(
+        pieces(fixture('anthropic', 'stream.sse')),
+        chat({ messages: [], stream: true, stream_options: { include_usage: true } }),
+      ),
+    );
     expect(result.content).toBe('Hello! How can I help?');
     expect(result.chunks[0].choices[0].delta.role).toBe('assistant');
     expect(result.chunks.filter((chunk) => chunk.choices[0]?.delta.role)).toHaveLength(1);
@@ -139,7 +210,9 @@ describe('anthropic streams', () => {
   });
 
   test('tool_use blocks become indexed tool-call deltas', async () => {
-    const result = await collect(readAnthropicStream(pieces(fixture('anthropic', 'tool-stream.sse'), 5), chat({ messages: [], stream: true })));
+    const result = await collect(
+      readAnthropicStream(pieces(fixture('anthropic', 'tool-stream.sse'), 5), chat({ messages: [], stream: true })),
+    );
     expect(result.content).toBe('Checking.');
     expect(result.toolCalls).toEqual([{ id: 'toolu_01B', name: 'get_weather', arguments: '{"city": "Paris"}' }]);
     expect(result.finishReason).toBe('tool_calls');
@@ -149,8 +222,12 @@ describe('anthropic streams', () => {
   });
 
   test('an error event becomes an error chunk and ends the stream', async () => {
-    const result = await collect(readAnthropicStream(pieces(fixture('anthropic', 'stream-error.sse')), chat({ messages: [], stream: true })));
-    expect(result.chunks.at(-1)).toEqual({ error: { message: 'Overloaded', type: 'overloaded_error', param: null, code: 'overloaded_error' } });
+    const result = await collect(
+      readAnthropicStream(pieces(fixture('anthropic', 'stream-error.sse')), chat({ messages: [], stream: true })),
+    );
+    expect(result.chunks.at(-1)).toEqual({
+      error: { message: 'Overloaded', type: 'overloaded_error', param: null, code: 'overloaded_error' },
+    });
     expect(result.finishReason).toBeNull();
   });
 });
@@ -161,7 +238,16 @@ describe('anthropic mock upstream', () => {
   afterAll(() => mock.close());
 
   test('accepts our request and replays the answer', async () => {
-    const call = chat({ messages: [{ role: 'system', content: 'terse' }, { role: 'user', content: 'hi' }], tools: [weatherTool] }, mock.url);
+    const call = chat(
+      {
+        messages: [
+          { role: 'system', content: 'terse' },
+          { role: 'user', content: 'hi' },
+        ],
+        tools: [weatherTool],
+      },
+      mock.url,
+    );
     const answer = await sendTo(buildAnthropicRequest(call));
     expect(answer.status).toBe(200);
     expect(JSON.parse(readAnthropicResponse(answer, call).body.toString()).choices[0].finish_reason).toBe('tool_calls');
@@ -169,7 +255,15 @@ describe('anthropic mock upstream', () => {
   });
 
   test('rejects a wrong key like Anthropic', async () => {
-    const answer = await sendTo(buildAnthropicRequest(relayCall({ body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, key: 'wrong', baseUrl: mock.url })));
+    const answer = await sendTo(
+      buildAnthropicRequest(
+        relayCall({
+          body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+          key: 'wrong',
+          baseUrl: mock.url,
+        }),
+      ),
+    );
     expect(answer.status).toBe(401);
     expect(readAnthropicError(answer)).toMatchObject({ type: 'authentication_error', message: 'invalid x-api-key' });
   });

@@ -1,5 +1,14 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { maxOutputTokens, messageParts, messageText, parseArguments, parseDataUrl, readChatRequest, requestTools, stopList } from '../chat-shapes/chat-request.js';
+import {
+  maxOutputTokens,
+  messageParts,
+  messageText,
+  parseArguments,
+  parseDataUrl,
+  readChatRequest,
+  requestTools,
+  stopList,
+} from '../chat-shapes/chat-request.js';
 import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../chat-shapes/openai-chat.types.js';
 import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
 import type { ClaudeContentBlock, ClaudeImageBlock, ClaudeMessage, ClaudeRequest, ClaudeToolChoice } from './types.js';
@@ -24,7 +33,8 @@ function imageBlock(url: string): ClaudeImageBlock {
 function userBlocks(parts: ChatContentPart[]): ClaudeContentBlock[] {
   const blocks: ClaudeContentBlock[] = [];
   for (const part of parts) {
-    if (part.type === 'text' && typeof part.text === 'string' && part.text !== '') blocks.push({ type: 'text', text: part.text });
+    if (part.type === 'text' && typeof part.text === 'string' && part.text !== '')
+      blocks.push({ type: 'text', text: part.text });
     if (part.type === 'image_url') {
       const imageUrl = (part as { image_url?: { url?: unknown } }).image_url;
       if (typeof imageUrl?.url === 'string') blocks.push(imageBlock(imageUrl.url));
@@ -38,13 +48,22 @@ function assistantBlocks(message: ChatMessage): ClaudeContentBlock[] {
   const text = messageText(message.content);
   if (text !== '') blocks.push({ type: 'text', text });
   for (const call of message.tool_calls ?? []) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.function?.name ?? '', input: parseArguments(call.function?.arguments) });
+    blocks.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.function?.name ?? '',
+      input: parseArguments(call.function?.arguments),
+    });
   }
   return blocks;
 }
 
 function toolResultBlock(message: ChatMessage): ClaudeContentBlock {
-  return { type: 'tool_result', tool_use_id: message.tool_call_id ?? message.name ?? '', content: messageText(message.content) };
+  return {
+    type: 'tool_result',
+    tool_use_id: message.tool_call_id ?? message.name ?? '',
+    content: messageText(message.content),
+  };
 }
 
 /**
@@ -80,7 +99,10 @@ export function toClaudeMessages(messages: ChatMessage[]): { system?: string; me
   return { system: system.length > 0 ? system.join('\n') : undefined, messages: turns };
 }
 
-function toClaudeToolChoice(choice: ChatToolChoice | undefined, parallel: boolean | undefined): ClaudeToolChoice | undefined {
+function toClaudeToolChoice(
+  choice: ChatToolChoice | undefined,
+  parallel: boolean | undefined,
+): ClaudeToolChoice | undefined {
   let result: ClaudeToolChoice | undefined;
   if (choice === 'required' || choice === 'any') result = { type: 'any' };
   else if (choice === 'none') result = { type: 'none' };

@@ -21,7 +21,8 @@ export const claudeFinishReason = (reason: string | null | undefined): string | 
 
 /** Claude usage: every input token counts as prompt (cache writes and reads included). */
 export function claudeUsage(usage: ClaudeUsage | undefined): ChatUsage {
-  const prompt = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+  const prompt =
+    (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
   return usageOf(prompt, usage?.output_tokens ?? 0);
 }
 
@@ -34,7 +35,11 @@ export function claudeToChatCompletion(response: ClaudeResponse, model: string):
     if (block.type === 'text') text += block.text;
     else if (block.type === 'thinking') reasoning += block.thinking;
     else if (block.type === 'tool_use') {
-      toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+      toolCalls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
   }
   return chatCompletion({
@@ -62,7 +67,9 @@ export function claudeErrorBody(status: number, parsed: unknown): UpstreamErrorB
 
 /** Reads a non-2xx Anthropic answer: its error type becomes both `type` and `code`, its message is kept. */
 export function readAnthropicError(response: UpstreamResponse): UpstreamErrorBody {
-  return claudeErrorBody(response.status, parseJsonBody(response.body)) ?? readErrorBody(response.status, response.body);
+  return (
+    claudeErrorBody(response.status, parseJsonBody(response.body)) ?? readErrorBody(response.status, response.body)
+  );
 }
 
 /** Parses a whole Messages answer, throwing when it is an error in disguise or unreadable. */

@@ -25,7 +25,8 @@ export class ClaudeStreamConverter {
 
   private recordUsage(usage: ClaudeUsage | undefined) {
     if (!usage) return;
-    const input = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+    const input =
+      (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
     if (input > 0) this.inputTokens = input;
     // output_tokens is cumulative in message_delta, so the last value is the total.
     if (typeof usage.output_tokens === 'number') this.outputTokens = usage.output_tokens;
@@ -48,7 +49,11 @@ export class ClaudeStreamConverter {
         if (block.type === 'tool_use') {
           const toolIndex = this.toolIndexByBlock.size;
           this.toolIndexByBlock.set(event.index, toolIndex);
-          yield this.writer.delta({ tool_calls: [{ index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } }] });
+          yield this.writer.delta({
+            tool_calls: [
+              { index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } },
+            ],
+          });
         } else if (block.type === 'text' && block.text) {
           yield this.writer.delta({ content: block.text });
         }
@@ -61,7 +66,9 @@ export class ClaudeStreamConverter {
         else if (delta.type === 'input_json_delta') {
           const toolIndex = this.toolIndexByBlock.get(event.index);
           if (toolIndex !== undefined && delta.partial_json !== '') {
-            yield this.writer.delta({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] });
+            yield this.writer.delta({
+              tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }],
+            });
           }
         }
         return;
@@ -79,7 +86,11 @@ export class ClaudeStreamConverter {
       }
       case 'error':
         this.finished = true;
-        yield streamErrorChunk(event.error?.message ?? 'upstream stream error', event.error?.type ?? 'upstream_error', event.error?.type ?? null);
+        yield streamErrorChunk(
+          event.error?.message ?? 'upstream stream error',
+          event.error?.type ?? 'upstream_error',
+          event.error?.type ?? null,
+        );
         return;
       default:
         return;

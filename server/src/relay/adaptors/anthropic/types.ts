@@ -1,8 +1,6 @@
 /** Anthropic Messages API wire types. https://docs.anthropic.com/en/api/messages */
 
-export type ClaudeImageSource =
-  | { type: 'base64'; media_type: string; data: string }
-  | { type: 'url'; url: string };
+export type ClaudeImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
 export interface ClaudeTextBlock {
   type: 'text';

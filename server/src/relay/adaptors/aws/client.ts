@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { BedrockRuntimeClient, InvokeModelCommand, InvokeModelWithResponseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
+import {
+  BedrockRuntimeClient,
+  InvokeModelCommand,
+  InvokeModelWithResponseStreamCommand,
+} from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { RelayCall } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
@@ -17,7 +21,9 @@ const clients = new Map<string, BedrockRuntimeClient>();
 function clientFor(call: RelayCall): BedrockRuntimeClient {
   const credentials = readBedrockCredentials(call.channel);
   const endpoint = call.channel.baseUrl || undefined;
-  const cacheKey = createHash('sha256').update(JSON.stringify([credentials, endpoint])).digest('hex');
+  const cacheKey = createHash('sha256')
+    .update(JSON.stringify([credentials, endpoint]))
+    .digest('hex');
   const cached = clients.get(cacheKey);
   if (cached) return cached;
   const client = new BedrockRuntimeClient({
@@ -39,14 +45,20 @@ function clientFor(call: RelayCall): BedrockRuntimeClient {
   return client;
 }
 
-const asUpstreamError = (error: unknown) => (error instanceof UpstreamError ? error : new UpstreamError(bedrockErrorBody(error), { cause: error }));
+const asUpstreamError = (error: unknown) =>
+  error instanceof UpstreamError ? error : new UpstreamError(bedrockErrorBody(error), { cause: error });
 
 /** InvokeModel: the whole answer body. */
 export async function invokeBedrock(call: RelayCall, signal?: AbortSignal): Promise<Buffer> {
   const invocation = buildBedrockInvocation(call);
   try {
     const output = await clientFor(call).send(
-      new InvokeModelCommand({ modelId: invocation.modelId, body: invocation.body, contentType: 'application/json', accept: 'application/json' }),
+      new InvokeModelCommand({
+        modelId: invocation.modelId,
+        body: invocation.body,
+        contentType: 'application/json',
+        accept: 'application/json',
+      }),
       { abortSignal: signal },
     );
     return Buffer.from(output.body ?? new Uint8Array());
@@ -64,7 +76,12 @@ export async function invokeBedrockStream(call: RelayCall, signal?: AbortSignal)
   let output;
   try {
     output = await clientFor(call).send(
-      new InvokeModelWithResponseStreamCommand({ modelId: invocation.modelId, body: invocation.body, contentType: 'application/json', accept: 'application/json' }),
+      new InvokeModelWithResponseStreamCommand({
+        modelId: invocation.modelId,
+        body: invocation.body,
+        contentType: 'application/json',
+        accept: 'application/json',
+      }),
       { abortSignal: signal },
     );
   } catch (error) {

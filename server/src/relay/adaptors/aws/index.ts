@@ -8,8 +8,17 @@ import { readBedrockStream } from './stream.js';
 
 /** The AWS SDK signs and sends; the pipeline still checks status, reads, retries and bills. */
 async function open(call: RelayCall, tools: { signal?: AbortSignal }): Promise<OpenedAnswer> {
-  if (call.stream) return { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: await invokeBedrockStream(call, tools.signal) };
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: bytesOf(await invokeBedrock(call, tools.signal)) };
+  if (call.stream)
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/vnd.amazon.eventstream' },
+      body: await invokeBedrockStream(call, tools.signal),
+    };
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: bytesOf(await invokeBedrock(call, tools.signal)),
+  };
 }
 
 /** What `open` will invoke, described as a request (never sent as is: the SDK signs and sends it). */
@@ -18,7 +27,12 @@ function buildRequest(call: RelayCall): UpstreamRequest {
   const invocation = buildBedrockInvocation(call);
   const base = call.channel.baseUrl || `https://bedrock-runtime.${region}.amazonaws.com`;
   const action = call.stream ? 'invoke-with-response-stream' : 'invoke';
-  return { url: `${base}/model/${encodeURIComponent(invocation.modelId)}/${action}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: invocation.body };
+  return {
+    url: `${base}/model/${encodeURIComponent(invocation.modelId)}/${action}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: invocation.body,
+  };
 }
 
 /** AWS Bedrock (type 33): Claude and Llama 3 through InvokeModel, via the official SDK. */

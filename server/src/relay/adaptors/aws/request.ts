@@ -18,10 +18,13 @@ export function readBedrockCredentials(channel: ChannelSettings): BedrockCredent
   if (ak && sk && region) return { accessKeyId: ak, secretAccessKey: sk, region };
   const parts = channel.key.split('|').map((part) => part.trim());
   if (parts.length !== 3 || parts.some((part) => part === '')) {
-    throw invalidChannelKey('AWS Bedrock key must be AccessKeyId|SecretAccessKey|Region (or the ak, sk and region config fields)');
+    throw invalidChannelKey(
+      'AWS Bedrock key must be AccessKeyId|SecretAccessKey|Region (or the ak, sk and region config fields)',
+    );
   }
   const [accessKeyId = '', secretAccessKey = '', keyRegion = ''] = parts;
-  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(keyRegion)) throw invalidChannelKey(`AWS Bedrock region "${keyRegion}" is not a region name such as us-east-1`);
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(keyRegion))
+    throw invalidChannelKey(`AWS Bedrock region "${keyRegion}" is not a region name such as us-east-1`);
   return { accessKeyId, secretAccessKey, region: keyRegion };
 }
 
@@ -47,7 +50,10 @@ export function llamaPrompt(request: ChatRequest): string {
 }
 
 function llamaBody(request: ChatRequest): LlamaRequest {
-  const body: LlamaRequest = { prompt: llamaPrompt(request), max_gen_len: maxOutputTokens(request) ?? defaultLlamaMaxGenLength };
+  const body: LlamaRequest = {
+    prompt: llamaPrompt(request),
+    max_gen_len: maxOutputTokens(request) ?? defaultLlamaMaxGenLength,
+  };
   if (typeof request.temperature === 'number') body.temperature = request.temperature;
   if (typeof request.top_p === 'number') body.top_p = request.top_p;
   return body;

@@ -11,9 +11,11 @@ export const llamaFinishReason = (reason: string | null | undefined) => (reason 
 
 /** Converts a whole InvokeModel answer (Claude's Messages JSON, or Llama's generation). */
 export function readBedrockAnswer(body: Buffer, call: RelayCall): RelayResult {
-  if (bedrockModel(call.model).family === 'claude') return chatResult(claudeToChatCompletion(parseClaudeResponse(body, 200), call.model));
+  if (bedrockModel(call.model).family === 'claude')
+    return chatResult(claudeToChatCompletion(parseClaudeResponse(body, 200), call.model));
   const parsed = parseJsonBody(body);
-  if (!isRecord(parsed) || typeof parsed.generation !== 'string') throw unreadableAnswer(`not a Llama answer: ${bodyExcerpt(body)}`);
+  if (!isRecord(parsed) || typeof parsed.generation !== 'string')
+    throw unreadableAnswer(`not a Llama answer: ${bodyExcerpt(body)}`);
   const answer = parsed as unknown as LlamaResponse;
   return chatResult(
     chatCompletion({

@@ -28,7 +28,10 @@ async function* llamaEvents(payloads: AsyncIterable<unknown>, call: RelayCall): 
     if (chunk.generation) yield writer.delta({ content: chunk.generation });
     if (chunk.stop_reason) {
       const metrics = chunk['amazon-bedrock-invocationMetrics'];
-      const usage = usageOf(metrics?.inputTokenCount ?? promptTokens, metrics?.outputTokenCount ?? chunk.generation_token_count ?? 0);
+      const usage = usageOf(
+        metrics?.inputTokenCount ?? promptTokens,
+        metrics?.outputTokenCount ?? chunk.generation_token_count ?? 0,
+      );
       finished = true;
       yield* writer.finish(llamaFinishReason(chunk.stop_reason), usage);
     }
@@ -43,7 +46,8 @@ async function* llamaEvents(payloads: AsyncIterable<unknown>, call: RelayCall): 
  */
 export async function* readBedrockStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
   const payloads = readJsonLines(body);
-  const events = bedrockModel(call.model).family === 'claude' ? claudeEvents(payloads, call) : llamaEvents(payloads, call);
+  const events =
+    bedrockModel(call.model).family === 'claude' ? claudeEvents(payloads, call) : llamaEvents(payloads, call);
   try {
     yield* events;
   } catch (error) {

@@ -36,7 +36,9 @@ export function chatCompletion(options: {
 /** A chat answer as the relay result: JSON body for the client, usage and text for billing. */
 export function chatResult(completion: ChatCompletion, status = 200): RelayResult {
   const usage = completion.usage.total_tokens > 0 ? completion.usage : undefined;
-  const text = completion.choices.map((choice) => (choice.message.content ?? '') + (choice.message.reasoning_content ?? '')).join('');
+  const text = completion.choices
+    .map((choice) => (choice.message.content ?? '') + (choice.message.reasoning_content ?? ''))
+    .join('');
   return {
     status,
     headers: { 'content-type': 'application/json' },
@@ -81,7 +83,14 @@ export class ChunkWriter {
   /** The usage chunk (`choices: []`), only when the client set `stream_options.include_usage`. */
   *usageChunk(usage: Usage | undefined): Iterable<RelayChunk> {
     if (!this.includeUsage || !usage) return;
-    const chunk: ChatChunk = { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage };
+    const chunk: ChatChunk = {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [],
+      usage,
+    };
     yield { data: JSON.stringify(chunk), usage };
   }
 

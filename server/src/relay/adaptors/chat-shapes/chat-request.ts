@@ -15,9 +15,7 @@ export function readChatRequest(call: RelayCall): ChatRequest {
 export function messageText(content: ChatMessage['content']): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .join('');
+  return content.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
 }
 
 /** The parts of a message content, a string becoming one text part. */
@@ -57,7 +55,9 @@ export function parseArguments(text: string | undefined): Record<string, unknown
   if (!text) return {};
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

@@ -63,7 +63,10 @@ export interface ChatRequest {
   functions?: ChatFunction[];
   tool_choice?: ChatToolChoice;
   parallel_tool_calls?: boolean;
-  response_format?: { type: 'text' | 'json_object' | 'json_schema'; json_schema?: { name?: string; schema?: Record<string, unknown> } };
+  response_format?: {
+    type: 'text' | 'json_object' | 'json_schema';
+    json_schema?: { name?: string; schema?: Record<string, unknown> };
+  };
   user?: string;
   num_ctx?: number;
 }

@@ -2,7 +2,13 @@ import type { UpstreamErrorBody } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
 
 /** An OpenAI-shaped error body. */
-export function errorBody(status: number, message: string, type: string, code: string | null = null, param: string | null = null): UpstreamErrorBody {
+export function errorBody(
+  status: number,
+  message: string,
+  type: string,
+  code: string | null = null,
+  param: string | null = null,
+): UpstreamErrorBody {
   return { status, message, type, param, code };
 }
 
@@ -16,7 +22,9 @@ export function invalidChannelKey(message: string): UpstreamError {
 
 /** The client asked for something this upstream cannot do with the given request. */
 export function unsupportedRequest(message: string): UpstreamError {
-  return new UpstreamError(errorBody(400, message, 'invalid_request_error', 'unsupported_request'), { retryable: false });
+  return new UpstreamError(errorBody(400, message, 'invalid_request_error', 'unsupported_request'), {
+    retryable: false,
+  });
 }
 
 /** Parses a JSON body, undefined when it is not JSON. */

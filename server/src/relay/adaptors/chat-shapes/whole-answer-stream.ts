@@ -7,9 +7,14 @@ import { bytesOf } from './ndjson-lines.js';
  * error" rule does not apply; the adaptor's readStream then replays it as chunks. one-api made the same
  * exception for DeepL.
  */
-export async function openWholeAnswer(request: UpstreamRequest, call: RelayCall, tools: AdaptorTools): Promise<OpenedAnswer> {
+export async function openWholeAnswer(
+  request: UpstreamRequest,
+  call: RelayCall,
+  tools: AdaptorTools,
+): Promise<OpenedAnswer> {
   const answer = await tools.send(request);
   const ok = answer.status >= 200 && answer.status < 300;
-  const headers = call.stream && ok ? { ...answer.headers, 'content-type': 'application/x-whole-answer+json' } : answer.headers;
+  const headers =
+    call.stream && ok ? { ...answer.headers, 'content-type': 'application/x-whole-answer+json' } : answer.headers;
   return { status: answer.status, headers, body: bytesOf(answer.body) };
 }

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cloudflareMockAccount, cloudflareMockToken, startCloudflareMock } from '../../../../test/mock-upstreams/cloudflare.js';
-import { collect, fixture, pieces, relayCall, sendTo, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import {
+  cloudflareMockAccount,
+  cloudflareMockToken,
+  startCloudflareMock,
+} from '../../../../test/mock-upstreams/cloudflare.js';
+import {
+  collect,
+  fixture,
+  pieces,
+  relayCall,
+  sendTo,
+  type MockUpstream,
+} from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { buildCloudflareRequest, readCloudflareCredentials } from './request.js';
 import { readCloudflareError, readCloudflareResponse } from './response.js';
 import { readCloudflareStream } from './stream.js';
@@ -11,35 +22,76 @@ const config = { user_id: cloudflareMockAccount };
 describe('cloudflare requests', () => {
   test('account from config user_id or key accountId|token; bad ones refused', () => {
     const channel = relayCall({ body: {}, key: cloudflareMockToken, config }).channel;
-    expect(readCloudflareCredentials(channel)).toEqual({ accountId: cloudflareMockAccount, token: cloudflareMockToken });
-    expect(readCloudflareCredentials({ ...channel, config: {}, key: `${cloudflareMockAccount}|t` })).toEqual({ accountId: cloudflareMockAccount, token: 't' });
+    expect(readCloudflareCredentials(channel)).toEqual({
+      accountId: cloudflareMockAccount,
+      token: cloudflareMockToken,
+    });
+    expect(readCloudflareCredentials({ ...channel, config: {}, key: `${cloudflareMockAccount}|t` })).toEqual({
+      accountId: cloudflareMockAccount,
+      token: 't',
+    });
     expect(() => readCloudflareCredentials({ ...channel, config: {} })).toThrow(/account id/);
   });
 
   test('chat to the compatible endpoint, completions to run, AI Gateway prefix kept', () => {
-    const chat = buildCloudflareRequest(relayCall({ body: { model, messages: [] }, key: cloudflareMockToken, config, baseUrl: 'https://api.cloudflare.com' }));
-    expect(chat.url).toBe(`https://api.cloudflare.com/client/v4/accounts/${cloudflareMockAccount}/ai/v1/chat/completions`);
-    const run = buildCloudflareRequest(relayCall({ mode: 'completions', body: { model, prompt: 'Once', max_tokens: 20 }, key: cloudflareMockToken, config }));
+    const chat = buildCloudflareRequest(
+      relayCall({
+        body: { model, messages: [] },
+        key: cloudflareMockToken,
+        config,
+        baseUrl: 'https://api.cloudflare.com',
+      }),
+    );
+    expect(chat.url).toBe(
+      `https://api.cloudflare.com/client/v4/accounts/${cloudflareMockAccount}/ai/v1/chat/completions`,
+    );
+    const run = buildCloudflareRequest(
+      relayCall({
+        mode: 'completions',
+        body: { model, prompt: 'Once', max_tokens: 20 },
+        key: cloudflareMockToken,
+        config,
+      }),
+    );
     expect(run.url).toBe(`http://127.0.0.1:9/client/v4/accounts/${cloudflareMockAccount}/ai/run/${model}`);
     expect(JSON.parse(String(run.body))).toEqual({ prompt: 'Once', max_tokens: 20 });
-    const gateway = buildCloudflareRequest(relayCall({ body: { model, messages: [] }, key: cloudflareMockToken, config, baseUrl: 'https://gateway.ai.cloudflare.com/v1/acct/gw/workers-ai' }));
+    const gateway = buildCloudflareRequest(
+      relayCall({
+        body: { model, messages: [] },
+        key: cloudflareMockToken,
+        config,
+        baseUrl: 'https://gateway.ai.cloudflare.com/v1/acct/gw/workers-ai',
+      }),
+    );
     expect(gateway.url).toBe('https://gateway.ai.cloudflare.com/v1/acct/gw/workers-ai/v1/chat/completions');
   });
 });
 
 describe('cloudflare answers and streams', () => {
   test('chat passes through; run becomes a text completion', () => {
-    const chat = readCloudflareResponse({ status: 200, headers: { 'content-type': 'application/json' }, body: fixture('cloudflare', 'chat.json') }, relayCall({ body: { model } }));
+    const chat = readCloudflareResponse(
+      { status: 200, headers: { 'content-type': 'application/json' }, body: fixture('cloudflare', 'chat.json') },
+      relayCall({ body: { model } }),
+    );
     expect(chat.usage).toEqual({ prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 });
-    const run = readCloudflareResponse({ status: 200, headers: {}, body: fixture('cloudflare', 'run.json') }, relayCall({ mode: 'completions', body: { model } }));
-    expect(JSON.parse(run.body.toString())).toMatchObject({ object: 'text_completion', choices: [{ text: 'Once upon a time', finish_reason: 'stop' }] });
+    const run = readCloudflareResponse(
+      { status: 200, headers: {}, body: fixture('cloudflare', 'run.json') },
+      relayCall({ mode: 'completions', body: { model } }),
+    );
+    expect(JSON.parse(run.body.toString())).toMatchObject({
+      object: 'text_completion',
+      choices: [{ text: 'Once upon a time', finish_reason: 'stop' }],
+    });
     expect(run.usage?.total_tokens).toBe(9);
   });
 
   test('run stream becomes completion chunks', async () => {
     const chunks: Record<string, any>[] = [];
     let usage;
-    for await (const chunk of readCloudflareStream(pieces(fixture('cloudflare', 'run-stream.sse')), relayCall({ mode: 'completions', body: { model, stream: true } }))) {
+    for await (const chunk of readCloudflareStream(
+      pieces(fixture('cloudflare', 'run-stream.sse')),
+      relayCall({ mode: 'completions', body: { model, stream: true } }),
+    )) {
       chunks.push(JSON.parse(chunk.data));
       usage = chunk.usage ?? usage;
     }
@@ -49,12 +101,19 @@ describe('cloudflare answers and streams', () => {
   });
 
   test('chat stream passes through', async () => {
-    const result = await collect(readCloudflareStream(pieces(fixture('cloudflare', 'chat-stream.sse')), relayCall({ body: { model, stream: true } })));
+    const result = await collect(
+      readCloudflareStream(
+        pieces(fixture('cloudflare', 'chat-stream.sse')),
+        relayCall({ body: { model, stream: true } }),
+      ),
+    );
     expect(result.content).toBe('Hello from Workers AI!');
   });
 
   test('envelope errors keep the message', () => {
-    expect(readCloudflareError({ status: 401, headers: {}, body: fixture('cloudflare', 'error-authentication.json') })).toMatchObject({ status: 401, message: 'Authentication error' });
+    expect(
+      readCloudflareError({ status: 401, headers: {}, body: fixture('cloudflare', 'error-authentication.json') }),
+    ).toMatchObject({ status: 401, message: 'Authentication error' });
   });
 });
 
@@ -64,10 +123,17 @@ describe('cloudflare mock upstream', () => {
   afterAll(() => mock.close());
 
   test('accepts our requests', async () => {
-    const call = relayCall({ body: { model, messages: [{ role: 'user', content: 'hi' }] }, key: cloudflareMockToken, config, baseUrl: mock.url });
+    const call = relayCall({
+      body: { model, messages: [{ role: 'user', content: 'hi' }] },
+      key: cloudflareMockToken,
+      config,
+      baseUrl: mock.url,
+    });
     const answer = await sendTo(buildCloudflareRequest(call));
     expect(answer.status).toBe(200);
-    expect(JSON.parse(readCloudflareResponse(answer, call).body.toString()).choices[0].message.content).toBe('Hello from Workers AI!');
+    expect(JSON.parse(readCloudflareResponse(answer, call).body.toString()).choices[0].message.content).toBe(
+      'Hello from Workers AI!',
+    );
     const denied = await sendTo(buildCloudflareRequest({ ...call, channel: { ...call.channel, key: 'wrong' } }));
     expect(readCloudflareError(denied)).toMatchObject({ status: 401, message: 'Authentication error' });
   });

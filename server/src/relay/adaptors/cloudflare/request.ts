@@ -15,7 +15,10 @@ export function readCloudflareCredentials(channel: ChannelSettings): { accountId
     token = token.slice(bar + 1).trim();
   }
   if (!token) throw invalidChannelKey('Cloudflare channel key (API token) is empty');
-  if (!/^[0-9a-f]{32}$/i.test(accountId)) throw invalidChannelKey('Cloudflare channel needs its 32-hex account id in the config user_id field (or the key accountId|token)');
+  if (!/^[0-9a-f]{32}$/i.test(accountId))
+    throw invalidChannelKey(
+      'Cloudflare channel needs its 32-hex account id in the config user_id field (or the key accountId|token)',
+    );
   return { accountId, token };
 }
 
@@ -45,7 +48,12 @@ export function buildCloudflareRequest(call: RelayCall): UpstreamRequest {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   if (call.mode === 'completions') {
     const value = call.body.kind === 'json' ? call.body.value : {};
-    return { url: `${prefix}/run/${call.model}`, method: 'POST', headers, body: JSON.stringify(toCloudflareRun(value)) };
+    return {
+      url: `${prefix}/run/${call.model}`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(toCloudflareRun(value)),
+    };
   }
   const path = call.mode === 'embeddings' ? '/v1/embeddings' : '/v1/chat/completions';
   return { url: prefix + path, method: 'POST', headers, body: upstreamBody(call) };

@@ -15,7 +15,9 @@ function envelopeError(parsed: unknown): string | undefined {
 /** Cloudflare's `{success:false, errors:[…]}` (or an OpenAI-style error from the compatible endpoints). */
 export function readCloudflareError(response: UpstreamResponse): UpstreamErrorBody {
   const message = envelopeError(parseJsonBody(response.body));
-  return message ? errorBody(response.status, message, 'cloudflare_error', String(response.status)) : readErrorBody(response.status, response.body);
+  return message
+    ? errorBody(response.status, message, 'cloudflare_error', String(response.status))
+    : readErrorBody(response.status, response.body);
 }
 
 /** Chat and embeddings answers are OpenAI's; a native `run` answer becomes a text completion. */
@@ -25,8 +27,11 @@ export function readCloudflareResponse(response: UpstreamResponse, call: RelayCa
   if (failure) throw new UpstreamError(errorBody(500, failure, 'cloudflare_error'));
   if (call.mode !== 'completions') return readOpenAIResponse(response, call);
   const result = isRecord(parsed) ? (parsed as unknown as CloudflareEnvelope<CloudflareRunResult>).result : null;
-  if (!result || typeof result.response !== 'string') throw unreadableAnswer(`no result.response: ${bodyExcerpt(response.body)}`);
-  const usage = result.usage?.total_tokens ? usageOf(result.usage.prompt_tokens ?? 0, result.usage.completion_tokens ?? 0, result.usage.total_tokens) : undefined;
+  if (!result || typeof result.response !== 'string')
+    throw unreadableAnswer(`no result.response: ${bodyExcerpt(response.body)}`);
+  const usage = result.usage?.total_tokens
+    ? usageOf(result.usage.prompt_tokens ?? 0, result.usage.completion_tokens ?? 0, result.usage.total_tokens)
+    : undefined;
   const answer = {
     id: completionId().replace('chatcmpl-', 'cmpl-'),
     object: 'text_completion',
@@ -35,5 +40,11 @@ export function readCloudflareResponse(response: UpstreamResponse, call: RelayCa
     choices: [{ index: 0, text: result.response, finish_reason: 'stop', logprobs: null }],
     usage: usage ?? usageOf(0, 0),
   };
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(answer)), usage, text: result.response };
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify(answer)),
+    usage,
+    text: result.response,
+  };
 }

@@ -9,7 +9,13 @@ async function* readRunStream(body: AsyncIterable<Buffer>, call: RelayCall): Asy
   const id = completionId().replace('chatcmpl-', 'cmpl-');
   const created = nowSeconds();
   const chunk = (text: string, finishReason: string | null, usage?: RelayChunk['usage']): RelayChunk => ({
-    data: JSON.stringify({ id, object: 'text_completion', created, model: call.model, choices: [{ index: 0, text, finish_reason: finishReason, logprobs: null }] }),
+    data: JSON.stringify({
+      id,
+      object: 'text_completion',
+      created,
+      model: call.model,
+      choices: [{ index: 0, text, finish_reason: finishReason, logprobs: null }],
+    }),
     text: text || undefined,
     usage,
   });
@@ -20,7 +26,11 @@ async function* readRunStream(body: AsyncIterable<Buffer>, call: RelayCall): Asy
     if (typeof event.response === 'string' && event.response !== '') yield chunk(event.response, null);
     const usage = isRecord(event.usage) ? event.usage : undefined;
     if (usage && typeof usage.total_tokens === 'number') {
-      yield chunk('', 'stop', usageOf(Number(usage.prompt_tokens ?? 0), Number(usage.completion_tokens ?? 0), usage.total_tokens));
+      yield chunk(
+        '',
+        'stop',
+        usageOf(Number(usage.prompt_tokens ?? 0), Number(usage.completion_tokens ?? 0), usage.total_tokens),
+      );
       return;
     }
   }

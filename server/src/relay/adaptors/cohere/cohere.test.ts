@@ -1,13 +1,31 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cohereMockKey, startCohereMock } from '../../../../test/mock-upstreams/cohere.js';
-import { collect, fixture, pieces, relayCall, sendTo, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import {
+  collect,
+  fixture,
+  pieces,
+  relayCall,
+  sendTo,
+  type MockUpstream,
+} from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
 import { buildCohereRequest, toCohereRequest } from './request.js';
 import { readCohereResponse } from './response.js';
 import { readCohereStream } from './stream.js';
 
-const weatherTool = { type: 'function' as const, function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City' }, days: { type: 'integer' } }, required: ['city'] } } };
+const weatherTool = {
+  type: 'function' as const,
+  function: {
+    name: 'get_weather',
+    description: 'Weather',
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'City' }, days: { type: 'integer' } },
+      required: ['city'],
+    },
+  },
+};
 
 describe('cohere requests', () => {
   test('preamble, history, last user message, -internet connector, parameters', () => {
@@ -30,14 +48,26 @@ describe('cohere requests', () => {
       model: 'command-r',
       message: 'second question',
       preamble: 'terse',
-      chat_history: [{ role: 'USER', message: 'first question' }, { role: 'CHATBOT', message: 'first answer' }],
+      chat_history: [
+        { role: 'USER', message: 'first question' },
+        { role: 'CHATBOT', message: 'first answer' },
+      ],
       stream: true,
       temperature: 0.3,
       p: 0.75,
       max_tokens: 100,
       stop_sequences: ['END'],
       connectors: [{ id: 'web-search' }],
-      tools: [{ name: 'get_weather', description: 'Weather', parameter_definitions: { city: { type: 'str', description: 'City', required: true }, days: { type: 'int', required: false } } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          parameter_definitions: {
+            city: { type: 'str', description: 'City', required: true },
+            days: { type: 'int', required: false },
+          },
+        },
+      ],
     });
   });
 
@@ -46,54 +76,94 @@ describe('cohere requests', () => {
       model: 'command-r',
       messages: [
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'c1', content: '{"temp_c":21}' },
       ],
     });
     expect(body.message).toBe('');
-    expect(body.chat_history).toEqual([{ role: 'USER', message: 'weather?' }, { role: 'CHATBOT', message: '', tool_calls: [{ name: 'get_weather', parameters: { city: 'Paris' } }] }]);
-    expect(body.tool_results).toEqual([{ call: { name: 'get_weather', parameters: { city: 'Paris' } }, outputs: [{ temp_c: 21 }] }]);
+    expect(body.chat_history).toEqual([
+      { role: 'USER', message: 'weather?' },
+      { role: 'CHATBOT', message: '', tool_calls: [{ name: 'get_weather', parameters: { city: 'Paris' } }] },
+    ]);
+    expect(body.tool_results).toEqual([
+      { call: { name: 'get_weather', parameters: { city: 'Paris' } }, outputs: [{ temp_c: 21 }] },
+    ]);
   });
 
   test('URL, Bearer key, empty key refused', () => {
-    const request = buildCohereRequest(relayCall({ body: { model: 'command-r', messages: [{ role: 'user', content: 'hi' }] }, key: 'k', baseUrl: 'https://api.cohere.ai' }));
+    const request = buildCohereRequest(
+      relayCall({
+        body: { model: 'command-r', messages: [{ role: 'user', content: 'hi' }] },
+        key: 'k',
+        baseUrl: 'https://api.cohere.ai',
+      }),
+    );
     expect(request.url).toBe('https://api.cohere.ai/v1/chat');
     expect(request.headers.authorization).toBe('Bearer k');
-    expect(() => buildCohereRequest(relayCall({ body: { model: 'command-r', messages: [] }, key: '' }))).toThrow(/key is empty/);
+    expect(() => buildCohereRequest(relayCall({ body: { model: 'command-r', messages: [] }, key: '' }))).toThrow(
+      /key is empty/,
+    );
   });
 });
 
 describe('cohere answers and streams', () => {
-  const chat = (body: Record<string, unknown> = {}) => relayCall({ body: { model: 'command-r', messages: [], ...body } });
+  const chat = (body: Record<string, unknown> = {}) =>
+    relayCall({ body: { model: 'command-r', messages: [], ...body } });
   const whole = (name: string) => ({ status: 200, headers: {}, body: fixture('cohere', name) });
 
   test('text answer, usage from meta.tokens', () => {
     const result = readCohereResponse(whole('chat.json'), chat());
-    expect(JSON.parse(result.body.toString())).toMatchObject({ id: 'chatcmpl-a29a4d0b-9b57-4a30-a1e6-2b8e6e0e2a31', choices: [{ message: { content: 'Hello! How can I help you today?' }, finish_reason: 'stop' }] });
+    expect(JSON.parse(result.body.toString())).toMatchObject({
+      id: 'chatcmpl-a29a4d0b-9b57-4a30-a1e6-2b8e6e0e2a31',
+      choices: [{ message: { content: 'Hello! How can I help you today?' }, finish_reason: 'stop' }],
+    });
     expect(result.usage).toEqual({ prompt_tokens: 68, completion_tokens: 9, total_tokens: 77 });
   });
 
   test('tool calls', () => {
     const body = JSON.parse(readCohereResponse(whole('tool-call.json'), chat()).body.toString());
-    expect(body.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { content: 'I will look up the weather in Paris.', tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] } });
+    expect(body.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: {
+        content: 'I will look up the weather in Paris.',
+        tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
+    });
   });
 
   test('a 200 body without response_id is an error', () => {
-    expect(() => readCohereResponse({ status: 200, headers: {}, body: Buffer.from('{"message":"too many tokens"}') }, chat())).toThrow(UpstreamError);
+    expect(() =>
+      readCohereResponse({ status: 200, headers: {}, body: Buffer.from('{"message":"too many tokens"}') }, chat()),
+    ).toThrow(UpstreamError);
   });
 
   test('NDJSON streams', async () => {
-    const text = await collect(readCohereStream(pieces(fixture('cohere', 'chat-stream.jsonl')), chat({ stream: true })));
+    const text = await collect(
+      readCohereStream(pieces(fixture('cohere', 'chat-stream.jsonl')), chat({ stream: true })),
+    );
     expect(text.content).toBe('Hello! How can I help?');
     expect(text.usage).toEqual({ prompt_tokens: 68, completion_tokens: 7, total_tokens: 75 });
     expect(text.finishReason).toBe('stop');
-    const tools = await collect(readCohereStream(pieces(fixture('cohere', 'tool-call-stream.jsonl')), chat({ stream: true })));
-    expect(tools.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+    const tools = await collect(
+      readCohereStream(pieces(fixture('cohere', 'tool-call-stream.jsonl')), chat({ stream: true })),
+    );
+    expect(tools.toolCalls).toEqual([
+      { id: expect.stringMatching(/^call_/), name: 'get_weather', arguments: '{"city":"Paris"}' },
+    ]);
     expect(tools.finishReason).toBe('tool_calls');
   });
 
   test('errors keep the message', () => {
-    expect(readErrorBody(401, fixture('cohere', 'error-unauthorized.json'))).toMatchObject({ status: 401, message: 'invalid api token' });
+    expect(readErrorBody(401, fixture('cohere', 'error-unauthorized.json'))).toMatchObject({
+      status: 401,
+      message: 'invalid api token',
+    });
   });
 });
 
@@ -103,7 +173,11 @@ describe('cohere mock upstream', () => {
   afterAll(() => mock.close());
 
   test('accepts our request, rejects a bad key', async () => {
-    const call = relayCall({ body: { model: 'command-r', messages: [{ role: 'user', content: 'hi' }] }, key: cohereMockKey, baseUrl: mock.url });
+    const call = relayCall({
+      body: { model: 'command-r', messages: [{ role: 'user', content: 'hi' }] },
+      key: cohereMockKey,
+      baseUrl: mock.url,
+    });
     expect(readCohereResponse(await sendTo(buildCohereRequest(call)), call).usage?.total_tokens).toBe(77);
     const denied = await sendTo(buildCohereRequest({ ...call, channel: { ...call.channel, key: 'bad' } }));
     expect(denied.status).toBe(401);

@@ -1,11 +1,25 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { maxOutputTokens, messageText, parseArguments, readChatRequest, requestTools, stopList } from '../chat-shapes/chat-request.js';
+import {
+  maxOutputTokens,
+  messageText,
+  parseArguments,
+  readChatRequest,
+  requestTools,
+  stopList,
+} from '../chat-shapes/chat-request.js';
 import type { ChatMessage, ChatRequest, ChatTool } from '../chat-shapes/openai-chat.types.js';
 import { invalidChannelKey, isRecord } from '../chat-shapes/upstream-errors.js';
 import type { CohereChatRequest, CohereChatTurn, CohereTool, CohereToolCall, CohereToolResult } from './types.js';
 
 const internetSuffix = '-internet';
-const jsonTypes: Record<string, string> = { string: 'str', integer: 'int', number: 'float', boolean: 'bool', array: 'list', object: 'dict' };
+const jsonTypes: Record<string, string> = {
+  string: 'str',
+  integer: 'int',
+  number: 'float',
+  boolean: 'bool',
+  array: 'list',
+  object: 'dict',
+};
 
 /** An OpenAI function as a Cohere v1 tool (flat parameter definitions from the schema's properties). */
 function toCohereTool(tool: ChatTool): CohereTool {
@@ -21,7 +35,11 @@ function toCohereTool(tool: ChatTool): CohereTool {
       required: required.has(name),
     };
   }
-  return { name: tool.function.name, description: tool.function.description ?? '', ...(Object.keys(definitions).length > 0 ? { parameter_definitions: definitions } : {}) };
+  return {
+    name: tool.function.name,
+    description: tool.function.description ?? '',
+    ...(Object.keys(definitions).length > 0 ? { parameter_definitions: definitions } : {}),
+  };
 }
 
 function toolOutputs(message: ChatMessage): Record<string, unknown>[] {
@@ -39,7 +57,9 @@ function toolOutputs(message: ChatMessage): Record<string, unknown>[] {
  * turns → `chat_history` (one-api put every user message in `message`, losing all but the last). When the
  * conversation ends with tool answers, they go to `tool_results` and `message` stays empty.
  */
-export function toCohereConversation(messages: ChatMessage[]): Pick<CohereChatRequest, 'message' | 'preamble' | 'chat_history' | 'tool_results'> {
+export function toCohereConversation(
+  messages: ChatMessage[],
+): Pick<CohereChatRequest, 'message' | 'preamble' | 'chat_history' | 'tool_results'> {
   const preamble: string[] = [];
   const history: CohereChatTurn[] = [];
   const callsById = new Map<string, CohereToolCall>();
@@ -64,7 +84,11 @@ export function toCohereConversation(messages: ChatMessage[]): Pick<CohereChatRe
         callsById.set(call.id, converted);
         return converted;
       });
-      history.push({ role: 'CHATBOT', message: messageText(message.content), ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+      history.push({
+        role: 'CHATBOT',
+        message: messageText(message.content),
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      });
     } else {
       history.push({ role: 'USER', message: messageText(message.content) });
     }

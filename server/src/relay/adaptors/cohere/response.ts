@@ -6,7 +6,13 @@ import type { ChatToolCall, ChatUsage } from '../chat-shapes/openai-chat.types.j
 import { bodyExcerpt, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
 import type { CohereChatResponse, CohereToolCall } from './types.js';
 
-const finishReasons: Record<string, string> = { COMPLETE: 'stop', STOP_SEQUENCE: 'stop', MAX_TOKENS: 'length', ERROR_TOXIC: 'content_filter', TOOL_CALL: 'tool_calls' };
+const finishReasons: Record<string, string> = {
+  COMPLETE: 'stop',
+  STOP_SEQUENCE: 'stop',
+  MAX_TOKENS: 'length',
+  ERROR_TOXIC: 'content_filter',
+  TOOL_CALL: 'tool_calls',
+};
 
 /** Cohere's finish_reason in OpenAI's words; an answer with tool calls finishes with tool_calls. */
 export const cohereFinishReason = (reason: string | undefined, calledTools: boolean) =>
@@ -19,20 +25,29 @@ export function cohereUsage(response: CohereChatResponse | undefined): ChatUsage
 }
 
 export const cohereToolCalls = (calls: CohereToolCall[] | undefined): ChatToolCall[] =>
-  (calls ?? []).map((call) => ({ id: toolCallId(), type: 'function', function: { name: call.name, arguments: JSON.stringify(call.parameters ?? {}) } }));
+  (calls ?? []).map((call) => ({
+    id: toolCallId(),
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.parameters ?? {}) },
+  }));
 
 /** Converts a whole v1 chat answer; a 200 body without `response_id` is an error (one-api's rule). */
 export function readCohereResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
   const parsed = parseJsonBody(response.body);
   if (!isRecord(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(response.body)}`);
-  if (typeof parsed.response_id !== 'string') throw new UpstreamError({ ...readErrorBody(500, response.body), status: 500 });
+  if (typeof parsed.response_id !== 'string')
+    throw new UpstreamError({ ...readErrorBody(500, response.body), status: 500 });
   const answer = parsed as unknown as CohereChatResponse;
   const toolCalls = cohereToolCalls(answer.tool_calls);
   return chatResult(
     chatCompletion({
       id: completionId(answer.response_id),
       model: call.model,
-      message: { role: 'assistant', content: answer.text === '' && toolCalls.length > 0 ? null : answer.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+      message: {
+        role: 'assistant',
+        content: answer.text === '' && toolCalls.length > 0 ? null : answer.text,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      },
       finishReason: cohereFinishReason(answer.finish_reason, toolCalls.length > 0),
       usage: cohereUsage(answer),
     }),

@@ -24,7 +24,10 @@ export async function* readCohereStream(body: AsyncIterable<Buffer>, call: Relay
     else if (event.event_type === 'text-generation' && event.text) yield writer.delta({ content: event.text });
     else if (event.event_type === 'tool-calls-generation') {
       const calls = cohereToolCalls(event.tool_calls);
-      if (calls.length > 0) yield writer.delta({ tool_calls: calls.map((toolCall, offset) => ({ index: toolCount + offset, ...toolCall })) });
+      if (calls.length > 0)
+        yield writer.delta({
+          tool_calls: calls.map((toolCall, offset) => ({ index: toolCount + offset, ...toolCall })),
+        });
       toolCount += calls.length;
     } else if (event.event_type === 'stream-end') {
       if (event.finish_reason === 'ERROR' || event.finish_reason === 'ERROR_LIMIT') {

@@ -15,7 +15,8 @@ function toCozeMessage(message: ChatMessage): CozeMessage {
   const role = message.role === 'assistant' ? 'assistant' : 'user';
   const type = role === 'assistant' ? 'answer' : 'question';
   const parts = messageParts(message.content);
-  if (!parts.some((part) => part.type === 'image_url')) return { role, type, content: messageText(message.content), content_type: 'text' };
+  if (!parts.some((part) => part.type === 'image_url'))
+    return { role, type, content: messageText(message.content), content_type: 'text' };
   const items = parts.flatMap((part): Record<string, string>[] => {
     if (part.type === 'text' && typeof part.text === 'string') return [{ type: 'text', text: part.text }];
     const url = (part as { image_url?: { url?: unknown } }).image_url?.url;

@@ -10,7 +10,12 @@ import { cozeStep } from './stream.js';
 export function cozeErrorBody(status: number, body: Buffer): UpstreamErrorBody | undefined {
   const parsed = parseJsonBody(body);
   if (!isRecord(parsed) || typeof parsed.code !== 'number' || parsed.code === 0) return undefined;
-  return errorBody(status, typeof parsed.msg === 'string' ? parsed.msg : `Coze error ${parsed.code}`, 'coze_error', String(parsed.code));
+  return errorBody(
+    status,
+    typeof parsed.msg === 'string' ? parsed.msg : `Coze error ${parsed.code}`,
+    'coze_error',
+    String(parsed.code),
+  );
 }
 
 export const readCozeError = (response: UpstreamResponse): UpstreamErrorBody =>
@@ -35,5 +40,7 @@ export function readCozeResponse(response: UpstreamResponse, call: RelayCall): R
       break;
     }
   }
-  return chatResult(chatCompletion({ model: call.model, message: { role: 'assistant', content: text }, finishReason: 'stop', usage }));
+  return chatResult(
+    chatCompletion({ model: call.model, message: { role: 'assistant', content: text }, finishReason: 'stop', usage }),
+  );
 }

@@ -23,11 +23,18 @@ export function cozeStep(event: SseEvent): CozeStep | undefined {
     case 'conversation.chat.completed':
     case 'conversation.chat.requires_action': {
       const usage = (data as CozeChatEvent | undefined)?.usage;
-      return { kind: 'done', usage: usage ? usageOf(usage.input_count ?? 0, usage.output_count ?? 0, usage.token_count) : undefined };
+      return {
+        kind: 'done',
+        usage: usage ? usageOf(usage.input_count ?? 0, usage.output_count ?? 0, usage.token_count) : undefined,
+      };
     }
     case 'conversation.chat.failed': {
       const chat = data as CozeChatEvent | undefined;
-      return { kind: 'error', message: chat?.last_error?.msg || 'Coze chat failed', code: String(chat?.last_error?.code ?? 'chat_failed') };
+      return {
+        kind: 'error',
+        message: chat?.last_error?.msg || 'Coze chat failed',
+        code: String(chat?.last_error?.code ?? 'chat_failed'),
+      };
     }
     case 'error': {
       const error = (isRecord(data) ? data : {}) as Partial<CozeError>;

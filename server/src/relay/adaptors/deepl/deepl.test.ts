@@ -1,12 +1,31 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deeplMockKey, startDeeplMock } from '../../../../test/mock-upstreams/deepl.js';
-import { collect, fixture, pieces, relayCall, sendTo, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import {
+  collect,
+  fixture,
+  pieces,
+  relayCall,
+  sendTo,
+  type MockUpstream,
+} from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { readErrorBody } from '../openai/response.js';
 import { buildDeeplRequest, deeplTargetLanguage } from './request.js';
 import { readDeeplResponse } from './response.js';
 import { readDeeplStream } from './stream.js';
 
-const chat = (body: Record<string, unknown>, baseUrl?: string) => relayCall({ body: { model: 'deepl-zh', messages: [{ role: 'user', content: 'earlier' }, { role: 'user', content: 'Hello, world!' }], ...body }, key: deeplMockKey, baseUrl });
+const chat = (body: Record<string, unknown>, baseUrl?: string) =>
+  relayCall({
+    body: {
+      model: 'deepl-zh',
+      messages: [
+        { role: 'user', content: 'earlier' },
+        { role: 'user', content: 'Hello, world!' },
+      ],
+      ...body,
+    },
+    key: deeplMockKey,
+    baseUrl,
+  });
 
 describe('deepl', () => {
   test('target language from the model name', () => {
@@ -25,7 +44,10 @@ describe('deepl', () => {
 
   test('answer and one-chunk stream, characters billed as prompt', async () => {
     const result = readDeeplResponse({ status: 200, headers: {}, body: fixture('deepl', 'translate.json') }, chat({}));
-    expect(JSON.parse(result.body.toString()).choices[0]).toMatchObject({ message: { content: '你好，世界！' }, finish_reason: 'stop' });
+    expect(JSON.parse(result.body.toString()).choices[0]).toMatchObject({
+      message: { content: '你好，世界！' },
+      finish_reason: 'stop',
+    });
     expect(result.usage).toEqual({ prompt_tokens: 13, completion_tokens: 0, total_tokens: 13 });
     const stream = await collect(readDeeplStream(pieces(fixture('deepl', 'translate.json')), chat({ stream: true })));
     expect(stream.content).toBe('你好，世界！');
@@ -34,7 +56,10 @@ describe('deepl', () => {
   });
 
   test('errors keep DeepL message', () => {
-    expect(readErrorBody(456, fixture('deepl', 'error-quota-exceeded.json'))).toMatchObject({ status: 456, message: 'Quota Exceeded' });
+    expect(readErrorBody(456, fixture('deepl', 'error-quota-exceeded.json'))).toMatchObject({
+      status: 456,
+      message: 'Quota Exceeded',
+    });
   });
 
   describe('mock', () => {
@@ -43,7 +68,10 @@ describe('deepl', () => {
     afterAll(() => mock.close());
     test('accepts our request, refuses a bad key', async () => {
       const call = chat({}, mock.url);
-      expect(JSON.parse(readDeeplResponse(await sendTo(buildDeeplRequest(call)), call).body.toString()).choices[0].message.content).toBe('你好，世界！');
+      expect(
+        JSON.parse(readDeeplResponse(await sendTo(buildDeeplRequest(call)), call).body.toString()).choices[0].message
+          .content,
+      ).toBe('你好，世界！');
       expect((await sendTo(buildDeeplRequest({ ...call, channel: { ...call.channel, key: 'bad' } }))).status).toBe(403);
     });
   });

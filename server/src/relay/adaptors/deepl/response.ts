@@ -12,10 +12,17 @@ import type { DeeplResponse } from './types.js';
  */
 export function deeplToChatCompletion(body: Buffer, call: RelayCall): ChatCompletion {
   const parsed = parseJsonBody(body);
-  if (!isRecord(parsed) || !Array.isArray(parsed.translations)) throw unreadableAnswer(`no translations: ${bodyExcerpt(body)}`);
+  if (!isRecord(parsed) || !Array.isArray(parsed.translations))
+    throw unreadableAnswer(`no translations: ${bodyExcerpt(body)}`);
   const translation = (parsed as unknown as DeeplResponse).translations.map((item) => item.text).join('\n');
   const characters = [...deeplText(call)].length;
-  return chatCompletion({ model: call.model, message: { role: 'assistant', content: translation }, finishReason: 'stop', usage: usageOf(characters, 0) });
+  return chatCompletion({
+    model: call.model,
+    message: { role: 'assistant', content: translation },
+    finishReason: 'stop',
+    usage: usageOf(characters, 0),
+  });
 }
 
-export const readDeeplResponse = (response: UpstreamResponse, call: RelayCall): RelayResult => chatResult(deeplToChatCompletion(response.body, call));
+export const readDeeplResponse = (response: UpstreamResponse, call: RelayCall): RelayResult =>
+  chatResult(deeplToChatCompletion(response.body, call));

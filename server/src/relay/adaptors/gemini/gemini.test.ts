@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { geminiMockKey, startGeminiMock } from '../../../../test/mock-upstreams/gemini.js';
-import { collect, fixture, pieces, relayCall, sendTo, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import {
+  collect,
+  fixture,
+  pieces,
+  relayCall,
+  sendTo,
+  type MockUpstream,
+} from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildGeminiRequest, toGeminiRequest } from './request.js';
 import { readGeminiError, readGeminiResponse } from './response.js';
@@ -8,7 +15,17 @@ import { readGeminiStream } from './stream.js';
 
 const weatherTool = {
   type: 'function' as const,
-  function: { name: 'get_weather', description: 'Current weather', parameters: { type: 'object', additionalProperties: false, $schema: 'x', properties: { city: { type: 'string', default: 'Paris' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Current weather',
+    parameters: {
+      type: 'object',
+      additionalProperties: false,
+      $schema: 'x',
+      properties: { city: { type: 'string', default: 'Paris' } },
+      required: ['city'],
+    },
+  },
 };
 
 const chat = (body: Record<string, unknown>, baseUrl = 'http://127.0.0.1:9') =>
@@ -20,8 +37,21 @@ describe('gemini request conversion', () => {
       model: 'gemini-1.5-flash',
       messages: [
         { role: 'system', content: 'You are terse.' },
-        { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0' } }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0' } },
+            { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: '{"temp_c":21}' },
         { role: 'tool', tool_call_id: 'call_unknown', name: 'other', content: 'plain text' },
       ],
@@ -35,22 +65,60 @@ describe('gemini request conversion', () => {
     });
     expect(body.systemInstruction).toEqual({ parts: [{ text: 'You are terse.' }] });
     expect(body.contents).toEqual([
-      { role: 'user', parts: [{ text: 'Weather?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0' } }, { fileData: { mimeType: 'image/png', fileUri: 'https://example.com/a.png' } }] },
+      {
+        role: 'user',
+        parts: [
+          { text: 'Weather?' },
+          { inlineData: { mimeType: 'image/png', data: 'iVBORw0' } },
+          { fileData: { mimeType: 'image/png', fileUri: 'https://example.com/a.png' } },
+        ],
+      },
       { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
-      { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temp_c: 21 } } }, { functionResponse: { name: 'other', response: { content: 'plain text' } } }] },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'get_weather', response: { temp_c: 21 } } },
+          { functionResponse: { name: 'other', response: { content: 'plain text' } } },
+        ],
+      },
     ]);
-    expect(body.tools).toEqual([{ functionDeclarations: [{ name: 'get_weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }] }]);
+    expect(body.tools).toEqual([
+      {
+        functionDeclarations: [
+          {
+            name: 'get_weather',
+            description: 'Current weather',
+            parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          },
+        ],
+      },
+    ]);
     expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } });
-    expect(body.generationConfig).toEqual({ temperature: 0.5, maxOutputTokens: 100, stopSequences: ['END'], candidateCount: 2, responseMimeType: 'application/json' });
+    expect(body.generationConfig).toEqual({
+      temperature: 0.5,
+      maxOutputTokens: 100,
+      stopSequences: ['END'],
+      candidateCount: 2,
+      responseMimeType: 'application/json',
+    });
     expect(body.safetySettings).toHaveLength(5);
   });
 
   test('URLs: generateContent, SSE stream, embeddings, api_version override', () => {
-    expect(buildGeminiRequest(chat({ messages: [{ role: 'user', content: 'hi' }] }, 'https://g.example')).url).toBe('https://g.example/v1beta/models/gemini-1.5-flash:generateContent');
+    expect(buildGeminiRequest(chat({ messages: [{ role: 'user', content: 'hi' }] }, 'https://g.example')).url).toBe(
+      'https://g.example/v1beta/models/gemini-1.5-flash:generateContent',
+    );
     const stream = buildGeminiRequest(chat({ messages: [{ role: 'user', content: 'hi' }], stream: true }));
     expect(stream.url).toMatch(/:streamGenerateContent\?alt=sse$/);
     expect(stream.headers['x-goog-api-key']).toBe(geminiMockKey);
-    const embed = buildGeminiRequest(relayCall({ mode: 'embeddings', body: { model: 'text-embedding-004', input: ['a', 'b'], dimensions: 8 }, key: 'k', config: { api_version: 'v1' } }));
+    const embed = buildGeminiRequest(
+      relayCall({
+        mode: 'embeddings',
+        body: { model: 'text-embedding-004', input: ['a', 'b'], dimensions: 8 },
+        key: 'k',
+        config: { api_version: 'v1' },
+      }),
+    );
     expect(embed.url).toBe('http://127.0.0.1:9/v1/models/text-embedding-004:batchEmbedContents');
     expect(JSON.parse(String(embed.body))).toEqual({
       requests: [
@@ -69,7 +137,13 @@ describe('gemini answers', () => {
     expect(JSON.parse(result.body.toString())).toMatchObject({
       object: 'chat.completion',
       model: 'gemini-1.5-flash',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Hello! How can I help you today?' },
+          finish_reason: 'stop',
+        },
+      ],
       usage: { prompt_tokens: 9, completion_tokens: 10, total_tokens: 19 },
     });
   });
@@ -78,7 +152,11 @@ describe('gemini answers', () => {
     const body = JSON.parse(readGeminiResponse(response('function-call.json'), chat({ messages: [] })).body.toString());
     expect(body.choices[0].finish_reason).toBe('tool_calls');
     expect(body.choices[0].message.content).toBeNull();
-    expect(body.choices[0].message.tool_calls[0]).toMatchObject({ id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
+    expect(body.choices[0].message.tool_calls[0]).toMatchObject({
+      id: expect.stringMatching(/^call_/),
+      type: 'function',
+      function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+    });
   });
 
   test('a blocked prompt is an empty content_filter answer', () => {
@@ -87,7 +165,10 @@ describe('gemini answers', () => {
   });
 
   test('embeddings', () => {
-    const result = readGeminiResponse(response('embeddings.json'), relayCall({ mode: 'embeddings', body: { model: 'text-embedding-004', input: ['a', 'b'] } }));
+    const result = readGeminiResponse(
+      response('embeddings.json'),
+      relayCall({ mode: 'embeddings', body: { model: 'text-embedding-004', input: ['a', 'b'] } }),
+    );
     const body = JSON.parse(result.body.toString());
     expect(body.data).toEqual([
       { object: 'embedding', index: 0, embedding: [0.013, -0.008, 0.021] },
@@ -109,7 +190,12 @@ describe('gemini answers', () => {
 
 describe('gemini streams', () => {
   test('text chunks (CRLF framing) with finish and usage', async () => {
-    const result = await collect(readGeminiStream(pieces(fixture('gemini', 'stream.sse'), 9), chat({ messages: [], stream: true, stream_options: { include_usage: true } })));
+    const result = await collect(
+      readGeminiStream(
+        pieces(fixture('gemini', 'stream.sse'), 9),
+        chat({ messages: [], stream: true, stream_options: { include_usage: true } }),
+      ),
+    );
     expect(result.content).toBe('Hello! How can I help?');
     expect(result.finishReason).toBe('stop');
     expect(result.usage).toEqual({ prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 });
@@ -118,8 +204,12 @@ describe('gemini streams', () => {
   });
 
   test('function calls stream as indexed tool calls', async () => {
-    const result = await collect(readGeminiStream(pieces(fixture('gemini', 'function-call-stream.sse')), chat({ messages: [], stream: true })));
-    expect(result.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+    const result = await collect(
+      readGeminiStream(pieces(fixture('gemini', 'function-call-stream.sse')), chat({ messages: [], stream: true })),
+    );
+    expect(result.toolCalls).toEqual([
+      { id: expect.stringMatching(/^call_/), name: 'get_weather', arguments: '{"city":"Paris"}' },
+    ]);
     expect(result.finishReason).toBe('tool_calls');
   });
 });
@@ -134,7 +224,18 @@ describe('gemini mock upstream', () => {
     const answer = await sendTo(buildGeminiRequest(call));
     expect(answer.status).toBe(200);
     expect(JSON.parse(readGeminiResponse(answer, call).body.toString()).choices[0].message.content).toContain('Hello');
-    const denied = await sendTo(buildGeminiRequest(relayCall({ body: { model: 'gemini-pro', messages: [{ role: 'user', content: 'hi' }] }, key: 'bad', baseUrl: mock.url })));
-    expect(readGeminiError(denied)).toMatchObject({ status: 400, message: 'API key not valid. Please pass a valid API key.' });
+    const denied = await sendTo(
+      buildGeminiRequest(
+        relayCall({
+          body: { model: 'gemini-pro', messages: [{ role: 'user', content: 'hi' }] },
+          key: 'bad',
+          baseUrl: mock.url,
+        }),
+      ),
+    );
+    expect(readGeminiError(denied)).toMatchObject({
+      status: 400,
+      message: 'API key not valid. Please pass a valid API key.',
+    });
   });
 });

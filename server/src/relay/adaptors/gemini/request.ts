@@ -1,5 +1,14 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { maxOutputTokens, messageParts, messageText, parseArguments, parseDataUrl, readChatRequest, requestTools, stopList } from '../chat-shapes/chat-request.js';
+import {
+  maxOutputTokens,
+  messageParts,
+  messageText,
+  parseArguments,
+  parseDataUrl,
+  readChatRequest,
+  requestTools,
+  stopList,
+} from '../chat-shapes/chat-request.js';
 import type { ChatMessage, ChatRequest, ChatToolChoice } from '../chat-shapes/openai-chat.types.js';
 import { invalidChannelKey, isRecord } from '../chat-shapes/upstream-errors.js';
 import type { GeminiContent, GeminiEmbeddingRequest, GeminiPart, GeminiRequest } from './types.js';
@@ -13,7 +22,15 @@ const safetyCategories = [
 ];
 
 /** Keys of JSON Schema that Gemini's OpenAPI subset rejects in function parameters. */
-const rejectedSchemaKeys = new Set(['$schema', '$id', 'additionalProperties', 'default', 'examples', 'strict', '$comment']);
+const rejectedSchemaKeys = new Set([
+  '$schema',
+  '$id',
+  'additionalProperties',
+  'default',
+  'examples',
+  'strict',
+  '$comment',
+]);
 
 /** A JSON schema cleaned for Gemini: rejected keys removed at every level. */
 export function cleanSchema(schema: unknown): unknown {
@@ -22,7 +39,10 @@ export function cleanSchema(schema: unknown): unknown {
   const cleaned: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (rejectedSchemaKeys.has(key)) continue;
-    cleaned[key] = key === 'properties' && isRecord(value) ? Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, cleanSchema(inner)])) : cleanSchema(value);
+    cleaned[key] =
+      key === 'properties' && isRecord(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, cleanSchema(inner)]))
+        : cleanSchema(value);
   }
   return cleaned;
 }
@@ -45,7 +65,11 @@ function userParts(message: ChatMessage): GeminiPart[] {
       if (typeof url !== 'string') continue;
       const inline = parseDataUrl(url);
       // Web images are passed by URI; the gateway does not fetch client-given addresses itself.
-      parts.push(inline ? { inlineData: { mimeType: inline.mediaType, data: inline.data } } : { fileData: { mimeType: guessImageType(url), fileUri: url } });
+      parts.push(
+        inline
+          ? { inlineData: { mimeType: inline.mediaType, data: inline.data } }
+          : { fileData: { mimeType: guessImageType(url), fileUri: url } },
+      );
     }
   }
   return parts;
@@ -86,7 +110,9 @@ export function toGeminiContents(messages: ChatMessage[]): Pick<GeminiRequest, '
       if (text !== '') parts.push({ text });
       for (const call of message.tool_calls ?? []) {
         namesById.set(call.id, call.function?.name ?? '');
-        parts.push({ functionCall: { name: call.function?.name ?? '', args: parseArguments(call.function?.arguments) } });
+        parts.push({
+          functionCall: { name: call.function?.name ?? '', args: parseArguments(call.function?.arguments) },
+        });
       }
     } else if (message.role === 'tool' || message.role === 'function') {
       parts = [functionResponse(message, namesById)];
@@ -104,7 +130,8 @@ export function toGeminiContents(messages: ChatMessage[]): Pick<GeminiRequest, '
 function toolConfig(choice: ChatToolChoice | undefined): GeminiRequest['toolConfig'] {
   if (choice === 'none') return { functionCallingConfig: { mode: 'NONE' } };
   if (choice === 'required' || choice === 'any') return { functionCallingConfig: { mode: 'ANY' } };
-  if (typeof choice === 'object' && choice?.function?.name) return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.function.name] } };
+  if (typeof choice === 'object' && choice?.function?.name)
+    return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.function.name] } };
   return undefined;
 }
 
@@ -112,7 +139,10 @@ function toolConfig(choice: ChatToolChoice | undefined): GeminiRequest['toolConf
 export function toGeminiRequest(request: ChatRequest, options: { safetyThreshold?: string } = {}): GeminiRequest {
   const body: GeminiRequest = {
     ...toGeminiContents(request.messages),
-    safetySettings: safetyCategories.map((category) => ({ category, threshold: options.safetyThreshold ?? 'BLOCK_NONE' })),
+    safetySettings: safetyCategories.map((category) => ({
+      category,
+      threshold: options.safetyThreshold ?? 'BLOCK_NONE',
+    })),
   };
   const tools = requestTools(request);
   if (tools.length > 0) {
@@ -122,7 +152,11 @@ export function toGeminiRequest(request: ChatRequest, options: { safetyThreshold
           const parameters = cleanSchema(tool.function.parameters) as Record<string, unknown> | undefined;
           const hasProperties = isRecord(parameters?.properties) && Object.keys(parameters.properties).length > 0;
           // Gemini rejects an OBJECT schema without properties: a function without arguments has none.
-          return { name: tool.function.name, description: tool.function.description, ...(hasProperties ? { parameters } : {}) };
+          return {
+            name: tool.function.name,
+            description: tool.function.description,
+            ...(hasProperties ? { parameters } : {}),
+          };
         }),
       },
     ];
@@ -145,7 +179,8 @@ export function toGeminiRequest(request: ChatRequest, options: { safetyThreshold
   if (format?.type === 'json_object') generation.responseMimeType = 'application/json';
   if (format?.type === 'json_schema') {
     generation.responseMimeType = 'application/json';
-    if (format.json_schema?.schema) generation.responseSchema = cleanSchema(format.json_schema.schema) as Record<string, unknown>;
+    if (format.json_schema?.schema)
+      generation.responseSchema = cleanSchema(format.json_schema.schema) as Record<string, unknown>;
   }
   if (Object.keys(generation).length > 0) body.generationConfig = generation;
   return body;
@@ -154,7 +189,9 @@ export function toGeminiRequest(request: ChatRequest, options: { safetyThreshold
 /** The OpenAI embeddings input as a batchEmbedContents body. */
 export function toGeminiEmbeddingRequest(value: Record<string, unknown>, model: string): GeminiEmbeddingRequest {
   const input = value.input;
-  const texts = Array.isArray(input) ? input.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))) : [typeof input === 'string' ? input : ''];
+  const texts = Array.isArray(input)
+    ? input.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
+    : [typeof input === 'string' ? input : ''];
   const dimensions = typeof value.dimensions === 'number' ? value.dimensions : undefined;
   return {
     requests: texts.map((text) => ({
@@ -179,7 +216,12 @@ export function buildGeminiRequest(call: RelayCall): UpstreamRequest {
   const headers = { 'content-type': 'application/json', 'x-goog-api-key': key };
   const value = call.body.kind === 'json' ? call.body.value : {};
   if (call.mode === 'embeddings') {
-    return { url: `${prefix}:batchEmbedContents`, method: 'POST', headers, body: JSON.stringify(toGeminiEmbeddingRequest(value, call.model)) };
+    return {
+      url: `${prefix}:batchEmbedContents`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(toGeminiEmbeddingRequest(value, call.model)),
+    };
   }
   const url = call.stream ? `${prefix}:streamGenerateContent?alt=sse` : `${prefix}:generateContent`;
   return { url, method: 'POST', headers, body: JSON.stringify(toGeminiRequest(readChatRequest(call))) };

@@ -7,7 +7,15 @@ import type { ChatAnswerMessage, ChatCompletion, ChatToolCall, ChatUsage } from 
 import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
 import type { GeminiCandidate, GeminiEmbeddingResponse, GeminiResponse, GeminiUsageMetadata } from './types.js';
 
-const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE']);
+const filtered = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'LANGUAGE',
+]);
 
 /** Gemini's finishReason in OpenAI's words; a candidate that called functions finishes with tool_calls. */
 export function geminiFinishReason(reason: string | undefined, calledFunctions: boolean): string | null {
@@ -25,13 +33,21 @@ export function geminiUsage(metadata: GeminiUsageMetadata | undefined): ChatUsag
 }
 
 /** The text, reasoning and tool calls of one candidate. */
-export function candidateContent(candidate: GeminiCandidate): { text: string; reasoning: string; toolCalls: ChatToolCall[] } {
+export function candidateContent(candidate: GeminiCandidate): {
+  text: string;
+  reasoning: string;
+  toolCalls: ChatToolCall[];
+} {
   let text = '';
   let reasoning = '';
   const toolCalls: ChatToolCall[] = [];
   for (const part of candidate.content?.parts ?? []) {
     if (part.functionCall) {
-      toolCalls.push({ id: part.functionCall.id || toolCallId(), type: 'function', function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) } });
+      toolCalls.push({
+        id: part.functionCall.id || toolCallId(),
+        type: 'function',
+        function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+      });
     } else if (typeof part.text === 'string') {
       if (part.thought) reasoning += part.text;
       else text += part.text;
@@ -45,14 +61,29 @@ export function geminiToChatCompletion(response: GeminiResponse, model: string):
   const candidates = response.candidates ?? [];
   const choices: ChatCompletion['choices'] = candidates.map((candidate, position) => {
     const { text, reasoning, toolCalls } = candidateContent(candidate);
-    const message: ChatAnswerMessage = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
+    const message: ChatAnswerMessage = {
+      role: 'assistant',
+      content: text === '' && toolCalls.length > 0 ? null : text,
+    };
     if (reasoning) message.reasoning_content = reasoning;
     if (toolCalls.length > 0) message.tool_calls = toolCalls;
-    return { index: candidate.index ?? position, message, finish_reason: geminiFinishReason(candidate.finishReason, toolCalls.length > 0) ?? 'stop' };
+    return {
+      index: candidate.index ?? position,
+      message,
+      finish_reason: geminiFinishReason(candidate.finishReason, toolCalls.length > 0) ?? 'stop',
+    };
   });
   // A blocked prompt has no candidates: an empty answer filtered by content policy.
-  if (choices.length === 0) choices.push({ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter' });
-  return { id: completionId(), object: 'chat.completion', created: nowSeconds(), model, choices, usage: geminiUsage(response.usageMetadata) };
+  if (choices.length === 0)
+    choices.push({ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter' });
+  return {
+    id: completionId(),
+    object: 'chat.completion',
+    created: nowSeconds(),
+    model,
+    choices,
+    usage: geminiUsage(response.usageMetadata),
+  };
 }
 
 /** Google's error envelope as an OpenAI error (its `status`, e.g. INVALID_ARGUMENT, becomes type and code). */
@@ -68,7 +99,9 @@ export function googleErrorBody(status: number, parsed: unknown): UpstreamErrorB
 
 /** Reads a non-2xx Gemini (or Vertex) answer, keeping Google's message. */
 export function readGeminiError(response: UpstreamResponse): UpstreamErrorBody {
-  return googleErrorBody(response.status, parseJsonBody(response.body)) ?? readErrorBody(response.status, response.body);
+  return (
+    googleErrorBody(response.status, parseJsonBody(response.body)) ?? readErrorBody(response.status, response.body)
+  );
 }
 
 function parseObject(response: UpstreamResponse): Record<string, unknown> {
@@ -84,7 +117,10 @@ export function readGeminiResponse(response: UpstreamResponse, call: RelayCall):
   const parsed = parseObject(response);
   if (call.mode === 'embeddings') {
     // Gemini reports no usage for embeddings; the pipeline counts the input itself.
-    return embeddingsResult(call, ((parsed as unknown as GeminiEmbeddingResponse).embeddings ?? []).map((embedding) => embedding.values ?? []));
+    return embeddingsResult(
+      call,
+      ((parsed as unknown as GeminiEmbeddingResponse).embeddings ?? []).map((embedding) => embedding.values ?? []),
+    );
   }
   return chatResult(geminiToChatCompletion(parsed as GeminiResponse, call.model));
 }

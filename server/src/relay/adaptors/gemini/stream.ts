@@ -21,7 +21,11 @@ export async function* readGeminiStream(body: AsyncIterable<Buffer>, call: Relay
     const parsed = parseJsonBody(data);
     if (!isRecord(parsed)) continue;
     if (isRecord(parsed.error)) {
-      yield streamErrorChunk(String(parsed.error.message ?? 'upstream stream error'), String(parsed.error.status ?? 'upstream_error'), String(parsed.error.status ?? '') || null);
+      yield streamErrorChunk(
+        String(parsed.error.message ?? 'upstream stream error'),
+        String(parsed.error.status ?? 'upstream_error'),
+        String(parsed.error.status ?? '') || null,
+      );
       return;
     }
     const response = parsed as GeminiResponse;

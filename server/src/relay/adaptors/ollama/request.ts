@@ -1,5 +1,14 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { maxOutputTokens, messageParts, messageText, parseArguments, parseDataUrl, readChatRequest, requestTools, stopList } from '../chat-shapes/chat-request.js';
+import {
+  maxOutputTokens,
+  messageParts,
+  messageText,
+  parseArguments,
+  parseDataUrl,
+  readChatRequest,
+  requestTools,
+  stopList,
+} from '../chat-shapes/chat-request.js';
 import type { ChatMessage, ChatRequest } from '../chat-shapes/openai-chat.types.js';
 import { unsupportedRequest } from '../chat-shapes/upstream-errors.js';
 import type { OllamaChatRequest, OllamaEmbedRequest, OllamaMessage, OllamaOptions } from './types.js';
@@ -18,14 +27,20 @@ function toOllamaMessage(message: ChatMessage): OllamaMessage {
   }
   if (images.length > 0) result.images = images;
   if (message.tool_calls?.length) {
-    result.tool_calls = message.tool_calls.map((call) => ({ function: { name: call.function?.name ?? '', arguments: parseArguments(call.function?.arguments) } }));
+    result.tool_calls = message.tool_calls.map((call) => ({
+      function: { name: call.function?.name ?? '', arguments: parseArguments(call.function?.arguments) },
+    }));
   }
   return result;
 }
 
 /** The OpenAI chat request as an `/api/chat` body (stream always explicit: Ollama streams by default). */
 export function toOllamaChatRequest(request: ChatRequest): OllamaChatRequest {
-  const body: OllamaChatRequest = { model: request.model, messages: request.messages.map(toOllamaMessage), stream: request.stream === true };
+  const body: OllamaChatRequest = {
+    model: request.model,
+    messages: request.messages.map(toOllamaMessage),
+    stream: request.stream === true,
+  };
   const options: OllamaOptions = {};
   if (typeof request.seed === 'number') options.seed = request.seed;
   if (typeof request.temperature === 'number') options.temperature = request.temperature;
@@ -40,9 +55,11 @@ export function toOllamaChatRequest(request: ChatRequest): OllamaChatRequest {
   if (stop) options.stop = stop;
   if (Object.keys(options).length > 0) body.options = options;
   const tools = requestTools(request);
-  if (tools.length > 0 && request.tool_choice !== 'none') body.tools = tools.map((tool) => ({ type: 'function', function: tool.function }));
+  if (tools.length > 0 && request.tool_choice !== 'none')
+    body.tools = tools.map((tool) => ({ type: 'function', function: tool.function }));
   if (request.response_format?.type === 'json_object') body.format = 'json';
-  if (request.response_format?.type === 'json_schema' && request.response_format.json_schema?.schema) body.format = request.response_format.json_schema.schema;
+  if (request.response_format?.type === 'json_schema' && request.response_format.json_schema?.schema)
+    body.format = request.response_format.json_schema.schema;
   return body;
 }
 
@@ -59,7 +76,17 @@ export function buildOllamaRequest(call: RelayCall): UpstreamRequest {
   if (key) headers.authorization = `Bearer ${key}`;
   if (call.mode === 'embeddings') {
     const value = call.body.kind === 'json' ? call.body.value : {};
-    return { url: `${call.channel.baseUrl}/api/embed`, method: 'POST', headers, body: JSON.stringify(toOllamaEmbedRequest(value, call.model)) };
+    return {
+      url: `${call.channel.baseUrl}/api/embed`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(toOllamaEmbedRequest(value, call.model)),
+    };
   }
-  return { url: `${call.channel.baseUrl}/api/chat`, method: 'POST', headers, body: JSON.stringify(toOllamaChatRequest(readChatRequest(call))) };
+  return {
+    url: `${call.channel.baseUrl}/api/chat`,
+    method: 'POST',
+    headers,
+    body: JSON.stringify(toOllamaChatRequest(readChatRequest(call))),
+  };
 }

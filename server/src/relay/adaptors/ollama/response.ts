@@ -8,16 +8,22 @@ import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../ch
 import type { OllamaChatResponse, OllamaEmbedResponse, OllamaToolCall } from './types.js';
 
 /** Ollama's done_reason in OpenAI's words. */
-export const ollamaFinishReason = (reason: string | undefined, calledTools: boolean) => (reason === 'length' ? 'length' : calledTools ? 'tool_calls' : 'stop');
+export const ollamaFinishReason = (reason: string | undefined, calledTools: boolean) =>
+  reason === 'length' ? 'length' : calledTools ? 'tool_calls' : 'stop';
 
 /** Ollama tool calls (arguments as objects, no ids) in OpenAI's shape. */
 export const ollamaToolCalls = (calls: OllamaToolCall[] | undefined): ChatToolCall[] =>
-  (calls ?? []).map((call) => ({ id: toolCallId(), type: 'function', function: { name: call.function.name, arguments: JSON.stringify(call.function.arguments ?? {}) } }));
+  (calls ?? []).map((call) => ({
+    id: toolCallId(),
+    type: 'function',
+    function: { name: call.function.name, arguments: JSON.stringify(call.function.arguments ?? {}) },
+  }));
 
 /** Ollama's `{"error": "…"}` as an OpenAI error. */
 export function readOllamaError(response: UpstreamResponse): UpstreamErrorBody {
   const parsed = parseJsonBody(response.body);
-  if (isRecord(parsed) && stringOf(parsed.error)) return errorBody(response.status, stringOf(parsed.error), 'ollama_error', String(response.status));
+  if (isRecord(parsed) && stringOf(parsed.error))
+    return errorBody(response.status, stringOf(parsed.error), 'ollama_error', String(response.status));
   return readErrorBody(response.status, response.body);
 }
 

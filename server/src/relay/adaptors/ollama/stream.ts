@@ -28,7 +28,10 @@ export async function* readOllamaStream(body: AsyncIterable<Buffer>, call: Relay
     }
     if (Object.keys(delta).length > 0) yield writer.delta(delta);
     if (event.done) {
-      yield* writer.finish(ollamaFinishReason(event.done_reason, toolCount > 0), usageOf(event.prompt_eval_count ?? 0, event.eval_count ?? 0));
+      yield* writer.finish(
+        ollamaFinishReason(event.done_reason, toolCount > 0),
+        usageOf(event.prompt_eval_count ?? 0, event.eval_count ?? 0),
+      );
       return;
     }
   }

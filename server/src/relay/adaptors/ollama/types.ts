@@ -30,7 +30,10 @@ export interface OllamaChatRequest {
   messages: OllamaMessage[];
   stream: boolean;
   options?: OllamaOptions;
-  tools?: { type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }[];
+  tools?: {
+    type: 'function';
+    function: { name: string; description?: string; parameters?: Record<string, unknown> };
+  }[];
   format?: 'json' | Record<string, unknown>;
 }
 

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { collect, fixture, pieces, relayCall, sendTo, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import {
+  collect,
+  fixture,
+  pieces,
+  relayCall,
+  sendTo,
+  type MockUpstream,
+} from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { palmMockKey, startPalmMock } from '../../../../test/mock-upstreams/palm.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { readGeminiError } from '../gemini/response.js';
@@ -7,12 +14,34 @@ import { buildPalmRequest, toPalmRequest } from './request.js';
 import { readPalmResponse } from './response.js';
 import { readPalmStream } from './stream.js';
 
-const chat = (body: Record<string, unknown>, baseUrl?: string) => relayCall({ body: { model: 'PaLM-2', messages: [{ role: 'user', content: 'hi' }], ...body }, key: palmMockKey, baseUrl });
+const chat = (body: Record<string, unknown>, baseUrl?: string) =>
+  relayCall({
+    body: { model: 'PaLM-2', messages: [{ role: 'user', content: 'hi' }], ...body },
+    key: palmMockKey,
+    baseUrl,
+  });
 
 describe('palm', () => {
   test('request: context, authors, no max_tokens as topK', () => {
-    expect(toPalmRequest({ model: 'PaLM-2', messages: [{ role: 'system', content: 'terse' }, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], max_tokens: 30, temperature: 0.2 })).toEqual({
-      prompt: { context: 'terse', messages: [{ author: '0', content: 'hi' }, { author: '1', content: 'hello' }] },
+    expect(
+      toPalmRequest({
+        model: 'PaLM-2',
+        messages: [
+          { role: 'system', content: 'terse' },
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+        ],
+        max_tokens: 30,
+        temperature: 0.2,
+      }),
+    ).toEqual({
+      prompt: {
+        context: 'terse',
+        messages: [
+          { author: '0', content: 'hi' },
+          { author: '1', content: 'hello' },
+        ],
+      },
       candidateCount: 1,
       temperature: 0.2,
     });
@@ -22,13 +51,33 @@ describe('palm', () => {
   });
 
   test('answers, filtered answers, one-chunk stream, errors', async () => {
-    expect(JSON.parse(readPalmResponse({ status: 200, headers: {}, body: fixture('palm', 'generate-message.json') }, chat({})).body.toString()).choices[0].message.content).toBe('Hello! How can I help you today?');
-    expect(JSON.parse(readPalmResponse({ status: 200, headers: {}, body: fixture('palm', 'filtered.json') }, chat({})).body.toString()).choices[0].finish_reason).toBe('content_filter');
-    const stream = await collect(readPalmStream(pieces(fixture('palm', 'generate-message.json')), chat({ stream: true })));
+    expect(
+      JSON.parse(
+        readPalmResponse(
+          { status: 200, headers: {}, body: fixture('palm', 'generate-message.json') },
+          chat({}),
+        ).body.toString(),
+      ).choices[0].message.content,
+    ).toBe('Hello! How can I help you today?');
+    expect(
+      JSON.parse(
+        readPalmResponse(
+          { status: 200, headers: {}, body: fixture('palm', 'filtered.json') },
+          chat({}),
+        ).body.toString(),
+      ).choices[0].finish_reason,
+    ).toBe('content_filter');
+    const stream = await collect(
+      readPalmStream(pieces(fixture('palm', 'generate-message.json')), chat({ stream: true })),
+    );
     expect(stream.content).toBe('Hello! How can I help you today?');
     expect(stream.finishReason).toBe('stop');
-    expect(readGeminiError({ status: 400, headers: {}, body: fixture('palm', 'error-invalid-key.json') })).toMatchObject({ message: 'API key not valid. Please pass a valid API key.' });
-    expect(() => readPalmResponse({ status: 200, headers: {}, body: fixture('palm', 'error-invalid-key.json') }, chat({}))).toThrow(UpstreamError);
+    expect(
+      readGeminiError({ status: 400, headers: {}, body: fixture('palm', 'error-invalid-key.json') }),
+    ).toMatchObject({ message: 'API key not valid. Please pass a valid API key.' });
+    expect(() =>
+      readPalmResponse({ status: 200, headers: {}, body: fixture('palm', 'error-invalid-key.json') }, chat({})),
+    ).toThrow(UpstreamError);
   });
 
   describe('mock', () => {

@@ -15,7 +15,10 @@ export function toPalmRequest(request: ChatRequest): PalmRequest {
     if (message.role === 'system' || message.role === 'developer') context.push(messageText(message.content));
     else messages.push({ author: message.role === 'assistant' ? '1' : '0', content: messageText(message.content) });
   }
-  const body: PalmRequest = { prompt: { ...(context.length > 0 ? { context: context.join('\n') } : {}), messages }, candidateCount: 1 };
+  const body: PalmRequest = {
+    prompt: { ...(context.length > 0 ? { context: context.join('\n') } : {}), messages },
+    candidateCount: 1,
+  };
   if (typeof request.temperature === 'number') body.temperature = Math.min(request.temperature, 1);
   if (typeof request.top_p === 'number') body.topP = request.top_p;
   if (typeof request.top_k === 'number') body.topK = request.top_k;

@@ -22,7 +22,13 @@ export function palmToChatCompletion(body: Buffer, call: RelayCall): ChatComplet
   const filtered = reply === undefined && (answer.filters?.length ?? 0) > 0;
   const promptTokens = countMessages(readChatRequest(call).messages, call.model);
   const usage = usageOf(promptTokens, countText(reply ?? '', call.model));
-  return chatCompletion({ model: call.model, message: { role: 'assistant', content: reply ?? '' }, finishReason: filtered ? 'content_filter' : 'stop', usage });
+  return chatCompletion({
+    model: call.model,
+    message: { role: 'assistant', content: reply ?? '' },
+    finishReason: filtered ? 'content_filter' : 'stop',
+    usage,
+  });
 }
 
-export const readPalmResponse = (response: UpstreamResponse, call: RelayCall): RelayResult => chatResult(palmToChatCompletion(response.body, call));
+export const readPalmResponse = (response: UpstreamResponse, call: RelayCall): RelayResult =>
+  chatResult(palmToChatCompletion(response.body, call));

@@ -10,12 +10,21 @@ import { parsePrediction } from './response.js';
  */
 export async function openReplicateStream(call: RelayCall, tools: AdaptorTools): Promise<OpenedAnswer> {
   const created = await tools.send(buildReplicateRequest(call));
-  if (created.status < 200 || created.status >= 300) return { status: created.status, headers: created.headers, body: bytesOf(created.body) };
+  if (created.status < 200 || created.status >= 300)
+    return { status: created.status, headers: created.headers, body: bytesOf(created.body) };
   const streamUrl = parsePrediction(created.body).urls.stream;
-  if (!streamUrl) return { status: 502, headers: { 'content-type': 'application/json' }, body: bytesOf(JSON.stringify({ detail: 'Replicate gave no stream URL for this model' })) };
+  if (!streamUrl)
+    return {
+      status: 502,
+      headers: { 'content-type': 'application/json' },
+      body: bytesOf(JSON.stringify({ detail: 'Replicate gave no stream URL for this model' })),
+    };
   let response: Response;
   try {
-    response = await fetch(streamUrl, { headers: { ...replicateHeaders(call), accept: 'text/event-stream', 'cache-control': 'no-store' }, signal: tools.signal });
+    response = await fetch(streamUrl, {
+      headers: { ...replicateHeaders(call), accept: 'text/event-stream', 'cache-control': 'no-store' },
+      signal: tools.signal,
+    });
   } catch (error) {
     throw transportError(error, false);
   }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { collect, fixture, pieces, relayCall, sendTo, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import {
+  collect,
+  fixture,
+  pieces,
+  relayCall,
+  sendTo,
+  type MockUpstream,
+} from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { mockPng, replicateMockToken, startReplicateMock } from '../../../../test/mock-upstreams/replicate.js';
 import type { AdaptorTools } from '../../adaptor.js';
 import { openReplicateStream } from './open-stream.js';
@@ -9,36 +16,59 @@ import { readReplicateStream } from './stream.js';
 
 const tools: AdaptorTools = { send: sendTo };
 const chat = (body: Record<string, unknown>, baseUrl = 'https://api.replicate.com/v1/models') =>
-  relayCall({ body: { model: 'meta/meta-llama-3-8b-instruct', messages: [{ role: 'system', content: 'terse' }, { role: 'user', content: 'hi' }], ...body }, key: replicateMockToken, baseUrl });
+  relayCall({
+    body: {
+      model: 'meta/meta-llama-3-8b-instruct',
+      messages: [
+        { role: 'system', content: 'terse' },
+        { role: 'user', content: 'hi' },
+      ],
+      ...body,
+    },
+    key: replicateMockToken,
+    baseUrl,
+  });
 
 describe('replicate requests', () => {
   test('chat input as role lines, Prefer: wait for whole answers', () => {
     const request = buildReplicateRequest(chat({ max_tokens: 64 }));
     expect(request.url).toBe('https://api.replicate.com/v1/models/meta/meta-llama-3-8b-instruct/predictions');
     expect(request.headers).toMatchObject({ authorization: `Bearer ${replicateMockToken}`, prefer: 'wait' });
-    expect(JSON.parse(String(request.body))).toEqual({ input: { prompt: 'system: terse\nuser: hi\n', max_tokens: 64, temperature: 1, top_p: 1 } });
+    expect(JSON.parse(String(request.body))).toEqual({
+      input: { prompt: 'system: terse\nuser: hi\n', max_tokens: 64, temperature: 1, top_p: 1 },
+    });
     const stream = buildReplicateRequest(chat({ stream: true }));
     expect(stream.headers.prefer).toBeUndefined();
     expect(JSON.parse(String(stream.body)).stream).toBe(true);
   });
 
   test('image input from size and n', () => {
-    expect(replicateImageInput({ prompt: 'a cat', size: '1792x1024', n: 2 })).toEqual({ prompt: 'a cat', aspect_ratio: '7:4', num_outputs: 2 });
+    expect(replicateImageInput({ prompt: 'a cat', size: '1792x1024', n: 2 })).toEqual({
+      prompt: 'a cat',
+      aspect_ratio: '7:4',
+      num_outputs: 2,
+    });
     expect(() => replicateImageInput({})).toThrow(/prompt is required/);
   });
 });
 
 describe('replicate streams and errors', () => {
   test('SSE output events become content', async () => {
-    const result = await collect(readReplicateStream(pieces(fixture('replicate', 'stream.sse')), chat({ stream: true })));
+    const result = await collect(
+      readReplicateStream(pieces(fixture('replicate', 'stream.sse')), chat({ stream: true })),
+    );
     expect(result.content).toBe('Hello! How can I help?');
     expect(result.finishReason).toBe('stop');
   });
 
   test('error and problem details keep the message', async () => {
-    const failed = await collect(readReplicateStream(pieces('event: error\ndata: {"detail":"CUDA out of memory"}\n\n'), chat({ stream: true })));
+    const failed = await collect(
+      readReplicateStream(pieces('event: error\ndata: {"detail":"CUDA out of memory"}\n\n'), chat({ stream: true })),
+    );
     expect(failed.chunks.at(-1)).toMatchObject({ error: { message: 'CUDA out of memory' } });
-    expect(readReplicateError({ status: 401, headers: {}, body: fixture('replicate', 'error-unauthenticated.json') })).toMatchObject({ status: 401, message: 'You did not pass a valid authentication token' });
+    expect(
+      readReplicateError({ status: 401, headers: {}, body: fixture('replicate', 'error-unauthenticated.json') }),
+    ).toMatchObject({ status: 401, message: 'You did not pass a valid authentication token' });
   });
 });
 
@@ -62,13 +92,22 @@ describe('replicate against the mock', () => {
   });
 
   test('image prediction polled until done, downloaded as base64 on request', async () => {
-    const call = relayCall({ mode: 'images', body: { model: 'black-forest-labs/flux-schnell', prompt: 'a cat', response_format: 'b64_json' }, key: replicateMockToken, baseUrl: mock.url });
+    const call = relayCall({
+      mode: 'images',
+      body: { model: 'black-forest-labs/flux-schnell', prompt: 'a cat', response_format: 'b64_json' },
+      key: replicateMockToken,
+      baseUrl: mock.url,
+    });
     const result = await readReplicateResponse(await sendTo(buildReplicateRequest(call)), call, tools);
     expect(JSON.parse(result.body.toString()).data).toEqual([{ b64_json: mockPng.toString('base64') }]);
   });
 
   test('a bad token fails creation', async () => {
-    const call = relayCall({ body: { model: 'meta/meta-llama-3-8b-instruct', messages: [{ role: 'user', content: 'hi' }], stream: true }, key: 'bad', baseUrl: mock.url });
+    const call = relayCall({
+      body: { model: 'meta/meta-llama-3-8b-instruct', messages: [{ role: 'user', content: 'hi' }], stream: true },
+      key: 'bad',
+      baseUrl: mock.url,
+    });
     const opened = await openReplicateStream(call, tools);
     expect(opened.status).toBe(401);
   });

@@ -7,13 +7,19 @@ import type { PredictionRequest } from './types.js';
 /** The language-model input, as one-api builds it: the conversation as `role: text` lines. */
 export function replicateChatInput(request: ChatRequest): Record<string, unknown> {
   const prompt = request.messages.map((message) => `${message.role}: ${messageText(message.content)}\n`).join('');
-  const input: Record<string, unknown> = { prompt, max_tokens: maxOutputTokens(request) ?? 500, temperature: request.temperature ?? 1, top_p: request.top_p ?? 1 };
+  const input: Record<string, unknown> = {
+    prompt,
+    max_tokens: maxOutputTokens(request) ?? 500,
+    temperature: request.temperature ?? 1,
+    top_p: request.top_p ?? 1,
+  };
   if (typeof request.presence_penalty === 'number') input.presence_penalty = request.presence_penalty;
   if (typeof request.frequency_penalty === 'number') input.frequency_penalty = request.frequency_penalty;
   return input;
 }
 
-const greatestDivisor = (left: number, right: number): number => (right === 0 ? left : greatestDivisor(right, left % right));
+const greatestDivisor = (left: number, right: number): number =>
+  right === 0 ? left : greatestDivisor(right, left % right);
 
 /** The image input: prompt, aspect ratio from OpenAI's `size`, and the number of outputs. */
 export function replicateImageInput(value: Record<string, unknown>): Record<string, unknown> {
@@ -51,5 +57,10 @@ export function buildReplicateRequest(call: RelayCall): UpstreamRequest {
   const input = call.mode === 'images' ? replicateImageInput(value) : replicateChatInput(readChatRequest(call));
   const body: PredictionRequest = call.stream ? { input, stream: true } : { input };
   const headers = replicateHeaders(call);
-  return { url: predictionsUrl(call), method: 'POST', headers: call.stream ? headers : { ...headers, prefer: 'wait' }, body: JSON.stringify(body) };
+  return {
+    url: predictionsUrl(call),
+    method: 'POST',
+    headers: call.stream ? headers : { ...headers, prefer: 'wait' },
+    body: JSON.stringify(body),
+  };
 }

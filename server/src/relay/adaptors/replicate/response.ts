@@ -15,33 +15,56 @@ const terminal = new Set(['succeeded', 'failed', 'canceled']);
 export function readReplicateError(response: UpstreamResponse): UpstreamErrorBody {
   const parsed = parseJsonBody(response.body);
   const message = isRecord(parsed) ? stringOf(parsed.detail) || stringOf(parsed.title) : '';
-  return message ? errorBody(response.status, message, 'replicate_error', String(response.status)) : readErrorBody(response.status, response.body);
+  return message
+    ? errorBody(response.status, message, 'replicate_error', String(response.status))
+    : readErrorBody(response.status, response.body);
 }
 
 export function parsePrediction(body: Buffer): Prediction {
   const parsed = parseJsonBody(body);
-  if (!isRecord(parsed) || typeof parsed.status !== 'string' || !isRecord(parsed.urls)) throw unreadableAnswer(`not a prediction: ${bodyExcerpt(body)}`);
+  if (!isRecord(parsed) || typeof parsed.status !== 'string' || !isRecord(parsed.urls))
+    throw unreadableAnswer(`not a prediction: ${bodyExcerpt(body)}`);
   return parsed as unknown as Prediction;
 }
 
 /** Polls a prediction (through the relay's client) until it succeeds, fails or is canceled. */
-export async function finishedPrediction(prediction: Prediction, call: RelayCall, tools: AdaptorTools): Promise<Prediction> {
+export async function finishedPrediction(
+  prediction: Prediction,
+  call: RelayCall,
+  tools: AdaptorTools,
+): Promise<Prediction> {
   const deadline = Date.now() + maxPollMs;
   let current = prediction;
   while (!terminal.has(current.status)) {
-    if (Date.now() > deadline) throw new UpstreamError(errorBody(504, `Replicate prediction ${current.id} did not finish in time`, 'replicate_error', 'prediction_timeout'));
+    if (Date.now() > deadline)
+      throw new UpstreamError(
+        errorBody(
+          504,
+          `Replicate prediction ${current.id} did not finish in time`,
+          'replicate_error',
+          'prediction_timeout',
+        ),
+      );
     await sleep(pollIntervalMs, undefined, { signal: tools.signal });
     const answer = await tools.send({ url: current.urls.get, method: 'GET', headers: replicateHeaders(call) });
     if (answer.status < 200 || answer.status >= 300) throw new UpstreamError(readReplicateError(answer));
     current = parsePrediction(answer.body);
   }
   if (current.status !== 'succeeded') {
-    throw new UpstreamError(errorBody(500, current.error || `Replicate prediction ${current.status}`, 'replicate_error', `prediction_${current.status}`));
+    throw new UpstreamError(
+      errorBody(
+        500,
+        current.error || `Replicate prediction ${current.status}`,
+        'replicate_error',
+        `prediction_${current.status}`,
+      ),
+    );
   }
   return current;
 }
 
-const outputList = (output: Prediction['output']): string[] => (output === null ? [] : Array.isArray(output) ? output.map(String) : [String(output)]);
+const outputList = (output: Prediction['output']): string[] =>
+  output === null ? [] : Array.isArray(output) ? output.map(String) : [String(output)];
 
 async function imageResult(prediction: Prediction, call: RelayCall, tools: AdaptorTools): Promise<RelayResult> {
   const wantsBase64 = call.body.kind === 'json' && call.body.value.response_format === 'b64_json';
@@ -52,21 +75,37 @@ async function imageResult(prediction: Prediction, call: RelayCall, tools: Adapt
       continue;
     }
     const image = await tools.send({ url, method: 'GET', headers: {} });
-    if (image.status !== 200) throw new UpstreamError(errorBody(502, `downloading Replicate output failed with status ${image.status}`, 'replicate_error'));
+    if (image.status !== 200)
+      throw new UpstreamError(
+        errorBody(502, `downloading Replicate output failed with status ${image.status}`, 'replicate_error'),
+      );
     data.push({ b64_json: image.body.toString('base64') });
   }
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ created: nowSeconds(), data })) };
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify({ created: nowSeconds(), data })),
+  };
 }
 
 /**
  * The created prediction (finished already with `Prefer: wait`, else polled) as a chat answer (token
  * outputs joined) or an image answer (output URLs, downloaded when `b64_json` was asked for).
  */
-export async function readReplicateResponse(response: UpstreamResponse, call: RelayCall, tools: AdaptorTools): Promise<RelayResult> {
+export async function readReplicateResponse(
+  response: UpstreamResponse,
+  call: RelayCall,
+  tools: AdaptorTools,
+): Promise<RelayResult> {
   const prediction = await finishedPrediction(parsePrediction(response.body), call, tools);
   if (call.mode === 'images') return imageResult(prediction, call, tools);
   const text = outputList(prediction.output).join('');
   const metrics = prediction.metrics;
-  const usage = metrics?.input_token_count || metrics?.output_token_count ? usageOf(metrics.input_token_count ?? 0, metrics.output_token_count ?? 0) : usageOf(0, 0);
-  return chatResult(chatCompletion({ model: call.model, message: { role: 'assistant', content: text }, finishReason: 'stop', usage }));
+  const usage =
+    metrics?.input_token_count || metrics?.output_token_count
+      ? usageOf(metrics.input_token_count ?? 0, metrics.output_token_count ?? 0)
+      : usageOf(0, 0);
+  return chatResult(
+    chatCompletion({ model: call.model, message: { role: 'assistant', content: text }, finishReason: 'stop', usage }),
+  );
 }

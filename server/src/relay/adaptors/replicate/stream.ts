@@ -14,7 +14,12 @@ export async function* readReplicateStream(body: AsyncIterable<Buffer>, call: Re
     if (event.event === 'output' && event.data !== '') yield writer.delta({ content: event.data });
     else if (event.event === 'error') {
       const parsed = parseJsonBody(event.data);
-      yield streamErrorChunk((isRecord(parsed) ? stringOf(parsed.detail) || stringOf(parsed.error) : '') || event.data || 'Replicate stream error', 'replicate_error');
+      yield streamErrorChunk(
+        (isRecord(parsed) ? stringOf(parsed.detail) || stringOf(parsed.error) : '') ||
+          event.data ||
+          'Replicate stream error',
+        'replicate_error',
+      );
       return;
     } else if (event.event === 'done') {
       const parsed = parseJsonBody(event.data);

@@ -22,10 +22,17 @@ export function tokenEndpoint(serviceAccount: ServiceAccountKey, baseUrl: string
 }
 
 function clientFor(serviceAccount: ServiceAccountKey, endpoint: string): JWT {
-  const cacheKey = createHash('sha256').update(`${serviceAccount.client_email}\n${serviceAccount.private_key}\n${endpoint}`).digest('hex');
+  const cacheKey = createHash('sha256')
+    .update(`${serviceAccount.client_email}\n${serviceAccount.private_key}\n${endpoint}`)
+    .digest('hex');
   const cached = clients.get(cacheKey);
   if (cached) return cached;
-  const client = new JWT({ email: serviceAccount.client_email, key: serviceAccount.private_key, keyId: serviceAccount.private_key_id, scopes: [scope] });
+  const client = new JWT({
+    email: serviceAccount.client_email,
+    key: serviceAccount.private_key,
+    keyId: serviceAccount.private_key_id,
+    scopes: [scope],
+  });
   // The library posts to Google's fixed token URL; redirect that one call to the channel's endpoint.
   client.transporter.interceptors.request.add({
     resolved: async (options) => {
@@ -39,7 +46,10 @@ function clientFor(serviceAccount: ServiceAccountKey, endpoint: string): JWT {
 }
 
 /** An OAuth access token (cloud-platform scope) minted from a service-account key, cached until near expiry. */
-export async function vertexAccessToken(serviceAccount: ServiceAccountKey, baseUrl: string | undefined): Promise<string> {
+export async function vertexAccessToken(
+  serviceAccount: ServiceAccountKey,
+  baseUrl: string | undefined,
+): Promise<string> {
   const client = clientFor(serviceAccount, tokenEndpoint(serviceAccount, baseUrl));
   let token: string | null | undefined;
   try {
@@ -47,7 +57,10 @@ export async function vertexAccessToken(serviceAccount: ServiceAccountKey, baseU
   } catch (error) {
     throw tokenError(error);
   }
-  if (!token) throw new UpstreamError(errorBody(502, 'Vertex AI token endpoint returned no access token', 'upstream_error', 'token_exchange_failed'));
+  if (!token)
+    throw new UpstreamError(
+      errorBody(502, 'Vertex AI token endpoint returned no access token', 'upstream_error', 'token_exchange_failed'),
+    );
   return token;
 }
 
@@ -59,5 +72,8 @@ function tokenError(error: unknown): UpstreamError {
   const detail = isRecord(data) ? stringOf(data.error_description) || stringOf(data.error) : '';
   const message = `Vertex AI token exchange failed: ${detail || (error instanceof Error ? error.message : String(error))}`;
   // A rejected key is the channel's problem (401 so channel health sees it); an unreachable endpoint may pass.
-  return new UpstreamError(errorBody(status >= 400 && status < 500 ? 401 : 502, message, 'authentication_error', 'token_exchange_failed'), { cause: error });
+  return new UpstreamError(
+    errorBody(status >= 400 && status < 500 ? 401 : 502, message, 'authentication_error', 'token_exchange_failed'),
+    { cause: error },
+  );
 }

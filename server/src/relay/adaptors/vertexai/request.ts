@@ -11,7 +11,9 @@ export const vertexAnthropicVersion = 'vertex-2023-10-16';
 /** `https://{region}-aiplatform.googleapis.com` (the global region has no prefix), unless the channel sets a base URL. */
 export function vertexBaseUrl(call: RelayCall, settings: VertexSettings): string {
   if (call.channel.baseUrl) return call.channel.baseUrl;
-  return settings.region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${settings.region}-aiplatform.googleapis.com`;
+  return settings.region === 'global'
+    ? 'https://aiplatform.googleapis.com'
+    : `https://${settings.region}-aiplatform.googleapis.com`;
 }
 
 /** `/v1/projects/{project}/locations/{region}/publishers/{publisher}/models/{model}:{method}` for this call. */
@@ -29,7 +31,9 @@ export function vertexUrl(call: RelayCall, settings: VertexSettings): string {
 /** The OpenAI embeddings input as a text-embedding `:predict` body. */
 export function toVertexEmbeddingRequest(value: Record<string, unknown>): VertexEmbeddingRequest {
   const input = value.input;
-  const texts = Array.isArray(input) ? input.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))) : [typeof input === 'string' ? input : ''];
+  const texts = Array.isArray(input)
+    ? input.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
+    : [typeof input === 'string' ? input : ''];
   const body: VertexEmbeddingRequest = { instances: texts.map((content) => ({ content })) };
   if (typeof value.dimensions === 'number') body.parameters = { outputDimensionality: value.dimensions };
   return body;
@@ -37,7 +41,8 @@ export function toVertexEmbeddingRequest(value: Record<string, unknown>): Vertex
 
 /** The body for this call: Claude's Messages body (no model, Vertex version), Gemini's, or an embedding predict. */
 export function vertexBody(call: RelayCall): string {
-  if (call.mode === 'embeddings') return JSON.stringify(toVertexEmbeddingRequest(call.body.kind === 'json' ? call.body.value : {}));
+  if (call.mode === 'embeddings')
+    return JSON.stringify(toVertexEmbeddingRequest(call.body.kind === 'json' ? call.body.value : {}));
   const request = readChatRequest(call);
   if (!isVertexClaude(call.model)) return JSON.stringify(toGeminiRequest(request));
   const { model: _model, ...claude } = toClaudeRequest(request);

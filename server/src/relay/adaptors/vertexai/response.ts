@@ -9,10 +9,18 @@ import type { VertexEmbeddingResponse } from './types.js';
 
 function readEmbeddings(response: UpstreamResponse, call: RelayCall): RelayResult {
   const parsed = parseJsonBody(response.body);
-  if (!isRecord(parsed) || !Array.isArray(parsed.predictions)) throw unreadableAnswer(`no predictions: ${bodyExcerpt(response.body)}`);
+  if (!isRecord(parsed) || !Array.isArray(parsed.predictions))
+    throw unreadableAnswer(`no predictions: ${bodyExcerpt(response.body)}`);
   const predictions = (parsed as unknown as VertexEmbeddingResponse).predictions;
-  const promptTokens = predictions.reduce((sum, prediction) => sum + (prediction.embeddings?.statistics?.token_count ?? 0), 0);
-  return embeddingsResult(call, predictions.map((prediction) => prediction.embeddings?.values ?? []), promptTokens);
+  const promptTokens = predictions.reduce(
+    (sum, prediction) => sum + (prediction.embeddings?.statistics?.token_count ?? 0),
+    0,
+  );
+  return embeddingsResult(
+    call,
+    predictions.map((prediction) => prediction.embeddings?.values ?? []),
+    promptTokens,
+  );
 }
 
 /** A Vertex answer: Claude's Messages shape, Gemini's, or embedding predictions. */

@@ -7,7 +7,9 @@ const keyFormat = 'region|project_id|<service-account JSON>';
 function parseServiceAccount(text: string): ServiceAccountKey {
   const parsed = parseJsonBody(text.trim());
   if (!isRecord(parsed) || typeof parsed.client_email !== 'string' || typeof parsed.private_key !== 'string') {
-    throw invalidChannelKey(`Vertex AI key must be ${keyFormat} (or the service-account JSON with region and project in the channel config); the JSON needs client_email and private_key`);
+    throw invalidChannelKey(
+      `Vertex AI key must be ${keyFormat} (or the service-account JSON with region and project in the channel config); the JSON needs client_email and private_key`,
+    );
   }
   return parsed as unknown as ServiceAccountKey;
 }

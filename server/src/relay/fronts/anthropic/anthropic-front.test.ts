@@ -23,11 +23,36 @@ describe('anthropic front: request', () => {
       max_tokens: 256,
       system: [{ type: 'text', text: 'You are terse.' }],
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: '21C' }] }, { type: 'text', text: 'and tomorrow?' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather?' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: '21C' }] },
+            { type: 'text', text: 'and tomorrow?' },
+          ],
+        },
       ],
-      tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }, { type: 'web_search_20250305', name: 'web_search' } as never],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+        { type: 'web_search_20250305', name: 'web_search' } as never,
+      ],
       tool_choice: { type: 'any', disable_parallel_tool_use: true },
       stop_sequences: ['END'],
       temperature: 0.5,
@@ -39,12 +64,33 @@ describe('anthropic front: request', () => {
       max_tokens: 256,
       messages: [
         { role: 'system', content: 'You are terse.' },
-        { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
-        { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: 'Checking.',
+          tool_calls: [
+            { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'toolu_1', content: '21C' },
         { role: 'user', content: 'and tomorrow?' },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Weather',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+        },
+      ],
       tool_choice: 'required',
       parallel_tool_calls: false,
       stop: ['END'],
@@ -64,7 +110,19 @@ describe('anthropic front: answers', () => {
         object: 'chat.completion',
         created: 1,
         model: 'gpt-4o',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }, finish_reason: 'tool_calls' }],
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: 'Checking.',
+              tool_calls: [
+                { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+              ],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
         usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
       },
       'gpt-4o',
@@ -73,7 +131,10 @@ describe('anthropic front: answers', () => {
       type: 'message',
       role: 'assistant',
       model: 'gpt-4o',
-      content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }],
+      content: [
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
+      ],
       stop_reason: 'tool_use',
       usage: { input_tokens: 10, output_tokens: 5 },
     });
@@ -81,7 +142,10 @@ describe('anthropic front: answers', () => {
   });
 
   test('errors in Anthropic shape', () => {
-    expect(anthropicError(429, 'slow down')).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } });
+    expect(anthropicError(429, 'slow down')).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'slow down' },
+    });
     expect(anthropicError(401, 'no key').error.type).toBe('authentication_error');
     expect(anthropicError(503, 'busy').error.type).toBe('overloaded_error');
   });
@@ -89,7 +153,9 @@ describe('anthropic front: answers', () => {
 
 describe('anthropic front: stream', () => {
   test('OpenAI chunks (here converted from a Claude stream) round-trip into the Anthropic event sequence', async () => {
-    const call = relayCall({ body: { model: 'claude-3-5-sonnet-20241022', stream: true, stream_options: { include_usage: true } } });
+    const call = relayCall({
+      body: { model: 'claude-3-5-sonnet-20241022', stream: true, stream_options: { include_usage: true } },
+    });
     const { chunks } = await collect(readAnthropicStream(pieces(fixture('anthropic', 'tool-stream.sse')), call));
     const writer = new AnthropicEventWriter('claude-3-5-sonnet-20241022');
     let text = '';
@@ -108,17 +174,34 @@ describe('anthropic front: stream', () => {
       'message_delta',
       'message_stop',
     ]);
-    expect(events[1]?.data).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-    expect(events[4]?.data).toEqual({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_01B', name: 'get_weather', input: {} } });
-    const json = events.filter((event) => event.data.delta?.type === 'input_json_delta').map((event) => event.data.delta.partial_json).join('');
+    expect(events[1]?.data).toEqual({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    });
+    expect(events[4]?.data).toEqual({
+      type: 'content_block_start',
+      index: 1,
+      content_block: { type: 'tool_use', id: 'toolu_01B', name: 'get_weather', input: {} },
+    });
+    const json = events
+      .filter((event) => event.data.delta?.type === 'input_json_delta')
+      .map((event) => event.data.delta.partial_json)
+      .join('');
     expect(JSON.parse(json)).toEqual({ city: 'Paris' });
-    expect(events[8]?.data).toEqual({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 412, output_tokens: 58 } });
+    expect(events[8]?.data).toEqual({
+      type: 'message_delta',
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { input_tokens: 412, output_tokens: 58 },
+    });
     for (const event of events) expect(event.data.type).toBe(event.event);
   });
 
   test('an error chunk becomes an error event and ends the stream', () => {
     const writer = new AnthropicEventWriter('m');
     const text = [...writer.accept({ error: { message: 'boom', type: 'x' } }), ...writer.end()].join('');
-    expect(parseEvents(text)).toEqual([{ event: 'error', data: { type: 'error', error: { type: 'api_error', message: 'boom' } } }]);
+    expect(parseEvents(text)).toEqual([
+      { event: 'error', data: { type: 'error', error: { type: 'api_error', message: 'boom' } } },
+    ]);
   });
 });

@@ -1,5 +1,18 @@
-import type { ClaudeContentBlock, ClaudeImageSource, ClaudeMessage, ClaudeRequest, ClaudeTextBlock } from '../../adaptors/anthropic/types.js';
-import type { ChatContentPart, ChatMessage, ChatRequest, ChatTool, ChatToolCall, ChatToolChoice } from '../../adaptors/chat-shapes/openai-chat.types.js';
+import type {
+  ClaudeContentBlock,
+  ClaudeImageSource,
+  ClaudeMessage,
+  ClaudeRequest,
+  ClaudeTextBlock,
+} from '../../adaptors/anthropic/types.js';
+import type {
+  ChatContentPart,
+  ChatMessage,
+  ChatRequest,
+  ChatTool,
+  ChatToolCall,
+  ChatToolChoice,
+} from '../../adaptors/chat-shapes/openai-chat.types.js';
 
 /** A Messages API request as clients send it to the gateway (the wire type plus the fields we tolerate). */
 export type AnthropicFrontRequest = ClaudeRequest & {
@@ -7,12 +20,16 @@ export type AnthropicFrontRequest = ClaudeRequest & {
   tools?: (ClaudeRequest['tools'] extends (infer Tool)[] | undefined ? Tool & { type?: string } : never)[];
 };
 
-const imageUrl = (source: ClaudeImageSource) => (source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url);
+const imageUrl = (source: ClaudeImageSource) =>
+  source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
 
-const blocksOf = (content: ClaudeMessage['content']): ClaudeContentBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content ?? []);
+const blocksOf = (content: ClaudeMessage['content']): ClaudeContentBlock[] =>
+  typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
 
 const textOf = (content: string | ClaudeTextBlock[] | undefined | (ClaudeTextBlock | { type: string })[]): string =>
-  typeof content === 'string' ? content : (content ?? []).map((block) => ('text' in block && typeof block.text === 'string' ? block.text : '')).join('');
+  typeof content === 'string'
+    ? content
+    : (content ?? []).map((block) => ('text' in block && typeof block.text === 'string' ? block.text : '')).join('');
 
 /** One user turn: tool results first (each its own `tool` message, as OpenAI wants them right after the calls), then the rest. */
 function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
@@ -21,13 +38,20 @@ function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
   for (const block of blocks) {
     if (block.type === 'tool_result') {
       const text = typeof block.content === 'string' ? block.content : textOf(block.content);
-      messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.is_error ? `Error: ${text}` : text });
+      messages.push({
+        role: 'tool',
+        tool_call_id: block.tool_use_id,
+        content: block.is_error ? `Error: ${text}` : text,
+      });
     } else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image') parts.push({ type: 'image_url', image_url: { url: imageUrl(block.source) } });
   }
   if (parts.length === 0) return messages;
   const onlyText = parts.every((part) => part.type === 'text');
-  messages.push({ role: 'user', content: onlyText ? parts.map((part) => (part as { text: string }).text).join('\n') : parts });
+  messages.push({
+    role: 'user',
+    content: onlyText ? parts.map((part) => (part as { text: string }).text).join('\n') : parts,
+  });
   return messages;
 }
 
@@ -36,9 +60,18 @@ function assistantMessage(blocks: ClaudeContentBlock[]): ChatMessage {
   const toolCalls: ChatToolCall[] = [];
   for (const block of blocks) {
     if (block.type === 'text') text += block.text;
-    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+    else if (block.type === 'tool_use')
+      toolCalls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+      });
   }
-  return { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  return {
+    role: 'assistant',
+    content: text === '' && toolCalls.length > 0 ? null : text,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
 }
 
 function toolChoice(choice: ClaudeRequest['tool_choice']): ChatToolChoice | undefined {
@@ -66,7 +99,10 @@ export function anthropicToChatRequest(request: AnthropicFrontRequest): ChatRequ
   const chat: ChatRequest = { model: request.model, messages, max_tokens: request.max_tokens };
   const tools: ChatTool[] = (request.tools ?? [])
     .filter((tool) => tool.input_schema !== undefined)
-    .map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.input_schema } }));
+    .map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+    }));
   if (tools.length > 0) {
     chat.tools = tools;
     const choice = toolChoice(request.tool_choice);

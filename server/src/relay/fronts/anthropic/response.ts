@@ -3,10 +3,17 @@ import type { ClaudeContentBlock, ClaudeResponse } from '../../adaptors/anthropi
 import { parseArguments } from '../../adaptors/chat-shapes/chat-request.js';
 import type { ChatCompletion } from '../../adaptors/chat-shapes/openai-chat.types.js';
 
-const stopReasons: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', function_call: 'tool_use', content_filter: 'refusal' };
+const stopReasons: Record<string, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  content_filter: 'refusal',
+};
 
 /** An OpenAI finish_reason in Anthropic's words. */
-export const anthropicStopReason = (finishReason: string | null | undefined): string => stopReasons[finishReason ?? 'stop'] ?? 'end_turn';
+export const anthropicStopReason = (finishReason: string | null | undefined): string =>
+  stopReasons[finishReason ?? 'stop'] ?? 'end_turn';
 
 /** A message id in Anthropic's style. */
 export const anthropicMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
@@ -16,10 +23,17 @@ export function chatCompletionToAnthropic(completion: ChatCompletion, model: str
   const choice = completion.choices?.[0];
   const message = choice?.message;
   const content: ClaudeContentBlock[] = [];
-  if (message?.reasoning_content) content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
-  if (typeof message?.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
+  if (message?.reasoning_content)
+    content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
+  if (typeof message?.content === 'string' && message.content !== '')
+    content.push({ type: 'text', text: message.content });
   for (const call of message?.tool_calls ?? []) {
-    content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+    content.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.function.name,
+      input: parseArguments(call.function.arguments),
+    });
   }
   return {
     id: anthropicMessageId(),
@@ -29,6 +43,9 @@ export function chatCompletionToAnthropic(completion: ChatCompletion, model: str
     content,
     stop_reason: anthropicStopReason(choice?.finish_reason),
     stop_sequence: null,
-    usage: { input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 },
+    usage: {
+      input_tokens: completion.usage?.prompt_tokens ?? 0,
+      output_tokens: completion.usage?.completion_tokens ?? 0,
+    },
   };
 }

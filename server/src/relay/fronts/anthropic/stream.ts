@@ -5,7 +5,8 @@ import { anthropicErrorType } from './errors.js';
 import { anthropicMessageId, anthropicStopReason } from './response.js';
 
 /** One server-sent event for an Anthropic client: `event: <type>` and its JSON data. */
-export const sseEvent = (event: ClaudeStreamEvent): string => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+export const sseEvent = (event: ClaudeStreamEvent): string =>
+  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; toolIndex: number };
 
@@ -30,7 +31,16 @@ export class AnthropicEventWriter {
     this.started = true;
     yield sseEvent({
       type: 'message_start',
-      message: { id: anthropicMessageId(), type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } },
+      message: {
+        id: anthropicMessageId(),
+        type: 'message',
+        role: 'assistant',
+        model: this.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
     });
   }
 
@@ -45,7 +55,11 @@ export class AnthropicEventWriter {
     yield* this.close();
     this.blockIndex += 1;
     this.open = { kind };
-    yield sseEvent({ type: 'content_block_start', index: this.blockIndex, content_block: kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' } });
+    yield sseEvent({
+      type: 'content_block_start',
+      index: this.blockIndex,
+      content_block: kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' },
+    });
   }
 
   /** The events for one OpenAI chunk (parsed `data:` JSON). */
@@ -66,11 +80,19 @@ export class AnthropicEventWriter {
       const delta = choice.delta ?? {};
       if (delta.reasoning_content) {
         yield* this.openText('thinking');
-        yield sseEvent({ type: 'content_block_delta', index: this.blockIndex, delta: { type: 'thinking_delta', thinking: delta.reasoning_content } });
+        yield sseEvent({
+          type: 'content_block_delta',
+          index: this.blockIndex,
+          delta: { type: 'thinking_delta', thinking: delta.reasoning_content },
+        });
       }
       if (delta.content) {
         yield* this.openText('text');
-        yield sseEvent({ type: 'content_block_delta', index: this.blockIndex, delta: { type: 'text_delta', text: delta.content } });
+        yield sseEvent({
+          type: 'content_block_delta',
+          index: this.blockIndex,
+          delta: { type: 'text_delta', text: delta.content },
+        });
       }
       for (const call of delta.tool_calls ?? []) {
         const toolIndex = call.index ?? 0;
@@ -78,10 +100,23 @@ export class AnthropicEventWriter {
           yield* this.close();
           this.blockIndex += 1;
           this.open = { kind: 'tool', toolIndex };
-          yield sseEvent({ type: 'content_block_start', index: this.blockIndex, content_block: { type: 'tool_use', id: call.id ?? `toolu_${anthropicMessageId().slice(4)}`, name: call.function?.name ?? '', input: {} } });
+          yield sseEvent({
+            type: 'content_block_start',
+            index: this.blockIndex,
+            content_block: {
+              type: 'tool_use',
+              id: call.id ?? `toolu_${anthropicMessageId().slice(4)}`,
+              name: call.function?.name ?? '',
+              input: {},
+            },
+          });
         }
         if (call.function?.arguments) {
-          yield sseEvent({ type: 'content_block_delta', index: this.blockIndex, delta: { type: 'input_json_delta', partial_json: call.function.arguments } });
+          yield sseEvent({
+            type: 'content_block_delta',
+            index: this.blockIndex,
+            delta: { type: 'input_json_delta', partial_json: call.function.arguments },
+          });
         }
       }
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
