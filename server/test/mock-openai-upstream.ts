@@ -30,7 +30,11 @@ export interface MockBehaviour {
   /** Delay between stream chunks. */
   chunkDelayMs?: number;
   /** Answer with this status and an OpenAI error body (`error` overrides the body). */
-  failure?: { status: number; error?: { message: string; type?: string; code?: string | null; param?: string | null }; body?: string };
+  failure?: {
+    status: number;
+    error?: { message: string; type?: string; code?: string | null; param?: string | null };
+    body?: string;
+  };
   /** Only the first N requests fail; later ones succeed. */
   failTimes?: number;
   garbage?: GarbageMode;
@@ -44,7 +48,10 @@ export interface MockBehaviour {
   azurePrelude?: boolean;
 }
 
-export const mockDefaults = { reply: 'Hello from the mock upstream', usage: { prompt_tokens: 12, completion_tokens: 5 } };
+export const mockDefaults = {
+  reply: 'Hello from the mock upstream',
+  usage: { prompt_tokens: 12, completion_tokens: 5 },
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,7 +65,11 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 }
 
 async function parseMultipart(body: Buffer, contentType: string): Promise<Record<string, string | number>> {
-  const form = await new Request('http://mock/', { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': contentType } }).formData();
+  const form = await new Request('http://mock/', {
+    method: 'POST',
+    body: new Uint8Array(body),
+    headers: { 'content-type': contentType },
+  }).formData();
   const fields: Record<string, string | number> = {};
   for (const [name, value] of form.entries()) fields[name] = typeof value === 'string' ? value : value.size;
   return fields;
@@ -81,9 +92,9 @@ export class MockOpenAIUpstream {
   ) {}
 
   static async start(behaviour: MockBehaviour = {}): Promise<MockOpenAIUpstream> {
-    let mock: MockOpenAIUpstream | undefined;
+    const holder: { mock?: MockOpenAIUpstream } = {};
     const server = createServer((request, response) => {
-      void mock!.handle(request, response).catch((error: unknown) => {
+      void holder.mock!.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
         response.end(String(error));
       });
@@ -91,11 +102,12 @@ export class MockOpenAIUpstream {
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    mock = new MockOpenAIUpstream(server, `http://127.0.0.1:${port}`);
+    const mock = new MockOpenAIUpstream(server, `http://127.0.0.1:${port}`);
+    holder.mock = mock;
     mock.behaviour = behaviour;
     server.on('connection', (socket) => {
-      mock!.sockets.add(socket);
-      socket.on('close', () => mock!.sockets.delete(socket));
+      mock.sockets.add(socket);
+      socket.on('close', () => mock.sockets.delete(socket));
     });
     return mock;
   }
@@ -124,7 +136,12 @@ export class MockOpenAIUpstream {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
     const contentType = request.headers['content-type'] ?? '';
-    const recorded: RecordedRequest = { method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, body };
+    const recorded: RecordedRequest = {
+      method: request.method ?? 'GET',
+      url: request.url ?? '/',
+      headers: request.headers,
+      body,
+    };
     if (contentType.includes('application/json')) {
       try {
         recorded.json = JSON.parse(body.toString('utf8'));
@@ -152,11 +169,17 @@ export class MockOpenAIUpstream {
       case 'hang':
         return;
       case 'html':
-        return void response.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+        return void response
+          .writeHead(502, { 'content-type': 'text/html' })
+          .end('<html><body><h1>502 Bad Gateway</h1></body></html>');
       case 'html-200':
-        return void response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>maintenance</body></html>');
+        return void response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><body>maintenance</body></html>');
       case 'not-json':
-        return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "chatcmpl-1", "choices": [');
+        return void response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"id": "chatcmpl-1", "choices": [');
       default:
         break;
     }
@@ -171,7 +194,8 @@ export class MockOpenAIUpstream {
 
   private async answer(request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest): Promise<void> {
     const path = (request.url ?? '/').split('?')[0]!;
-    const json = (status: number, payload: unknown) => void response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    const json = (status: number, payload: unknown) =>
+      void response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
     const body = recorded.json ?? {};
     const model: string = body.model ?? 'mock-model';
     const reply = this.behaviour.reply ?? mockDefaults.reply;
@@ -204,17 +228,31 @@ export class MockOpenAIUpstream {
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
       return json(200, {
         object: 'list',
-        data: inputs.map((_: unknown, index: number) => ({ object: 'embedding', index, embedding: [0.0023, -0.0093, 0.0151] })),
+        data: inputs.map((_: unknown, index: number) => ({
+          object: 'embedding',
+          index,
+          embedding: [0.0023, -0.0093, 0.0151],
+        })),
         model,
         ...(usage ? { usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens } } : {}),
       });
     }
     if (path.endsWith('/moderations')) {
-      return json(200, { id: 'modr-mock', model, results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.0001 } }] });
+      return json(200, {
+        id: 'modr-mock',
+        model,
+        results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.0001 } }],
+      });
     }
     if (path.endsWith('/images/generations') || path.endsWith('/images/edits') || path.endsWith('/images/variations')) {
       const count = Number(body.n ?? recorded.form?.n ?? 1);
-      return json(200, { created, data: Array.from({ length: count }, (_, index) => ({ url: `https://images.example/${index}.png`, revised_prompt: body.prompt })) });
+      return json(200, {
+        created,
+        data: Array.from({ length: count }, (_, index) => ({
+          url: `https://images.example/${index}.png`,
+          revised_prompt: body.prompt,
+        })),
+      });
     }
     if (path.endsWith('/audio/speech')) {
       const audio = Buffer.from(`ID3-mock-audio:${body.input ?? ''}`);
@@ -222,16 +260,34 @@ export class MockOpenAIUpstream {
     }
     if (path.endsWith('/audio/transcriptions') || path.endsWith('/audio/translations')) {
       const format = String(recorded.form?.response_format ?? 'json');
-      if (format === 'text') return void response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(reply);
-      if (format === 'srt') return void response.writeHead(200, { 'content-type': 'text/plain' }).end(`1\n00:00:00,000 --> 00:00:02,000\n${reply}\n`);
-      if (format === 'vtt') return void response.writeHead(200, { 'content-type': 'text/vtt' }).end(`WEBVTT\n\n00:00.000 --> 00:02.000\n${reply}\n`);
-      if (format === 'verbose_json') return json(200, { task: 'transcribe', language: 'english', duration: 2, text: reply, segments: [] });
+      if (format === 'text')
+        return void response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(reply);
+      if (format === 'srt')
+        return void response
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(`1\n00:00:00,000 --> 00:00:02,000\n${reply}\n`);
+      if (format === 'vtt')
+        return void response
+          .writeHead(200, { 'content-type': 'text/vtt' })
+          .end(`WEBVTT\n\n00:00.000 --> 00:02.000\n${reply}\n`);
+      if (format === 'verbose_json')
+        return json(200, { task: 'transcribe', language: 'english', duration: 2, text: reply, segments: [] });
       return json(200, { text: reply });
     }
     if (path.endsWith('/models')) {
-      return json(200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'system' }] });
+      return json(200, {
+        object: 'list',
+        data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'system' }],
+      });
     }
-    return json(404, { error: { message: `Invalid URL (${request.method} ${path})`, type: 'invalid_request_error', param: null, code: null } });
+    return json(404, {
+      error: {
+        message: `Invalid URL (${request.method} ${path})`,
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    });
   }
 
   private async stream(response: ServerResponse, body: any, kind: 'chat' | 'completions'): Promise<void> {
@@ -241,18 +297,28 @@ export class MockOpenAIUpstream {
     const size = Math.ceil(reply.length / count);
     const pieces = Array.from({ length: count }, (_, index) => reply.slice(index * size, (index + 1) * size));
     const includeUsage = body.stream_options?.include_usage === true;
-    const base = { id: kind === 'chat' ? 'chatcmpl-mock' : 'cmpl-mock', created: Math.floor(Date.now() / 1000), model: body.model };
+    const base = {
+      id: kind === 'chat' ? 'chatcmpl-mock' : 'cmpl-mock',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+    };
     const object = kind === 'chat' ? 'chat.completion.chunk' : 'text_completion';
     const send = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
     const usageField = includeUsage ? { usage: null } : {};
-    if (this.behaviour.azurePrelude) send({ id: '', object: '', created: 0, model: '', choices: [], prompt_filter_results: [{ prompt_index: 0 }] });
+    if (this.behaviour.azurePrelude)
+      send({ id: '', object: '', created: 0, model: '', choices: [], prompt_filter_results: [{ prompt_index: 0 }] });
     let sent = 0;
     for (const piece of pieces) {
       if (this.behaviour.chunkDelayMs) await sleep(this.behaviour.chunkDelayMs);
       if (response.destroyed) return;
       const choice =
         kind === 'chat'
-          ? { index: 0, delta: sent === 0 ? { role: 'assistant', content: piece } : { content: piece }, logprobs: null, finish_reason: null }
+          ? {
+              index: 0,
+              delta: sent === 0 ? { role: 'assistant', content: piece } : { content: piece },
+              logprobs: null,
+              finish_reason: null,
+            }
           : { text: piece, index: 0, logprobs: null, finish_reason: null };
       send({ ...base, object, choices: [choice], ...usageField });
       sent++;
@@ -261,7 +327,10 @@ export class MockOpenAIUpstream {
         return void response.socket?.destroy();
       }
     }
-    const finish = kind === 'chat' ? { index: 0, delta: {}, logprobs: null, finish_reason: 'stop' } : { text: '', index: 0, logprobs: null, finish_reason: 'stop' };
+    const finish =
+      kind === 'chat'
+        ? { index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }
+        : { text: '', index: 0, logprobs: null, finish_reason: 'stop' };
     send({ ...base, object, choices: [finish], ...usageField });
     const usage = this.usage();
     if (includeUsage && usage) send({ ...base, object, choices: [], usage });

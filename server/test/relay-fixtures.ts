@@ -14,7 +14,10 @@ export const flag = (server: TestServer, value: boolean) =>
  * Inserts a channel and its abilities straight into the database (as the channel API does), then tells the
  * relay so that its routing snapshot is rebuilt.
  */
-export async function createChannel(server: TestServer, fields: Partial<NewChannel> & { base_url: string }): Promise<ChannelRow> {
+export async function createChannel(
+  server: TestServer,
+  fields: Partial<NewChannel> & { base_url: string },
+): Promise<ChannelRow> {
   const db = server.context.database.db;
   const values: NewChannel = {
     type: 1,
@@ -32,7 +35,13 @@ export async function createChannel(server: TestServer, fields: Partial<NewChann
     for (const model of new Set(String(values.models).split(','))) {
       await db
         .insertInto('abilities')
-        .values({ group, model, channel_id: id, enabled: flag(server, values.status === 1), priority: values.priority ?? 0 })
+        .values({
+          group,
+          model,
+          channel_id: id,
+          enabled: flag(server, values.status === 1),
+          priority: values.priority ?? 0,
+        })
         .execute();
     }
   }
@@ -42,7 +51,10 @@ export async function createChannel(server: TestServer, fields: Partial<NewChann
 }
 
 /** Creates a user with the given quota and group and returns its id. */
-export async function createUser(server: TestServer, fields: { username: string; quota: number; group?: string; role?: number }): Promise<number> {
+export async function createUser(
+  server: TestServer,
+  fields: { username: string; quota: number; group?: string; role?: number },
+): Promise<number> {
   return insertReturningId(server.context.database.db, 'users', {
     username: fields.username,
     password: 'x',
@@ -59,7 +71,15 @@ export async function createUser(server: TestServer, fields: { username: string;
 export async function createToken(
   server: TestServer,
   userId: number,
-  fields: { remain_quota?: number; unlimited_quota?: boolean; models?: string | null; subnet?: string; expired_time?: number; status?: number; name?: string } = {},
+  fields: {
+    remain_quota?: number;
+    unlimited_quota?: boolean;
+    models?: string | null;
+    subnet?: string;
+    expired_time?: number;
+    status?: number;
+    name?: string;
+  } = {},
 ): Promise<{ id: number; key: string }> {
   const key = generateTokenKey();
   const id = await insertReturningId(server.context.database.db, 'tokens', {
@@ -81,10 +101,22 @@ export async function createToken(
 /** The balances billing touches, read from the database. */
 export async function balances(server: TestServer, userId: number, tokenId: number, channelId?: number) {
   const db = server.context.database.db;
-  const user = await db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', userId).executeTakeFirstOrThrow();
-  const token = await db.selectFrom('tokens').select(['remain_quota', 'used_quota', 'status']).where('id', '=', tokenId).executeTakeFirstOrThrow();
+  const user = await db
+    .selectFrom('users')
+    .select(['quota', 'used_quota', 'request_count'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const token = await db
+    .selectFrom('tokens')
+    .select(['remain_quota', 'used_quota', 'status'])
+    .where('id', '=', tokenId)
+    .executeTakeFirstOrThrow();
   const channel = channelId
-    ? await db.selectFrom('channels').select(['used_quota', 'status']).where('id', '=', channelId).executeTakeFirstOrThrow()
+    ? await db
+        .selectFrom('channels')
+        .select(['used_quota', 'status'])
+        .where('id', '=', channelId)
+        .executeTakeFirstOrThrow()
     : undefined;
   const logs = await server.context.logDatabase.db
     .selectFrom('logs')

@@ -19,19 +19,29 @@ describe('channel probe', () => {
 
   test('a healthy OpenAI channel answers with the reply, through the model mapping', async () => {
     upstream.reset();
-    const channel = await createChannel(server, { base_url: upstream.url, model_mapping: '{"gpt-4o-mini":"gpt-4o-mini-2024-07-18"}' });
+    const channel = await createChannel(server, {
+      base_url: upstream.url,
+      model_mapping: '{"gpt-4o-mini":"gpt-4o-mini-2024-07-18"}',
+    });
     const result = await probeChannel(server.context, channel, 'gpt-4o-mini');
     expect(result).toMatchObject({ success: true, message: 'Hello from the mock upstream', model: 'gpt-4o-mini' });
     expect(result.elapsedMs).toBeGreaterThanOrEqual(0);
     const sent = upstream.lastRequest!;
     expect(sent.url).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe('Bearer sk-upstream-key');
-    expect(sent.json).toEqual({ model: 'gpt-4o-mini-2024-07-18', messages: [{ role: 'user', content: 'say your name' }] });
+    expect(sent.json).toEqual({
+      model: 'gpt-4o-mini-2024-07-18',
+      messages: [{ role: 'user', content: 'say your name' }],
+    });
   });
 
   test('an Azure channel is called on its deployment URL with api-key', async () => {
     upstream.reset();
-    const channel = await createChannel(server, { type: 3, base_url: upstream.url, config: '{"api_version":"2024-06-01"}' });
+    const channel = await createChannel(server, {
+      type: 3,
+      base_url: upstream.url,
+      config: '{"api_version":"2024-06-01"}',
+    });
     const result = await probeChannel(server.context, channel, 'gpt-3.5-turbo');
     expect(result.success).toBe(true);
     expect(upstream.lastRequest!.url).toBe('/openai/deployments/gpt-35-turbo/chat/completions?api-version=2024-06-01');
@@ -40,7 +50,12 @@ describe('channel probe', () => {
 
   test('failures carry the upstream error; missing usage fails', async () => {
     const channel = await createChannel(server, { base_url: upstream.url });
-    upstream.set({ failure: { status: 401, error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } });
+    upstream.set({
+      failure: {
+        status: 401,
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+      },
+    });
     const denied = await probeChannel(server.context, channel, 'gpt-4o-mini');
     expect(denied).toMatchObject({ success: false, error: { status: 401, code: 'invalid_api_key' } });
     expect(denied.message).toBe('http status code 401, error message: Incorrect API key provided');
@@ -48,11 +63,20 @@ describe('channel probe', () => {
     upstream.set({ usage: null });
     expect((await probeChannel(server.context, channel, 'gpt-4o-mini')).success).toBe(false);
     upstream.set({ garbage: 'html' });
-    expect(await probeChannel(server.context, channel, 'gpt-4o-mini')).toMatchObject({ success: false, error: { status: 502 } });
+    expect(await probeChannel(server.context, channel, 'gpt-4o-mini')).toMatchObject({
+      success: false,
+      error: { status: 502 },
+    });
     const dead = await createChannel(server, { base_url: 'http://127.0.0.1:1' });
-    expect(await probeChannel(server.context, dead, 'gpt-4o-mini')).toMatchObject({ success: false, error: { code: 'do_request_failed' } });
+    expect(await probeChannel(server.context, dead, 'gpt-4o-mini')).toMatchObject({
+      success: false,
+      error: { code: 'do_request_failed' },
+    });
     const unsupported = await createChannel(server, { type: 0, base_url: upstream.url });
-    expect(await probeChannel(server.context, unsupported, 'gpt-4o-mini')).toMatchObject({ success: false, error: { status: 501 } });
+    expect(await probeChannel(server.context, unsupported, 'gpt-4o-mini')).toMatchObject({
+      success: false,
+      error: { status: 501 },
+    });
   });
 });
 

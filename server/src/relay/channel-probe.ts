@@ -31,7 +31,13 @@ export async function probeChannel(context: AppContext, channel: ChannelRow, mod
   const adaptor = description.adaptor;
   if (!adaptor || !adaptor.modes.includes('chat')) {
     const message = `channel type ${description.name} (${channel.type}) is not supported by the relay yet`;
-    return { success: false, message, elapsedMs: 0, model, error: { status: 501, type: 'one_api_error', code: 'api_not_implemented', message } };
+    return {
+      success: false,
+      message,
+      elapsedMs: 0,
+      model,
+      error: { status: 501, type: 'one_api_error', code: 'api_not_implemented', message },
+    };
   }
   const upstreamModel = modelMapping(channel)[model] ?? model;
   const body = { model: upstreamModel, messages: [{ role: 'user', content: context.config.TEST_PROMPT }] };
@@ -69,5 +75,11 @@ export async function probeChannel(context: AppContext, channel: ChannelRow, mod
 }
 
 function failure(message: string, elapsedMs: number, model: string): ProbeResult {
-  return { success: false, message, elapsedMs, model, error: { status: 200, type: 'upstream_error', code: 'bad_response', message } };
+  return {
+    success: false,
+    message,
+    elapsedMs,
+    model,
+    error: { status: 200, type: 'upstream_error', code: 'bad_response', message },
+  };
 }

@@ -165,7 +165,16 @@ const descriptions = new Map<number, ChannelTypeDescription>(
 
 /** The description of a channel type; unknown numbers describe as "Unknown" without an adaptor. */
 export function describeChannelType(type: number): ChannelTypeDescription {
-  return descriptions.get(type) ?? { type, name: 'Unknown', defaultBaseUrl: '', adaptor: null, family: 'unknown', models: [] };
+  return (
+    descriptions.get(type) ?? {
+      type,
+      name: 'Unknown',
+      defaultBaseUrl: '',
+      adaptor: null,
+      family: 'unknown',
+      models: [],
+    }
+  );
 }
 
 /** Every known type, in number order. */

@@ -41,7 +41,15 @@ export interface OpenAIModel {
 /** A model in OpenAI's list shape: built-in ones with their family, others as `custom`. */
 export function describeModel(id: string): OpenAIModel {
   const owner = builtInModelOwners().get(id);
-  return { id, object: 'model', created: 1626777600, owned_by: owner ?? 'custom', permission: owner ? [permission] : null, root: id, parent: null };
+  return {
+    id,
+    object: 'model',
+    created: 1626777600,
+    owned_by: owner ?? 'custom',
+    permission: owner ? [permission] : null,
+    root: id,
+    parent: null,
+  };
 }
 
 /** Orders a set of names as one-api does: built-in models in built-in order, then the others. */

@@ -10,17 +10,47 @@ export const relayErrors = {
   noToken: () => relayError('no_token', 401, '未提供令牌', 'No API key provided: send Authorization: Bearer sk-…'),
   invalidToken: () => relayError('invalid_token', 401, '无效的令牌', 'Invalid API key: check the key in the console'),
   tokenExhaustedNamed: (name: string, id: number) =>
-    relayError('token_exhausted', 401, `令牌 ${name}（#${id}）额度已用尽`, `The quota of token ${name} (#${id}) is used up: raise its quota in the console`),
-  tokenExpired: () => relayError('token_expired', 401, '该令牌已过期', 'This API key has expired: extend it in the console'),
-  tokenUnavailable: () => relayError('token_unavailable', 401, '该令牌状态不可用', 'This API key is disabled: enable it in the console'),
-  tokenExhausted: () => relayError('token_exhausted', 401, '该令牌额度已用尽', 'The quota of this API key is used up: raise it in the console'),
+    relayError(
+      'token_exhausted',
+      401,
+      `令牌 ${name}（#${id}）额度已用尽`,
+      `The quota of token ${name} (#${id}) is used up: raise its quota in the console`,
+    ),
+  tokenExpired: () =>
+    relayError('token_expired', 401, '该令牌已过期', 'This API key has expired: extend it in the console'),
+  tokenUnavailable: () =>
+    relayError('token_unavailable', 401, '该令牌状态不可用', 'This API key is disabled: enable it in the console'),
+  tokenExhausted: () =>
+    relayError(
+      'token_exhausted',
+      401,
+      '该令牌额度已用尽',
+      'The quota of this API key is used up: raise it in the console',
+    ),
   subnetRefused: (subnet: string, ip: string) =>
-    relayError('token_subnet_refused', 403, `该令牌只能在指定网段使用：${subnet}，当前 ip：${ip}`, `This API key only works from ${subnet}; your address is ${ip}`),
+    relayError(
+      'token_subnet_refused',
+      403,
+      `该令牌只能在指定网段使用：${subnet}，当前 ip：${ip}`,
+      `This API key only works from ${subnet}; your address is ${ip}`,
+    ),
   userBanned: () => relayError('user_banned', 403, '用户已被封禁', 'The owner of this API key is banned'),
   modelNotAllowed: (model: string) =>
-    relayError('model_not_allowed', 403, `该令牌无权使用模型：${model}`, `This API key may not use the model ${model}: add it to the key's model list`),
-  channelForbidden: () => relayError('channel_forbidden', 403, '普通用户不支持指定渠道', 'Only administrators may pick a channel with a key suffix'),
-  invalidChannelId: () => relayError('invalid_channel_id', 400, '无效的渠道 Id', 'Invalid channel id in the key suffix'),
+    relayError(
+      'model_not_allowed',
+      403,
+      `该令牌无权使用模型：${model}`,
+      `This API key may not use the model ${model}: add it to the key's model list`,
+    ),
+  channelForbidden: () =>
+    relayError(
+      'channel_forbidden',
+      403,
+      '普通用户不支持指定渠道',
+      'Only administrators may pick a channel with a key suffix',
+    ),
+  invalidChannelId: () =>
+    relayError('invalid_channel_id', 400, '无效的渠道 Id', 'Invalid channel id in the key suffix'),
   channelDisabled: () => relayError('channel_disabled', 403, '该渠道已被禁用', 'The chosen channel is disabled'),
   noChannel: (group: string, model: string) =>
     relayError(
@@ -32,11 +62,26 @@ export const relayErrors = {
   invalidRequest: (detail: string) => relayError('invalid_text_request', 400, detail, detail),
   notImplemented: () => relayError('api_not_implemented', 501, 'API not implemented', 'API not implemented'),
   typeNotSupported: (typeName: string) =>
-    relayError('channel_type_not_supported', 501, `渠道类型 ${typeName} 暂不支持该接口`, `Channel type ${typeName} does not support this endpoint yet`),
+    relayError(
+      'channel_type_not_supported',
+      501,
+      `渠道类型 ${typeName} 暂不支持该接口`,
+      `Channel type ${typeName} does not support this endpoint yet`,
+    ),
   insufficientUserQuota: () =>
     relayError('insufficient_user_quota', 403, '用户额度不足', 'user quota is not enough: top up in the console'),
   insufficientTokenQuota: () =>
-    relayError('pre_consume_token_quota_failed', 403, '令牌额度不足', 'The quota of this API key is not enough for this request: raise it in the console'),
+    relayError(
+      'pre_consume_token_quota_failed',
+      403,
+      '令牌额度不足',
+      'The quota of this API key is not enough for this request: raise it in the console',
+    ),
   upstreamSaturated: () =>
-    relayError('upstream_saturated', 429, '当前分组上游负载已饱和，请稍后再试', 'The upstream is saturated for this group, retry later'),
+    relayError(
+      'upstream_saturated',
+      429,
+      '当前分组上游负载已饱和，请稍后再试',
+      'The upstream is saturated for this group, retry later',
+    ),
 };

@@ -44,7 +44,13 @@ export function transportError(error: unknown, timedOut: boolean): UpstreamError
 /** An upstream answer we cannot read (HTML page, cut JSON, wrong content type): treated like a 502. */
 export function unreadableAnswer(detail: string): UpstreamError {
   return new UpstreamError(
-    { status: 502, message: `upstream returned an unreadable answer: ${detail}`, type: 'upstream_error', param: null, code: 'bad_response_body' },
+    {
+      status: 502,
+      message: `upstream returned an unreadable answer: ${detail}`,
+      type: 'upstream_error',
+      param: null,
+      code: 'bad_response_body',
+    },
     { retryable: true },
   );
 }

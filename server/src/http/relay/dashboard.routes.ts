@@ -12,7 +12,11 @@ const unlimitedAmount = 100_000_000;
  * The legacy OpenAI billing answers (`/dashboard/billing/*` and the `/v1/...` aliases) that old clients
  * use to show a key's balance (server-behaviour §4.12). Read fresh from the database: they are rare.
  */
-export function dashboardRoutes(scope: FastifyInstance, context: AppContext, apiLimit: onRequestAsyncHookHandler): void {
+export function dashboardRoutes(
+  scope: FastifyInstance,
+  context: AppContext,
+  apiLimit: onRequestAsyncHookHandler,
+): void {
   const preHandler = tokenCheck(context);
   const inCurrency = (quota: number) =>
     context.options.bool('DisplayInCurrencyEnabled') ? quota / context.options.number('QuotaPerUnit') : quota;

@@ -10,7 +10,10 @@ export function modelListRoutes(scope: FastifyInstance, context: AppContext, run
   scope.get('/v1/models', { preHandler }, async (request) => {
     const { token, user } = principalOf(request);
     const names = token.models
-      ? token.models.split(',').map((name) => name.trim()).filter(Boolean)
+      ? token.models
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
       : runtime.router.modelsOfGroup(user.group);
     return { object: 'list', data: orderModels(names).map(describeModel) };
   });
@@ -19,7 +22,12 @@ export function modelListRoutes(scope: FastifyInstance, context: AppContext, run
     if (builtInModelOwners().has(id)) return describeModel(id);
     // one-api answers 200 here; OpenAI (and its SDKs) expect 404 with the same error object.
     return reply.status(404).send({
-      error: { message: `The model '${id}' does not exist`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' },
+      error: {
+        message: `The model '${id}' does not exist`,
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'model_not_found',
+      },
     });
   });
 }

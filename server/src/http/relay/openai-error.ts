@@ -14,8 +14,16 @@ const clientErrors: Record<string, { status: number; message: string; code: stri
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'the request body is not valid JSON', code: 'invalid_json' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'the request body is empty', code: 'invalid_json' },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'the request body is too large', code: 'request_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'unsupported Content-Type', code: 'unsupported_content_type' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body', code: 'invalid_request' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    message: 'unsupported Content-Type',
+    code: 'unsupported_content_type',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    message: 'Content-Length does not match the body',
+    code: 'invalid_request',
+  },
 };
 
 /** Renders any failure inside /v1 in OpenAI's shape, with the request id in the message, never a stack. */
@@ -26,22 +34,39 @@ export function openAIErrorHandler(error: FastifyError, request: FastifyRequest,
   const language = !acceptLanguage || acceptLanguage.trim() === '*' ? 'zh' : languageOf(acceptLanguage);
   if (isAppError(error)) {
     return reply.status(error.status === 200 ? 400 : error.status).send({
-      error: { message: withRequestId(error.text[language], request), type: 'one_api_error', param: '', code: error.code },
+      error: {
+        message: withRequestId(error.text[language], request),
+        type: 'one_api_error',
+        param: '',
+        code: error.code,
+      },
     } satisfies OpenAIErrorBody);
   }
   if (isUpstreamError(error)) {
     const { status, message, type, param, code } = error.body;
-    return reply.status(status).send({ error: { message: withRequestId(message, request), type, param, code } } satisfies OpenAIErrorBody);
+    return reply
+      .status(status)
+      .send({ error: { message: withRequestId(message, request), type, param, code } } satisfies OpenAIErrorBody);
   }
   const known = clientErrors[error.code];
   if (known || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
     const status = known?.status ?? error.statusCode ?? 400;
     return reply.status(status).send({
-      error: { message: withRequestId(known?.message ?? error.message, request), type: 'invalid_request_error', param: '', code: known?.code ?? 'invalid_request' },
+      error: {
+        message: withRequestId(known?.message ?? error.message, request),
+        type: 'invalid_request_error',
+        param: '',
+        code: known?.code ?? 'invalid_request',
+      },
     } satisfies OpenAIErrorBody);
   }
   request.log.error({ err: error }, 'relay failed');
   return reply.status(500).send({
-    error: { message: withRequestId('internal error of the gateway', request), type: 'one_api_error', param: '', code: 'internal_error' },
+    error: {
+      message: withRequestId('internal error of the gateway', request),
+      type: 'one_api_error',
+      param: '',
+      code: 'internal_error',
+    },
   } satisfies OpenAIErrorBody);
 }

@@ -38,14 +38,17 @@ describe.each(await availableEngines())('billing under concurrency on $label', (
     const responses = await Promise.all(Array.from({ length: 50 }, () => chat(server, token.key)));
     const statuses = responses.map((response) => response.status);
     const succeeded = statuses.filter((status) => status === 200).length;
-    const refused = await Promise.all(responses.filter((response) => response.status !== 200).map((response) => response.json()));
+    const refused = await Promise.all(
+      responses.filter((response) => response.status !== 200).map((response) => response.json()),
+    );
     expect(succeeded).toBeGreaterThan(0);
     // Each call reserves ~127 and costs 10: 300 covers at most 18 calls even one after another, so the
     // rest must be refused whatever the timing, and never overspent.
     expect(succeeded).toBeLessThanOrEqual(18);
     expect(refused.length).toBeGreaterThan(0);
     expect(succeeded + refused.length).toBe(50);
-    for (const body of refused) expect(body.error.code).toMatch(/pre_consume_token_quota_failed|insufficient_user_quota/);
+    for (const body of refused)
+      expect(body.error.code).toMatch(/pre_consume_token_quota_failed|insufficient_user_quota/);
     for (const response of responses.filter((r) => r.status === 200)) await response.text();
     const after = await balances(server, userId, token.id);
     expect(after).toMatchObject({
@@ -93,7 +96,8 @@ describe('batch update mode', () => {
     const userId = await createUser(server, { username: 'batched', quota: 5000 });
     const token = await createToken(server, userId, { unlimited_quota: false, remain_quota: 3000 });
     const client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    for (let index = 0; index < 5; index++) await client.chat.completions.create({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'x' }] });
+    for (let index = 0; index < 5; index++)
+      await client.chat.completions.create({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'x' }] });
     const pending = await balances(server, userId, token.id);
     expect(pending.requestCount).toBe(0);
     expect(pending.userQuota).toBeLessThan(5000);
@@ -118,7 +122,12 @@ describe('low-balance reminder', () => {
     server = await startTestServer();
     upstream = await MockOpenAIUpstream.start({ usage: { prompt_tokens: 10, completion_tokens: 10 } });
     await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo' });
-    for (const [key, value] of Object.entries({ SMTPServer: smtp.host, SMTPPort: String(smtp.port), SMTPFrom: 'gate@example.com', ServerAddress: 'http://gate.test' })) {
+    for (const [key, value] of Object.entries({
+      SMTPServer: smtp.host,
+      SMTPPort: String(smtp.port),
+      SMTPFrom: 'gate@example.com',
+      ServerAddress: 'http://gate.test',
+    })) {
       await setOption(server, key, value);
     }
   });
@@ -130,7 +139,11 @@ describe('low-balance reminder', () => {
 
   test('a reservation that takes the balance below QuotaRemindThreshold mails the user once', async () => {
     const userId = await createUser(server, { username: 'lowbalance', quota: 1100 });
-    await server.context.database.db.updateTable('users').set({ email: 'low@example.com' }).where('id', '=', userId).execute();
+    await server.context.database.db
+      .updateTable('users')
+      .set({ email: 'low@example.com' })
+      .where('id', '=', userId)
+      .execute();
     const token = await createToken(server, userId);
     expect((await chat(server, token.key)).status).toBe(200);
     const mail = await smtp.waitForMail((received) => received.envelopeTo.includes('low@example.com'));

@@ -19,10 +19,15 @@ export async function readJobBody(request: FastifyRequest, mode: RelayMode, path
   const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   const contentType = request.headers['content-type'] ?? '';
   if (contentType.startsWith('multipart/form-data')) {
-    if (!multipartModes.has(mode) && mode !== 'images') throw relayErrors.invalidRequest('this endpoint takes a JSON body (Content-Type: application/json)');
+    if (!multipartModes.has(mode) && mode !== 'images')
+      throw relayErrors.invalidRequest('this endpoint takes a JSON body (Content-Type: application/json)');
     let form: FormData;
     try {
-      form = await new Request('http://relay.local/', { method: 'POST', body: new Uint8Array(raw), headers: { 'content-type': contentType } }).formData();
+      form = await new Request('http://relay.local/', {
+        method: 'POST',
+        body: new Uint8Array(raw),
+        headers: { 'content-type': contentType },
+      }).formData();
     } catch {
       throw relayErrors.invalidRequest('the multipart body cannot be read');
     }
@@ -35,14 +40,16 @@ export async function readJobBody(request: FastifyRequest, mode: RelayMode, path
     return { kind: 'binary', raw, contentType, fields };
   }
   if (multipartModes.has(mode)) throw relayErrors.invalidRequest('this endpoint takes a multipart/form-data upload');
-  if (!contentType.startsWith('application/json')) throw relayErrors.invalidRequest('the request body must be JSON (Content-Type: application/json)');
+  if (!contentType.startsWith('application/json'))
+    throw relayErrors.invalidRequest('the request body must be JSON (Content-Type: application/json)');
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));
   } catch (error) {
     throw relayErrors.invalidRequest(`the request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw relayErrors.invalidRequest('the request body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw relayErrors.invalidRequest('the request body must be a JSON object');
   const body = value as Record<string, unknown>;
   let filled = false;
   if (pathModel && !body.model) {
@@ -59,7 +66,12 @@ export async function readJobBody(request: FastifyRequest, mode: RelayMode, path
     if (!checked.success) throw relayErrors.invalidRequest(firstIssue(checked.error));
   }
   if (mode === 'images') {
-    const problem = imageRequestProblem(String(body.model), String(body.prompt), String(body.size ?? '1024x1024'), Number(body.n ?? 1));
+    const problem = imageRequestProblem(
+      String(body.model),
+      String(body.prompt),
+      String(body.size ?? '1024x1024'),
+      Number(body.n ?? 1),
+    );
     if (problem) throw relayErrors.invalidRequest(problem);
   }
   return { kind: 'json', value: body, raw, filled };

@@ -14,7 +14,8 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
     upstream = await MockOpenAIUpstream.start();
     const channel = await createChannel(server, {
       base_url: upstream.url,
-      models: 'gpt-4o-mini,gpt-3.5-turbo-instruct,text-embedding-3-small,text-moderation-latest,dall-e-3,tts-1,whisper-1,my-custom-model',
+      models:
+        'gpt-4o-mini,gpt-3.5-turbo-instruct,text-embedding-3-small,text-moderation-latest,dall-e-3,tts-1,whisper-1,my-custom-model',
     });
     channelId = channel.id;
   });
@@ -35,7 +36,10 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
     upstream.set({ usage: { prompt_tokens: 1000, completion_tokens: 500 } });
     const { client, userId, tokenId } = await account(10_000, { unlimited_quota: false, remain_quota: 10_000 });
     const before = await balances(server, userId, tokenId, channelId);
-    const answer = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] });
+    const answer = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     expect(answer.choices[0]!.message.content).toBe('Hello from the mock upstream');
     expect(answer.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 500 });
     const sent = upstream.lastRequest!;
@@ -52,8 +56,20 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
       channelUsed: before.channelUsed + 225,
       consumeLogs: 1,
     });
-    const log = await server.context.logDatabase.db.selectFrom('logs').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
-    expect(log).toMatchObject({ content: '倍率：0.07 × 1.00 × 4.00', quota: 225, prompt_tokens: 1000, completion_tokens: 500, model_name: 'gpt-4o-mini', channel_id: channelId, token_name: 'test token' });
+    const log = await server.context.logDatabase.db
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(log).toMatchObject({
+      content: '倍率：0.07 × 1.00 × 4.00',
+      quota: 225,
+      prompt_tokens: 1000,
+      completion_tokens: 500,
+      model_name: 'gpt-4o-mini',
+      channel_id: channelId,
+      token_name: 'test token',
+    });
     expect(Boolean(log.is_stream)).toBe(false);
   });
 
@@ -61,7 +77,12 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
     upstream.set({ usage: { prompt_tokens: 1000, completion_tokens: 500 } });
     const { client, userId, tokenId } = await account(1_000_000);
     await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] });
-    expect(await balances(server, userId, tokenId)).toMatchObject({ userQuota: 1_000_000 - 225, userUsed: 225, tokenUsed: 225, requestCount: 1 });
+    expect(await balances(server, userId, tokenId)).toMatchObject({
+      userQuota: 1_000_000 - 225,
+      userUsed: 225,
+      tokenUsed: 225,
+      requestCount: 1,
+    });
   });
 
   test('with LogConsumeEnabled off the counters still move but no consume log is written', async () => {
@@ -79,7 +100,11 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
   test('streaming passes chunks through, asks for usage and bills it', async () => {
     upstream.set({ usage: { prompt_tokens: 1000, completion_tokens: 500 }, chunks: 5 });
     const { client, userId, tokenId } = await account(10_000, { unlimited_quota: false, remain_quota: 10_000 });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     let text = '';
     let usage;
     for await (const chunk of stream) {
@@ -89,7 +114,11 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
     expect(text).toBe('Hello from the mock upstream');
     expect(usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 500 });
     expect(upstream.lastRequest!.json.stream_options).toEqual({ include_usage: true });
-    expect(await balances(server, userId, tokenId)).toMatchObject({ userQuota: 10_000 - 225, tokenRemain: 10_000 - 225, requestCount: 1 });
+    expect(await balances(server, userId, tokenId)).toMatchObject({
+      userQuota: 10_000 - 225,
+      tokenRemain: 10_000 - 225,
+      requestCount: 1,
+    });
   });
 
   test('a stream without usage is counted locally; Azure preludes are dropped', async () => {
@@ -158,16 +187,27 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
     expect(ids.at(-1)).toBe('my-custom-model');
     expect(list.data.find((model) => model.id === 'my-custom-model')!.owned_by).toBe('custom');
     expect((await client.models.retrieve('gpt-4o-mini')).owned_by).toBe('openai');
-    await expect(client.models.retrieve('no-such-model')).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+    await expect(client.models.retrieve('no-such-model')).rejects.toMatchObject({
+      status: 404,
+      code: 'model_not_found',
+    });
 
     const restricted = await account(1000, { models: 'gpt-4o-mini' });
     expect((await restricted.client.models.list()).data.map((model) => model.id)).toEqual(['gpt-4o-mini']);
 
     const limited = await account(1000, { unlimited_quota: false, remain_quota: 250_000 });
     for (const prefix of ['', '/v1']) {
-      const subscription = await fetch(`${server.url}${prefix}/dashboard/billing/subscription`, { headers: { authorization: `Bearer sk-${limited.key}` } });
-      expect(await subscription.json()).toMatchObject({ object: 'billing_subscription', hard_limit_usd: 0.5, access_until: 0 });
-      const usage = await fetch(`${server.url}${prefix}/dashboard/billing/usage`, { headers: { authorization: `Bearer sk-${key}` } });
+      const subscription = await fetch(`${server.url}${prefix}/dashboard/billing/subscription`, {
+        headers: { authorization: `Bearer sk-${limited.key}` },
+      });
+      expect(await subscription.json()).toMatchObject({
+        object: 'billing_subscription',
+        hard_limit_usd: 0.5,
+        access_until: 0,
+      });
+      const usage = await fetch(`${server.url}${prefix}/dashboard/billing/usage`, {
+        headers: { authorization: `Bearer sk-${key}` },
+      });
       expect(await usage.json()).toEqual({ object: 'list', total_usage: 0 });
     }
   });
@@ -175,12 +215,18 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
   test('CORS for any origin, preflight without a key, 501 for unimplemented APIs, 404 for unknown paths', async () => {
     const preflight = await fetch(`${server.url}/v1/chat/completions`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
     const { key } = await account(1000);
-    const files = await fetch(`${server.url}/v1/files`, { headers: { authorization: `Bearer sk-${key}`, origin: 'https://x.example' } });
+    const files = await fetch(`${server.url}/v1/files`, {
+      headers: { authorization: `Bearer sk-${key}`, origin: 'https://x.example' },
+    });
     expect(files.status).toBe(501);
     expect(files.headers.get('access-control-allow-origin')).toBe('https://x.example');
     expect((await files.json()).error).toMatchObject({ type: 'one_api_error', code: 'api_not_implemented' });

@@ -30,7 +30,8 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
       headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json', ...headers },
       body: typeof body === 'string' ? body : new Uint8Array(body),
     });
-  const chatBody = (extra: object = {}) => JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...extra });
+  const chatBody = (extra: object = {}) =>
+    JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...extra });
 
   async function expectError(response: Response, status: number, code: string | RegExp) {
     expect(response.status).toBe(status);
@@ -41,26 +42,52 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
   }
 
   test('token refusals follow one-api, each saying what is wrong', async () => {
-    const noKey = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', body: chatBody(), headers: { 'content-type': 'application/json' } });
+    const noKey = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      body: chatBody(),
+      headers: { 'content-type': 'application/json' },
+    });
     expect((await expectError(noKey, 401, 'no_token')).message).toContain('未提供令牌');
-    expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, 'nope'), 401, 'invalid_token')).message).toContain('无效的令牌');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody(), {}, 'nope'), 401, 'invalid_token')).message,
+    ).toContain('无效的令牌');
 
     const disabled = await createToken(server, userId, { status: 2 });
-    expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, disabled.key), 401, 'token_unavailable')).message).toContain('该令牌状态不可用');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody(), {}, disabled.key), 401, 'token_unavailable'))
+        .message,
+    ).toContain('该令牌状态不可用');
     const expired = await createToken(server, userId, { expired_time: 1000 });
-    expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, expired.key), 401, 'token_expired')).message).toContain('该令牌已过期');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody(), {}, expired.key), 401, 'token_expired'))
+        .message,
+    ).toContain('该令牌已过期');
     const empty = await createToken(server, userId, { unlimited_quota: false, remain_quota: 0 });
-    expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, empty.key), 401, 'token_exhausted')).message).toContain('该令牌额度已用尽');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody(), {}, empty.key), 401, 'token_exhausted'))
+        .message,
+    ).toContain('该令牌额度已用尽');
     const exhausted = await createToken(server, userId, { status: 4, name: 'spent' });
-    expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, exhausted.key), 401, 'token_exhausted')).message).toContain('令牌 spent（#');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody(), {}, exhausted.key), 401, 'token_exhausted'))
+        .message,
+    ).toContain('令牌 spent（#');
     const subnet = await createToken(server, userId, { subnet: '10.0.0.0/8' });
-    expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, subnet.key), 403, 'token_subnet_refused')).message).toContain('当前 ip：127.0.0.1');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody(), {}, subnet.key), 403, 'token_subnet_refused'))
+        .message,
+    ).toContain('当前 ip：127.0.0.1');
     // 127.0.0.1 is a trusted proxy (TRUSTED_PROXIES), so the forwarded client address is the one checked
-    expect((await post('/v1/chat/completions', chatBody(), { 'x-forwarded-for': '10.1.2.3' }, subnet.key)).status).toBe(200);
+    expect((await post('/v1/chat/completions', chatBody(), { 'x-forwarded-for': '10.1.2.3' }, subnet.key)).status).toBe(
+      200,
+    );
     const allowed = await createToken(server, userId, { subnet: '127.0.0.0/8,10.0.0.0/8' });
     expect((await post('/v1/chat/completions', chatBody(), {}, allowed.key)).status).toBe(200);
     const narrow = await createToken(server, userId, { models: 'gpt-3.5-turbo' });
-    expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, narrow.key), 403, 'model_not_allowed')).message).toContain('该令牌无权使用模型：gpt-4o-mini');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody(), {}, narrow.key), 403, 'model_not_allowed'))
+        .message,
+    ).toContain('该令牌无权使用模型：gpt-4o-mini');
     const suffix = await post('/v1/chat/completions', chatBody(), {}, `${token.key}-1`);
     expect((await expectError(suffix, 403, 'channel_forbidden')).message).toContain('普通用户不支持指定渠道');
 
@@ -68,7 +95,10 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
     const bannedToken = await createToken(server, bannedId);
     await server.context.database.db.updateTable('users').set({ status: 2 }).where('id', '=', bannedId).execute();
     await server.context.bus.publish('user', bannedId);
-    expect((await expectError(await post('/v1/chat/completions', chatBody(), {}, bannedToken.key), 403, 'user_banned')).message).toContain('用户已被封禁');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody(), {}, bannedToken.key), 403, 'user_banned'))
+        .message,
+    ).toContain('用户已被封禁');
 
     const english = await post('/v1/chat/completions', chatBody(), { 'accept-language': 'en-US' }, 'nope');
     expect((await expectError(english, 401, 'invalid_token')).message).toContain('Invalid API key');
@@ -77,26 +107,90 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
   test('an unknown model or group answers 503 without charging', async () => {
     const before = await balances(server, userId, token.id);
     const response = await post('/v1/chat/completions', chatBody({ model: 'no-such-model' }));
-    expect((await expectError(response, 503, 'no_available_channel')).message).toContain('当前分组 default 下对于模型 no-such-model 无可用渠道');
+    expect((await expectError(response, 503, 'no_available_channel')).message).toContain(
+      '当前分组 default 下对于模型 no-such-model 无可用渠道',
+    );
     expect(await balances(server, userId, token.id)).toEqual(before);
   });
 
   test('malformed bodies are 4xx in OpenAI shape and change no balance', async () => {
     const before = await balances(server, userId, token.id);
     await expectError(await post('/v1/chat/completions', '{"model": "gpt-4o-mini", '), 400, 'invalid_text_request');
-    expect((await expectError(await post('/v1/chat/completions', JSON.stringify({ messages: [] })), 400, 'invalid_text_request')).message).toContain('model is required');
-    expect((await expectError(await post('/v1/chat/completions', JSON.stringify({ model: 'gpt-4o-mini' })), 400, 'invalid_text_request')).message).toContain('field messages is required');
-    expect((await expectError(await post('/v1/chat/completions', chatBody({ max_tokens: -1 })), 400, 'invalid_text_request')).message).toContain('max_tokens is invalid');
-    expect((await expectError(await post('/v1/completions', JSON.stringify({ model: 'gpt-4o-mini' })), 400, 'invalid_text_request')).message).toContain('field prompt is required');
-    expect((await expectError(await post('/v1/embeddings', JSON.stringify({ model: 'gpt-4o-mini' })), 400, 'invalid_text_request')).message).toContain('field input is required');
-    expect((await expectError(await post('/v1/images/generations', JSON.stringify({ model: 'dall-e-3', prompt: 'x', size: '5x5' })), 400, 'invalid_text_request')).message).toContain('size not supported');
-    expect((await expectError(await post('/v1/audio/speech', JSON.stringify({ model: 'tts-1', input: 'x'.repeat(5000) })), 400, 'invalid_text_request')).message).toContain('too long');
+    expect(
+      (
+        await expectError(
+          await post('/v1/chat/completions', JSON.stringify({ messages: [] })),
+          400,
+          'invalid_text_request',
+        )
+      ).message,
+    ).toContain('model is required');
+    expect(
+      (
+        await expectError(
+          await post('/v1/chat/completions', JSON.stringify({ model: 'gpt-4o-mini' })),
+          400,
+          'invalid_text_request',
+        )
+      ).message,
+    ).toContain('field messages is required');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody({ max_tokens: -1 })), 400, 'invalid_text_request'))
+        .message,
+    ).toContain('max_tokens is invalid');
+    expect(
+      (
+        await expectError(
+          await post('/v1/completions', JSON.stringify({ model: 'gpt-4o-mini' })),
+          400,
+          'invalid_text_request',
+        )
+      ).message,
+    ).toContain('field prompt is required');
+    expect(
+      (
+        await expectError(
+          await post('/v1/embeddings', JSON.stringify({ model: 'gpt-4o-mini' })),
+          400,
+          'invalid_text_request',
+        )
+      ).message,
+    ).toContain('field input is required');
+    expect(
+      (
+        await expectError(
+          await post('/v1/images/generations', JSON.stringify({ model: 'dall-e-3', prompt: 'x', size: '5x5' })),
+          400,
+          'invalid_text_request',
+        )
+      ).message,
+    ).toContain('size not supported');
+    expect(
+      (
+        await expectError(
+          await post('/v1/audio/speech', JSON.stringify({ model: 'tts-1', input: 'x'.repeat(5000) })),
+          400,
+          'invalid_text_request',
+        )
+      ).message,
+    ).toContain('too long');
     await expectError(await post('/v1/chat/completions', '[1,2]'), 400, 'invalid_text_request');
-    await expectError(await post('/v1/chat/completions', chatBody(), { 'content-type': 'text/plain' }), 400, 'invalid_text_request');
+    await expectError(
+      await post('/v1/chat/completions', chatBody(), { 'content-type': 'text/plain' }),
+      400,
+      'invalid_text_request',
+    );
     await expectError(await post('/v1/audio/transcriptions', chatBody()), 400, 'invalid_text_request');
-    const huge = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x'.repeat(5 * 1024 * 1024) }] });
+    const huge = JSON.stringify({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'x'.repeat(5 * 1024 * 1024) }],
+    });
     await expectError(await post('/v1/chat/completions', huge), 413, 'request_too_large');
-    await expectError(await post('/v1/chat/completions', Buffer.from('not gzip'), { 'content-encoding': 'gzip' }), 400, /.+/);
+    await expectError(
+      await post('/v1/chat/completions', Buffer.from('not gzip'), { 'content-encoding': 'gzip' }),
+      400,
+      /.+/,
+    );
     expect(upstream.requests).toHaveLength(0);
     expect(await balances(server, userId, token.id)).toEqual(before);
     const gzipped = await post('/v1/chat/completions', gzipSync(chatBody()), { 'content-encoding': 'gzip' });
@@ -106,7 +200,9 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
   test('upstream garbage becomes a clear error, refunds the reservation and the server keeps serving', async () => {
     const before = await balances(server, userId, token.id);
     upstream.set({ garbage: 'not-json' });
-    expect((await expectError(await post('/v1/chat/completions', chatBody()), 502, 'bad_response_body')).message).toContain('unreadable');
+    expect(
+      (await expectError(await post('/v1/chat/completions', chatBody()), 502, 'bad_response_body')).message,
+    ).toContain('unreadable');
     upstream.set({ garbage: 'html-200' });
     await expectError(await post('/v1/chat/completions', chatBody()), 502, 'bad_response_body');
     upstream.set({ garbage: 'html' });
@@ -118,14 +214,23 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
     await expectError(await post('/v1/chat/completions', chatBody()), 504, 'upstream_timeout');
     upstream.set({ garbage: 'json-to-stream' });
     await expectError(await post('/v1/chat/completions', chatBody({ stream: true })), 502, /.+/);
-    upstream.set({ failure: { status: 400, error: { message: 'bad field', type: 'invalid_request_error', code: 'invalid_value', param: 'temperature' } } });
+    upstream.set({
+      failure: {
+        status: 400,
+        error: { message: 'bad field', type: 'invalid_request_error', code: 'invalid_value', param: 'temperature' },
+      },
+    });
     const passed = await expectError(await post('/v1/chat/completions', chatBody()), 400, 'invalid_value');
     expect(passed).toMatchObject({ type: 'invalid_request_error', param: 'temperature' });
     expect(await balances(server, userId, token.id)).toEqual(before);
 
     upstream.set({ garbage: 'cut-stream', usage: null, chunks: 6 });
     const client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     await expect(async () => {
       for await (const _chunk of stream) void _chunk;
     }).rejects.toThrow(/broke off/);
@@ -145,7 +250,9 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
     const reader = response.body!.getReader();
     await reader.read();
     await reader.cancel();
-    await expect.poll(async () => (await balances(server, userId, token.id)).requestCount, { timeout: 5000 }).toBe(before.requestCount + 1);
+    await expect
+      .poll(async () => (await balances(server, userId, token.id)).requestCount, { timeout: 5000 })
+      .toBe(before.requestCount + 1);
     const after = await balances(server, userId, token.id);
     // the upstream stream was abandoned: fewer than the 20 chunks were generated and charged
     expect(after.userUsed - before.userUsed).toBeGreaterThan(0);

@@ -28,17 +28,32 @@ describe.runIf(withRedis.length > 0).each(withRedis)('two nodes sharing $label',
     const userId = await createUser(first, { username: 'twonodes', quota: 10_000_000 });
     const { key } = await createToken(first, userId);
     const viaSecond = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${second.url}/v1`, maxRetries: 0 });
-    const ask = () => viaSecond.chat.completions.create({ model: 'node-model', messages: [{ role: 'user', content: 'hi' }] });
+    const ask = () =>
+      viaSecond.chat.completions.create({ model: 'node-model', messages: [{ role: 'user', content: 'hi' }] });
     await expect(ask()).rejects.toMatchObject({ status: 503 });
 
     const id = await insertReturningId(first.context.database.db, 'channels', {
-      type: 1, key: 'sk-upstream-key', name: 'shared', created_time: nowSeconds(), models: 'node-model', base_url: upstream.url, config: '{}',
+      type: 1,
+      key: 'sk-upstream-key',
+      name: 'shared',
+      created_time: nowSeconds(),
+      models: 'node-model',
+      base_url: upstream.url,
+      config: '{}',
     });
     await first.context.bus.publish('channels', id);
-    await expect.poll(async () => ((await ask().catch((error: unknown) => error)) as { choices?: unknown[] }).choices?.length, { timeout: 5000 }).toBe(1);
+    await expect
+      .poll(async () => ((await ask().catch((error: unknown) => error)) as { choices?: unknown[] }).choices?.length, {
+        timeout: 5000,
+      })
+      .toBe(1);
 
     await first.context.database.db.updateTable('channels').set({ status: 2 }).where('id', '=', id).execute();
     await first.context.bus.publish('channels', id);
-    await expect.poll(async () => ((await ask().catch((error: unknown) => error)) as { status?: number }).status, { timeout: 5000 }).toBe(503);
+    await expect
+      .poll(async () => ((await ask().catch((error: unknown) => error)) as { status?: number }).status, {
+        timeout: 5000,
+      })
+      .toBe(503);
   });
 });

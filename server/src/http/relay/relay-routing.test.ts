@@ -19,12 +19,24 @@ describe.each(await availableEngines())('routing, retries and channel health on 
   const ask = (model: string, extra: object = {}, using = client) =>
     using.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], ...extra });
   const channelStatus = async (id: number) =>
-    Number((await server.context.database.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status);
+    Number(
+      (
+        await server.context.database.db
+          .selectFrom('channels')
+          .select('status')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    );
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
     const userId = await createUser(server, { username: 'router', quota: 100_000_000 });
-    client = new OpenAI({ apiKey: `sk-${(await createToken(server, userId)).key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    client = new OpenAI({
+      apiKey: `sk-${(await createToken(server, userId)).key}`,
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+    });
     const adminId = await createUser(server, { username: 'admin', quota: 100_000_000, role: 10 });
     adminKey = (await createToken(server, adminId)).key;
   });
@@ -59,7 +71,9 @@ describe.each(await availableEngines())('routing, retries and channel health on 
   test('retryable failures move to another channel, lower tiers included, never the same one twice', async () => {
     await setOption(server, 'RetryTimes', '3');
     const broken = await mock({ failure: { status: 500 } });
-    const saturated = await mock({ failure: { status: 429, error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } } });
+    const saturated = await mock({
+      failure: { status: 429, error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } },
+    });
     const healthy = await mock();
     await createChannel(server, { base_url: broken.url, models: 'route-retry', priority: 5 });
     await createChannel(server, { base_url: saturated.url, models: 'route-retry', priority: 5 });
@@ -88,7 +102,12 @@ describe.each(await availableEngines())('routing, retries and channel health on 
 
   test('client errors (400) and RetryTimes 0 are not retried', async () => {
     await setOption(server, 'RetryTimes', '2');
-    const refusing = await mock({ failure: { status: 400, error: { message: 'bad temperature', type: 'invalid_request_error', code: 'invalid_value' } } });
+    const refusing = await mock({
+      failure: {
+        status: 400,
+        error: { message: 'bad temperature', type: 'invalid_request_error', code: 'invalid_value' },
+      },
+    });
     const spare = await mock();
     await createChannel(server, { base_url: refusing.url, models: 'route-400', priority: 5 });
     await createChannel(server, { base_url: spare.url, models: 'route-400', priority: 0 });
@@ -104,7 +123,12 @@ describe.each(await availableEngines())('routing, retries and channel health on 
   });
 
   test('live traffic disables a channel on a fatal error only when the option is on', async () => {
-    const dead = await mock({ failure: { status: 401, error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } });
+    const dead = await mock({
+      failure: {
+        status: 401,
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+      },
+    });
     const kept = await createChannel(server, { base_url: dead.url, models: 'route-dead-kept' });
     await expect(ask('route-dead-kept')).rejects.toMatchObject({ status: 401 });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -121,7 +145,11 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     expect(await channelStatus(survivor.id)).toBe(1);
     await setOption(server, 'AutomaticDisableChannelEnabled', 'false');
     // once the snapshot follows the disable, the model has no channel left
-    await expect.poll(async () => ((await ask('route-dead').catch((error: unknown) => error)) as { status?: number }).status, { timeout: 3000 }).toBe(503);
+    await expect
+      .poll(async () => ((await ask('route-dead').catch((error: unknown) => error)) as { status?: number }).status, {
+        timeout: 3000,
+      })
+      .toBe(503);
   });
 
   test('model mapping, forced system prompt, Azure and OpenAI-compatible URLs', async () => {
@@ -134,13 +162,27 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     });
     await ask('route-mapped');
     expect(upstream.lastRequest!.json.model).toBe('upstream-model');
-    expect(upstream.lastRequest!.json.messages).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }]);
-    const log = await server.context.logDatabase.db.selectFrom('logs').selectAll().where('model_name', '=', 'upstream-model').executeTakeFirstOrThrow();
+    expect(upstream.lastRequest!.json.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi' },
+    ]);
+    const log = await server.context.logDatabase.db
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', 'upstream-model')
+      .executeTakeFirstOrThrow();
     expect(Boolean(log.system_prompt_reset)).toBe(true);
 
-    await createChannel(server, { type: 3, base_url: upstream.url, models: 'gpt-3.5-turbo-azure', other: '2024-02-01' });
+    await createChannel(server, {
+      type: 3,
+      base_url: upstream.url,
+      models: 'gpt-3.5-turbo-azure',
+      other: '2024-02-01',
+    });
     await ask('gpt-3.5-turbo-azure', { stream: false });
-    expect(upstream.lastRequest!.url).toBe('/openai/deployments/gpt-35-turbo-azure/chat/completions?api-version=2024-02-01');
+    expect(upstream.lastRequest!.url).toBe(
+      '/openai/deployments/gpt-35-turbo-azure/chat/completions?api-version=2024-02-01',
+    );
     expect(upstream.lastRequest!.headers['api-key']).toBe('sk-upstream-key');
     expect(upstream.lastRequest!.headers.authorization).toBeUndefined();
 
@@ -152,7 +194,10 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     await createChannel(server, { type: 0, base_url: upstream.url, models: 'route-unknown-type' });
     await expect(ask('route-unknown-type')).rejects.toMatchObject({ status: 501, code: 'channel_type_not_supported' });
     await createChannel(server, { type: 14, base_url: upstream.url, models: 'route-no-images' });
-    await expect(client.images.generate({ model: 'route-no-images', prompt: 'a cat' })).rejects.toMatchObject({ status: 501, code: 'channel_type_not_supported' });
+    await expect(client.images.generate({ model: 'route-no-images', prompt: 'a cat' })).rejects.toMatchObject({
+      status: 501,
+      code: 'channel_type_not_supported',
+    });
   });
 
   test('an admin can force a channel with the key suffix; bad or disabled ids are refused', async () => {
@@ -174,6 +219,10 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     await ask('route-bus');
     await server.context.database.db.updateTable('channels').set({ status: 2 }).where('id', '=', channel.id).execute();
     await server.context.bus.publish('channels', channel.id);
-    await expect.poll(async () => ((await ask('route-bus').catch((error: unknown) => error)) as { status?: number }).status, { timeout: 3000 }).toBe(503);
+    await expect
+      .poll(async () => ((await ask('route-bus').catch((error: unknown) => error)) as { status?: number }).status, {
+        timeout: 3000,
+      })
+      .toBe(503);
   });
 });

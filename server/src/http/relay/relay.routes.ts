@@ -108,6 +108,14 @@ export function relayRoutes(scope: FastifyInstance, context: AppContext, runtime
   route('/v1/audio/transcriptions', 'audio-transcription', uploadLimitBytes);
   route('/v1/audio/translations', 'audio-translation', uploadLimitBytes);
   for (const [method, path] of notImplemented) {
-    scope.route({ method, url: path, preHandler, bodyLimit: uploadLimitBytes, handler: async () => { throw relayErrors.notImplemented(); } });
+    scope.route({
+      method,
+      url: path,
+      preHandler,
+      bodyLimit: uploadLimitBytes,
+      handler: async () => {
+        throw relayErrors.notImplemented();
+      },
+    });
   }
 }

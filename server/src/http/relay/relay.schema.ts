@@ -9,14 +9,22 @@ const maxTokens = z
   .max(1_073_741_823, { error: 'max_tokens is invalid' })
   .optional();
 
-const model = z.string({ error: 'model is required' }).min(1, { error: 'model is required' }).max(256, { error: 'model name is too long' });
+const model = z
+  .string({ error: 'model is required' })
+  .min(1, { error: 'model is required' })
+  .max(256, { error: 'model name is too long' });
 const stream = z.boolean({ error: 'stream must be a boolean' }).optional();
-const present = (name: string) => z.unknown().refine((value) => value !== undefined && value !== null && value !== '', { error: `field ${name} is required` });
+const present = (name: string) =>
+  z
+    .unknown()
+    .refine((value) => value !== undefined && value !== null && value !== '', { error: `field ${name} is required` });
 
 /** Only the fields the gateway reads are checked; everything else passes through to the upstream. */
 export const chatBody = z.looseObject({
   model,
-  messages: z.array(z.unknown(), { error: 'field messages is required' }).min(1, { error: 'field messages is required' }),
+  messages: z
+    .array(z.unknown(), { error: 'field messages is required' })
+    .min(1, { error: 'field messages is required' }),
   stream,
   max_tokens: maxTokens,
 });
@@ -43,7 +51,13 @@ export const speechBody = z.looseObject({
 });
 
 /** Multipart uploads: the fields the gateway reads. */
-export const multipartFields = z.looseObject({ model, n: z.string().regex(/^\d{1,2}$/, { error: 'invalid value of n' }).optional() });
+export const multipartFields = z.looseObject({
+  model,
+  n: z
+    .string()
+    .regex(/^\d{1,2}$/, { error: 'invalid value of n' })
+    .optional(),
+});
 
 /** The JSON schema of each JSON mode. */
 export const jsonSchemas: Partial<Record<RelayMode, z.ZodType<Record<string, unknown>>>> = {

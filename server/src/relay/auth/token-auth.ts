@@ -20,7 +20,10 @@ export interface RelayPrincipal {
 
 /** Splits `Bearer sk-<key>[-<channelId>]` as one-api does. */
 export function parseAuthorization(header: string | undefined): { key: string; suffix?: string } {
-  const value = (header ?? '').replace(/^Bearer\s+/i, '').trim().replace(/^sk-/, '');
+  const value = (header ?? '')
+    .replace(/^Bearer\s+/i, '')
+    .trim()
+    .replace(/^sk-/, '');
   const [key = '', suffix] = value.split('-');
   return { key, suffix };
 }
@@ -29,7 +32,11 @@ export function parseAuthorization(header: string | undefined): { key: string; s
  * one-api's token checks in order (server-behaviour §4.3), from the in-process caches: key, status, expiry,
  * remaining quota, subnet, owner status, channel suffix. The model allow-list is checked once the body is read.
  */
-export async function authenticateRelay(context: AppContext, authorization: string | undefined, clientIp: string): Promise<RelayPrincipal> {
+export async function authenticateRelay(
+  context: AppContext,
+  authorization: string | undefined,
+  clientIp: string,
+): Promise<RelayPrincipal> {
   const { key, suffix } = parseAuthorization(authorization);
   if (!key) throw relayErrors.noToken();
   let token = await getCachedTokenByKey(context, key);

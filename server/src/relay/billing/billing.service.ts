@@ -19,7 +19,12 @@ export interface Reservation {
 const trustFactor = 100;
 
 /** Keeps this node's cached rows close to the database after a balance change (other nodes re-read on TTL). */
-function adjustCachedBalances(context: AppContext, reservation: Reservation, balanceDelta: number, tokenUsedDelta: number): void {
+function adjustCachedBalances(
+  context: AppContext,
+  reservation: Reservation,
+  balanceDelta: number,
+  tokenUsedDelta: number,
+): void {
   const user = context.caches.users.get(String(reservation.user.id));
   if (user) user.quota -= balanceDelta;
   const token = context.caches.tokens.get(reservation.token.key);
@@ -34,7 +39,12 @@ function adjustCachedBalances(context: AppContext, reservation: Reservation, bal
  * estimate is trusted and nothing is written; otherwise both balances are decreased atomically, or the
  * request is refused with the balance that is short.
  */
-export async function reserve(context: AppContext, user: UserRow, token: TokenRow, amount: number): Promise<Reservation> {
+export async function reserve(
+  context: AppContext,
+  user: UserRow,
+  token: TokenRow,
+  amount: number,
+): Promise<Reservation> {
   const limited = !token.unlimited_quota;
   const reservation: Reservation = { user, token, limited, amount: 0 };
   if (amount <= 0) return reservation;
@@ -64,9 +74,11 @@ function remindIfLow(context: AppContext, user: UserRow, quotaBefore: number, am
   const body =
     `<p>${title}，当前剩余额度为 ${escapeHtml(quotaText(context, quotaBefore))}，为了不影响您的使用，请及时充值。</p>` +
     `<p>充值链接：<a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;
-  void context.mailer.send(user.email, '额度提醒', title, body).catch((error: unknown) =>
-    context.logger.warn({ err: error, userId: user.id }, 'sending the low-balance reminder failed'),
-  );
+  void context.mailer
+    .send(user.email, '额度提醒', title, body)
+    .catch((error: unknown) =>
+      context.logger.warn({ err: error, userId: user.id }, 'sending the low-balance reminder failed'),
+    );
 }
 
 /** Gives a whole reservation back (any failure path). Never throws: a failed refund is logged. */

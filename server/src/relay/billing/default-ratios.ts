@@ -164,8 +164,8 @@ export const defaultModelRatios: Record<string, number> = {
   // 360 https://ai.360.com/platform/limit
   '360GPT_S2_V9': 0.8572,
   'embedding-bert-512-v1': 0.0715,
-  'embedding_s1_v1': 0.0715,
-  'semantic_similarity_s1_v1': 0.0715,
+  embedding_s1_v1: 0.0715,
+  semantic_similarity_s1_v1: 0.0715,
   // Tencent https://cloud.tencent.com/document/product/1729/97731
   hunyuan: 7.143,
   'hunyuan-lite': 0,

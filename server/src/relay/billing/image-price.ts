@@ -5,7 +5,12 @@ const sizeFactors: Record<string, Record<string, number>> = {
 };
 
 const promptLimits: Record<string, number> = { 'dall-e-2': 1000, 'dall-e-3': 4000, 'cogview-3': 833 };
-const countLimits: Record<string, [number, number]> = { 'dall-e-2': [1, 10], 'dall-e-3': [1, 1], 'cogview-3': [1, 1], 'step-1x-medium': [1, 1] };
+const countLimits: Record<string, [number, number]> = {
+  'dall-e-2': [1, 10],
+  'dall-e-3': [1, 1],
+  'cogview-3': [1, 1],
+  'step-1x-medium': [1, 1],
+};
 
 /** Why an image request is refused (one-api's messages), or null. */
 export function imageRequestProblem(model: string, prompt: string, size: string, count: number): string | null {

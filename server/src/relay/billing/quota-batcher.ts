@@ -32,15 +32,25 @@ export class QuotaBatcher {
   private channels = new Map<number, number>();
 
   add(change: QuotaChange): void {
-    add(this.users, change.userId, () => ({ balance: 0, used: 0, requests: 0 }), (totals) => {
-      totals.balance += change.balanceDelta;
-      totals.used += change.usedQuota;
-      totals.requests += change.requestCount;
-    });
-    add(this.tokens, change.tokenId, () => ({ balance: 0, used: 0 }), (totals) => {
-      if (change.limited) totals.balance += change.balanceDelta;
-      totals.used += change.tokenUsedDelta;
-    });
+    add(
+      this.users,
+      change.userId,
+      () => ({ balance: 0, used: 0, requests: 0 }),
+      (totals) => {
+        totals.balance += change.balanceDelta;
+        totals.used += change.usedQuota;
+        totals.requests += change.requestCount;
+      },
+    );
+    add(
+      this.tokens,
+      change.tokenId,
+      () => ({ balance: 0, used: 0 }),
+      (totals) => {
+        if (change.limited) totals.balance += change.balanceDelta;
+        totals.used += change.tokenUsedDelta;
+      },
+    );
     if (change.channelId > 0 && change.usedQuota !== 0) {
       this.channels.set(change.channelId, (this.channels.get(change.channelId) ?? 0) + change.usedQuota);
     }
@@ -68,10 +78,15 @@ export class QuotaBatcher {
           .where('id', '=', id)
           .execute();
       } catch (error) {
-        add(this.tokens, id, () => ({ balance: 0, used: 0 }), (kept) => {
-          kept.balance += totals.balance;
-          kept.used += totals.used;
-        });
+        add(
+          this.tokens,
+          id,
+          () => ({ balance: 0, used: 0 }),
+          (kept) => {
+            kept.balance += totals.balance;
+            kept.used += totals.used;
+          },
+        );
         failure ??= error;
       }
     }
@@ -87,17 +102,26 @@ export class QuotaBatcher {
           .where('id', '=', id)
           .execute();
       } catch (error) {
-        add(this.users, id, () => ({ balance: 0, used: 0, requests: 0 }), (kept) => {
-          kept.balance += totals.balance;
-          kept.used += totals.used;
-          kept.requests += totals.requests;
-        });
+        add(
+          this.users,
+          id,
+          () => ({ balance: 0, used: 0, requests: 0 }),
+          (kept) => {
+            kept.balance += totals.balance;
+            kept.used += totals.used;
+            kept.requests += totals.requests;
+          },
+        );
         failure ??= error;
       }
     }
     for (const [id, used] of channels) {
       try {
-        await db.updateTable('channels').set({ used_quota: sql`used_quota + ${used}` }).where('id', '=', id).execute();
+        await db
+          .updateTable('channels')
+          .set({ used_quota: sql`used_quota + ${used}` })
+          .where('id', '=', id)
+          .execute();
       } catch (error) {
         this.channels.set(id, (this.channels.get(id) ?? 0) + used);
         failure ??= error;

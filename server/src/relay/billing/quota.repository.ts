@@ -14,34 +14,43 @@ const decreaseFloored = (column: string, amount: number) =>
  * enough remains, inside one transaction, so concurrent requests can never overspend (one-api read then
  * wrote). Unlimited tokens are not touched.
  */
-export async function reserveQuota(db: Db, userId: number, tokenId: number, limited: boolean, amount: number): Promise<ReserveRefusal> {
+export async function reserveQuota(
+  db: Db,
+  userId: number,
+  tokenId: number,
+  limited: boolean,
+  amount: number,
+): Promise<ReserveRefusal> {
   if (amount <= 0) return null;
-  return db.transaction().execute(async (transaction) => {
-    if (limited) {
-      const token = await transaction
-        .updateTable('tokens')
-        .set({
-          remain_quota: sql<number>`remain_quota - ${amount}`,
-          used_quota: sql<number>`used_quota + ${amount}`,
-          accessed_time: nowSeconds(),
-        })
-        .where('id', '=', tokenId)
-        .where('remain_quota', '>=', amount)
+  return db
+    .transaction()
+    .execute(async (transaction) => {
+      if (limited) {
+        const token = await transaction
+          .updateTable('tokens')
+          .set({
+            remain_quota: sql<number>`remain_quota - ${amount}`,
+            used_quota: sql<number>`used_quota + ${amount}`,
+            accessed_time: nowSeconds(),
+          })
+          .where('id', '=', tokenId)
+          .where('remain_quota', '>=', amount)
+          .executeTakeFirst();
+        if (Number(token.numUpdatedRows) === 0) return 'token' as const;
+      }
+      const user = await transaction
+        .updateTable('users')
+        .set({ quota: sql<number>`quota - ${amount}` })
+        .where('id', '=', userId)
+        .where('quota', '>=', amount)
         .executeTakeFirst();
-      if (Number(token.numUpdatedRows) === 0) return 'token' as const;
-    }
-    const user = await transaction
-      .updateTable('users')
-      .set({ quota: sql<number>`quota - ${amount}` })
-      .where('id', '=', userId)
-      .where('quota', '>=', amount)
-      .executeTakeFirst();
-    if (Number(user.numUpdatedRows) === 0) throw new ReservationRefused('user');
-    return null;
-  }).catch((error: unknown) => {
-    if (error instanceof ReservationRefused) return error.refusal;
-    throw error;
-  });
+      if (Number(user.numUpdatedRows) === 0) throw new ReservationRefused('user');
+      return null;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ReservationRefused) return error.refusal;
+      throw error;
+    });
 }
 
 /** Rolls the token's reservation back when the user's balance refuses (thrown inside the transaction). */
@@ -72,18 +81,23 @@ export async function applyQuotaChange(db: Db, change: QuotaChange): Promise<voi
   await db.transaction().execute(async (transaction) => {
     const tokenSet: Record<string, unknown> = { accessed_time: nowSeconds() };
     if (change.limited && change.balanceDelta !== 0) {
-      tokenSet.remain_quota = change.balanceDelta > 0 ? decreaseFloored('remain_quota', change.balanceDelta) : sql`remain_quota + ${-change.balanceDelta}`;
+      tokenSet.remain_quota =
+        change.balanceDelta > 0
+          ? decreaseFloored('remain_quota', change.balanceDelta)
+          : sql`remain_quota + ${-change.balanceDelta}`;
     }
     if (change.tokenUsedDelta !== 0) tokenSet.used_quota = sql`used_quota + ${change.tokenUsedDelta}`;
     await transaction.updateTable('tokens').set(tokenSet).where('id', '=', change.tokenId).execute();
 
     const userSet: Record<string, unknown> = {};
     if (change.balanceDelta !== 0) {
-      userSet.quota = change.balanceDelta > 0 ? decreaseFloored('quota', change.balanceDelta) : sql`quota + ${-change.balanceDelta}`;
+      userSet.quota =
+        change.balanceDelta > 0 ? decreaseFloored('quota', change.balanceDelta) : sql`quota + ${-change.balanceDelta}`;
     }
     if (change.usedQuota !== 0) userSet.used_quota = sql`used_quota + ${change.usedQuota}`;
     if (change.requestCount !== 0) userSet.request_count = sql`request_count + ${change.requestCount}`;
-    if (Object.keys(userSet).length > 0) await transaction.updateTable('users').set(userSet).where('id', '=', change.userId).execute();
+    if (Object.keys(userSet).length > 0)
+      await transaction.updateTable('users').set(userSet).where('id', '=', change.userId).execute();
 
     if (change.usedQuota !== 0 && change.channelId > 0) {
       await transaction

@@ -3,7 +3,14 @@ import { describe, expect, test } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { OptionStore } from '../../domain/option/option.store.js';
 import { imagePrice, imageRequestProblem } from './image-price.js';
-import { completionRatio, familyCompletionRatio, groupRatio, modelRatio, ratioText, unknownModelRatio } from './ratios.js';
+import {
+  completionRatio,
+  familyCompletionRatio,
+  groupRatio,
+  modelRatio,
+  ratioText,
+  unknownModelRatio,
+} from './ratios.js';
 import { textQuota } from '../pipeline/usage.js';
 
 function contextWith(options: Record<string, string> = {}): AppContext {

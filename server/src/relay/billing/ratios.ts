@@ -4,7 +4,12 @@ import { defaultCompletionRatios, defaultGroupRatios, defaultModelRatios } from 
 /** Price of a model no table knows (one-api logs it and charges 30). */
 export const unknownModelRatio = 30;
 
-function lookup(configured: Record<string, number>, defaults: Record<string, number>, model: string, channelType: number): number | undefined {
+function lookup(
+  configured: Record<string, number>,
+  defaults: Record<string, number>,
+  model: string,
+  channelType: number,
+): number | undefined {
   const typed = `${model}(${channelType})`;
   for (const name of [typed, model]) {
     for (const table of [configured, defaults]) {
@@ -16,7 +21,9 @@ function lookup(configured: Record<string, number>, defaults: Record<string, num
 }
 
 const withoutInternetSuffix = (model: string) =>
-  (model.startsWith('qwen-') || model.startsWith('command-')) && model.endsWith('-internet') ? model.slice(0, -'-internet'.length) : model;
+  (model.startsWith('qwen-') || model.startsWith('command-')) && model.endsWith('-internet')
+    ? model.slice(0, -'-internet'.length)
+    : model;
 
 /** one-api's model ratio: `model(type)` then `model`, configured option before built-in default; else 30. */
 export function modelRatio(context: AppContext, model: string, channelType: number): number {

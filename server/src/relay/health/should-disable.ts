@@ -21,7 +21,12 @@ const fatalCodes = new Set(['invalid_api_key', 'account_deactivated']);
  * error type or code, or a message that says the key or account is unusable. Rate limits (429) and server
  * errors (5xx) are passing troubles, never a reason to disable.
  */
-export function shouldDisableChannel(error: { status: number; type?: string; code?: string; message: string }): boolean {
+export function shouldDisableChannel(error: {
+  status: number;
+  type?: string;
+  code?: string;
+  message: string;
+}): boolean {
   if (error.status === 429 || error.status >= 500) return false;
   if (error.status === 401) return true;
   if (error.type && fatalTypes.has(error.type)) return true;

@@ -64,7 +64,9 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
     throw error;
   }
   const transcript = job.mode === 'audio-transcription' || job.mode === 'audio-translation';
-  const transcriptTokens = transcript ? countText(result.text ?? '', upstreamModel, context.options.bool('ApproximateTokenEnabled')) : 0;
+  const transcriptTokens = transcript
+    ? countText(result.text ?? '', upstreamModel, context.options.bool('ApproximateTokenEnabled'))
+    : 0;
   // Transcripts are priced by the tokens of the text with the model's ratio (one-api ignored the ratio).
   const quota = transcript ? (transcriptTokens === 0 ? 0 : Math.max(1, Math.ceil(transcriptTokens * ratio))) : price;
   await settle(context, reservation, {
@@ -73,7 +75,11 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
     log: {
       content: ratioText(ratioOfModel, ratioOfGroup),
       model_name: upstreamModel,
-      prompt_tokens: transcript ? transcriptTokens : job.mode === 'audio-speech' ? Buffer.byteLength(field(job, 'input')) : 0,
+      prompt_tokens: transcript
+        ? transcriptTokens
+        : job.mode === 'audio-speech'
+          ? Buffer.byteLength(field(job, 'input'))
+          : 0,
       completion_tokens: 0,
       request_id: job.requestId,
       elapsed_time: elapsedMs(job),

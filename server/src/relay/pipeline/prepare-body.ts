@@ -15,7 +15,8 @@ export function prepareBody(
   channel: RoutedChannel,
   upstreamModel: string,
 ): { body: RelayBody; systemPromptReset: boolean } {
-  if (body.kind === 'binary') return { body: { kind: 'binary', raw: body.raw, contentType: body.contentType }, systemPromptReset: false };
+  if (body.kind === 'binary')
+    return { body: { kind: 'binary', raw: body.raw, contentType: body.contentType }, systemPromptReset: false };
   const value: Json = { ...body.value };
   let changed = body.filled;
   let systemPromptReset = false;
@@ -27,14 +28,16 @@ export function prepareBody(
   if (systemPrompt && Array.isArray(value.messages)) {
     const messages = [...(value.messages as unknown[])];
     const first = messages[0] as Json | undefined;
-    if (first && typeof first === 'object' && first.role === 'system') messages[0] = { ...first, content: systemPrompt };
+    if (first && typeof first === 'object' && first.role === 'system')
+      messages[0] = { ...first, content: systemPrompt };
     else messages.unshift({ role: 'system', content: systemPrompt });
     value.messages = messages;
     changed = true;
     systemPromptReset = true;
   }
   if (stream && (mode === 'chat' || mode === 'completions')) {
-    const options = typeof value.stream_options === 'object' && value.stream_options !== null ? (value.stream_options as Json) : {};
+    const options =
+      typeof value.stream_options === 'object' && value.stream_options !== null ? (value.stream_options as Json) : {};
     if (options.include_usage !== true) {
       value.stream_options = { ...options, include_usage: true };
       changed = true;

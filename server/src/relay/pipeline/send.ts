@@ -7,7 +7,12 @@ export function adaptorTools(client: UpstreamClient, signal?: AbortSignal): Adap
   return { send: async (request) => client.readAll(await client.open(request, signal)), signal };
 }
 
-async function openAnswer(client: UpstreamClient, adaptor: Adaptor, call: RelayCall, tools: AdaptorTools): Promise<OpenResponse> {
+async function openAnswer(
+  client: UpstreamClient,
+  adaptor: Adaptor,
+  call: RelayCall,
+  tools: AdaptorTools,
+): Promise<OpenResponse> {
   if (!adaptor.open) return client.open(await adaptor.buildRequest(call, tools), tools.signal);
   try {
     const answer = await adaptor.open(call, tools);

@@ -57,7 +57,9 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   };
   const maxTokens = job.body.kind === 'json' ? Number(job.body.value.max_tokens ?? 0) || 0 : 0;
   const estimate = Math.floor(
-    (context.options.number('PreConsumedQuota') + pricing.promptTokens + maxTokens) * pricing.modelRatio * pricing.groupRatio,
+    (context.options.number('PreConsumedQuota') + pricing.promptTokens + maxTokens) *
+      pricing.modelRatio *
+      pricing.groupRatio,
   );
   const tools = adaptorTools(job.runtime.client, job.signal);
   const reservation = await reserve(context, job.principal.user, job.principal.token, estimate);
@@ -79,7 +81,9 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
       throw error;
     }
     const approximate = context.options.bool('ApproximateTokenEnabled');
-    await finish(completeUsage(result.usage, pricing.promptTokens, () => countText(result.text ?? '', upstreamModel, approximate)));
+    await finish(
+      completeUsage(result.usage, pricing.promptTokens, () => countText(result.text ?? '', upstreamModel, approximate)),
+    );
     const output = job.front ? job.front.whole(result.body, result.status) : result;
     job.reply.status(result.status).headers(output.headers);
     await job.reply.send(output.body);
@@ -99,7 +103,10 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     }
   } catch (error) {
     if (!job.signal.aborted) {
-      context.logger.warn({ err: error, requestId: job.requestId, channelId: channel.row.id }, 'upstream stream broke off');
+      context.logger.warn(
+        { err: error, requestId: job.requestId, channelId: channel.row.id },
+        'upstream stream broke off',
+      );
       brokenOff = `the upstream stream broke off: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
@@ -108,7 +115,11 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   const approximate = context.options.bool('ApproximateTokenEnabled');
   await finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
   if (brokenOff) {
-    await writer.send(JSON.stringify({ error: { message: brokenOff, type: 'upstream_error', param: null, code: 'stream_interrupted' } }));
+    await writer.send(
+      JSON.stringify({
+        error: { message: brokenOff, type: 'upstream_error', param: null, code: 'stream_interrupted' },
+      }),
+    );
   } else {
     await writer.send('[DONE]');
   }

@@ -19,8 +19,14 @@ export interface RoutedChannel {
 /** Channels of one priority, highest tiers first. */
 type Tier = RoutedChannel[];
 
-const splitList = (text: string | null | undefined) =>
-  [...new Set((text ?? '').split(',').map((part) => part.trim()).filter(Boolean))];
+const splitList = (text: string | null | undefined) => [
+  ...new Set(
+    (text ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  ),
+];
 
 /**
  * The in-memory routing snapshot: group → model → priority tiers of enabled channels, rebuilt from the
@@ -66,7 +72,9 @@ export class ChannelRouter {
     this.routes = new Map(
       [...routes].map(([group, models]) => [
         group,
-        new Map([...models].map(([model, tiers]) => [model, [...tiers].sort((a, b) => b[0] - a[0]).map(([, tier]) => tier)])),
+        new Map(
+          [...models].map(([model, tiers]) => [model, [...tiers].sort((a, b) => b[0] - a[0]).map(([, tier]) => tier)]),
+        ),
       ]),
     );
     this.channels = channels;

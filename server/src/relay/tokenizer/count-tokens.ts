@@ -14,7 +14,8 @@ export function countText(text: string, model: string, approximate = false): num
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Tokens of an image part without fetching it (one-api downloaded every image during counting): `low`

@@ -9,7 +9,11 @@ describe.each(await availableEngines())('model catalogue routes on $label', (eng
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ engine });
-    await createChannel(server, { base_url: 'http://127.0.0.1:9', models: 'gpt-4o-mini,zeta-model', group: 'default,vip' });
+    await createChannel(server, {
+      base_url: 'http://127.0.0.1:9',
+      models: 'gpt-4o-mini,zeta-model',
+      group: 'default,vip',
+    });
     await createChannel(server, { base_url: 'http://127.0.0.1:9', models: 'vip-only', group: 'vip' });
     await createChannel(server, { base_url: 'http://127.0.0.1:9', models: 'disabled-model', status: 2 });
   });
@@ -34,7 +38,11 @@ describe.each(await availableEngines())('model catalogue routes on $label', (eng
     const root = await server.rootClient();
     expect((await root.get('/api/user/available_models')).body.data).toEqual(['gpt-4o-mini', 'zeta-model']);
     const vipId = await createUser(server, { username: 'vipuser', quota: 0, group: 'vip' });
-    await server.context.database.db.updateTable('users').set({ password: bcrypt.hashSync('password123', 4) }).where('id', '=', vipId).execute();
+    await server.context.database.db
+      .updateTable('users')
+      .set({ password: bcrypt.hashSync('password123', 4) })
+      .where('id', '=', vipId)
+      .execute();
     const vip = new ApiClient(server.url);
     await vip.login('vipuser', 'password123');
     expect((await vip.get('/api/user/available_models')).body.data).toEqual(['gpt-4o-mini', 'vip-only', 'zeta-model']);

@@ -31,16 +31,26 @@ describe('openai adaptor', () => {
   test('builds the request: base + front path, Bearer key, the client bytes when unchanged', () => {
     const request = openai.buildRequest(call({ query: 'x=1' }));
     expect(request).toMatchObject({ url: 'https://api.openai.com/v1/chat/completions?x=1', method: 'POST' });
-    expect(request.headers).toMatchObject({ authorization: 'Bearer sk-secret', 'content-type': 'application/json', accept: 'application/json' });
+    expect(request.headers).toMatchObject({
+      authorization: 'Bearer sk-secret',
+      'content-type': 'application/json',
+      accept: 'application/json',
+    });
     expect(String(request.body)).toBe(' {"model":"gpt-4o"} ');
-    const changed = call({ stream: true, body: { kind: 'json', value: { model: 'm', stream: true }, raw: Buffer.from('{}'), changed: true } });
+    const changed = call({
+      stream: true,
+      body: { kind: 'json', value: { model: 'm', stream: true }, raw: Buffer.from('{}'), changed: true },
+    });
     expect(openai.buildRequest(changed).body).toBe('{"model":"m","stream":true}');
     expect(openai.buildRequest(changed).headers.accept).toBe('text/event-stream');
   });
 
   test('reads a recorded answer: body unchanged, usage and text for billing', () => {
     const body = fixture('chat-completion.json');
-    const result = openai.readResponse({ status: 200, headers: { 'content-type': 'application/json', 'set-cookie': 'x' }, body }, call());
+    const result = openai.readResponse(
+      { status: 200, headers: { 'content-type': 'application/json', 'set-cookie': 'x' }, body },
+      call(),
+    );
     expect(result.body).toBe(body);
     expect(result.usage).toEqual({ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 });
     expect(result.text).toBe('Hello!');
@@ -66,17 +76,32 @@ describe('openai adaptor', () => {
       param: null,
       code: 'DeploymentNotFound',
     });
-    expect(readErrorBody(500, Buffer.from('{"msg":"busy"}'))).toMatchObject({ message: 'busy', code: 'bad_response_status_code', param: '500' });
+    expect(readErrorBody(500, Buffer.from('{"msg":"busy"}'))).toMatchObject({
+      message: 'busy',
+      code: 'bad_response_status_code',
+      param: '500',
+    });
     expect(readErrorBody(502, Buffer.from('<html>'))).toMatchObject({ message: 'bad response status code 502' });
   });
 
   test('vendors: Azure deployments, fixed paths and /v1 stripping are settings', () => {
-    const azureRequest = azure.buildRequest(call({ model: 'gpt-3.5-turbo', channel: { ...call().channel, baseUrl: 'https://r.openai.azure.com', config: { api_version: '2024-06-01' } } }));
-    expect(azureRequest.url).toBe('https://r.openai.azure.com/openai/deployments/gpt-35-turbo/chat/completions?api-version=2024-06-01');
+    const azureRequest = azure.buildRequest(
+      call({
+        model: 'gpt-3.5-turbo',
+        channel: { ...call().channel, baseUrl: 'https://r.openai.azure.com', config: { api_version: '2024-06-01' } },
+      }),
+    );
+    expect(azureRequest.url).toBe(
+      'https://r.openai.azure.com/openai/deployments/gpt-35-turbo/chat/completions?api-version=2024-06-01',
+    );
     expect(azureRequest.headers['api-key']).toBe('sk-secret');
-    const doubao = compatibleAdaptors.doubao.buildRequest(call({ channel: { ...call().channel, baseUrl: 'https://ark.example' } }));
+    const doubao = compatibleAdaptors.doubao.buildRequest(
+      call({ channel: { ...call().channel, baseUrl: 'https://ark.example' } }),
+    );
     expect(doubao.url).toBe('https://ark.example/api/v3/chat/completions');
-    const generic = compatibleAdaptors.openaiCompatible.buildRequest(call({ channel: { ...call().channel, baseUrl: 'https://host/v1' } }));
+    const generic = compatibleAdaptors.openaiCompatible.buildRequest(
+      call({ channel: { ...call().channel, baseUrl: 'https://host/v1' } }),
+    );
     expect(generic.url).toBe('https://host/v1/chat/completions');
     expect(compatibleAdaptors.openrouter.buildRequest(call()).headers['X-Title']).toBe('One API');
   });

@@ -3,7 +3,8 @@ import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** A usage object with numeric counts, or undefined. */
