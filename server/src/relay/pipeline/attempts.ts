@@ -1,5 +1,6 @@
 import { autoDisableChannel } from '../../domain/channel/channel-status.service.js';
 import { ChannelStatus } from '../../domain/channel/channel.constants.js';
+import { recordRelayOutcome } from '../../domain/relay-stats/relay-stats.service.js';
 import type { Adaptor } from '../adaptor.js';
 import { describeChannelType } from '../channel-types.js';
 import { shouldDisableChannel } from '../health/should-disable.js';
@@ -55,10 +56,18 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
     const channel = forced ? forcedChannel(job) : job.runtime.router.select(group, job.model, tried);
     if (!channel) break;
     tried.add(channel.row.id);
+    const startedMs = Date.now();
+    // One outcome per attempt for the service status page (a client that went away says nothing about the channel).
+    const outcome = (success: boolean) => {
+      if (job.signal.aborted) return;
+      recordRelayOutcome(job.context, { model: job.model, channelId: channel.row.id, success, elapsedMs: Date.now() - startedMs });
+    };
     try {
       await attempt(channel);
+      outcome(true);
       return;
     } catch (error) {
+      outcome(false);
       if (!isUpstreamError(error)) throw error;
       lastError = error;
       job.context.logger.warn({ channelId: channel.row.id, status: error.status, message: error.message, requestId: job.requestId }, 'relay attempt failed');
