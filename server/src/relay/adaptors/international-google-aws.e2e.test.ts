@@ -7,6 +7,7 @@ import { awsMockKey, startAwsMock } from '../../../test/mock-upstreams/aws.js';
 import { geminiMockKey, startGeminiMock } from '../../../test/mock-upstreams/gemini.js';
 import type { MockUpstream } from '../../../test/mock-upstreams/international-mock-kit.js';
 import { palmMockKey, startPalmMock } from '../../../test/mock-upstreams/palm.js';
+import { fixture, fixtureJson, startMockUpstream } from '../../../test/mock-upstreams/international-mock-kit.js';
 import { startVertexMock, type VertexMock } from '../../../test/mock-upstreams/vertexai.js';
 import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
@@ -21,6 +22,7 @@ const pricedModels = [
   'claude-3-haiku-20240307',
   'llama3-8b-8192',
   'PaLM-2',
+  'gemini-2.0-flash',
 ];
 const tools: OpenAI.ChatCompletionTool[] = [
   {
@@ -68,6 +70,7 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
   let vertexMock: VertexMock;
   let awsMock: MockUpstream;
   let palmMock: MockUpstream;
+  let geminiOpenAIMock: MockUpstream;
   const channels: Record<string, number> = {};
 
   async function charged<T>(call: () => Promise<T>): Promise<{ result: T; quota: number }> {
@@ -113,6 +116,25 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
     );
     await add('aws', 33, awsMockKey, awsMock.url, 'claude-3-haiku-20240307,llama3-8b-8192');
     await add('palm', 11, palmMockKey, palmMock.url, 'PaLM-2');
+    // Gemini's OpenAI-compatible endpoint (type 51): OpenAI's protocol under /v1beta/openai, Bearer Gemini key.
+    geminiOpenAIMock = await startMockUpstream(async (request, reply) => {
+      if (request.headers.authorization !== `Bearer ${geminiMockKey}`)
+        return reply.json(400, [
+          {
+            error: {
+              code: 400,
+              message: 'API key not valid. Please pass a valid API key.',
+              status: 'INVALID_ARGUMENT',
+            },
+          },
+        ]);
+      if (request.path !== '/v1beta/openai/chat/completions')
+        return reply.json(404, [{ error: { code: 404, message: 'not found', status: 'NOT_FOUND' } }]);
+      if ((request.json as { stream?: boolean }).stream)
+        return reply.stream('text/event-stream', fixture('openai', 'chat-stream.sse'));
+      return reply.json(200, fixtureJson('openai', 'chat-completion.json'));
+    });
+    await add('gemini-openai', 51, geminiMockKey, `${geminiOpenAIMock.url}/v1beta/openai`, 'gemini-2.0-flash');
     userId = await createUser(server, { username: 'international-a', quota: 1_000_000 });
     const token = await createToken(server, userId);
     tokenId = token.id;
@@ -121,7 +143,9 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
 
   afterAll(async () => {
     await server?.close();
-    await Promise.all([anthropicMock, geminiMock, vertexMock, awsMock, palmMock].map((mock) => mock?.close()));
+    await Promise.all(
+      [anthropicMock, geminiMock, vertexMock, awsMock, palmMock, geminiOpenAIMock].map((mock) => mock?.close()),
+    );
   });
 
   test('Anthropic: chat, stream with usage, tool calls, billing, upstream errors and the channel test', async () => {
@@ -296,5 +320,17 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
     );
     expect(streamed).toMatchObject({ content: 'Hello! How can I help you today?', finish: 'stop' });
     expect(await probe('palm', 'PaLM-2')).toMatchObject({ success: true });
+  });
+
+  test('Gemini OpenAI-compatible: chat and stream under /v1beta/openai, billing and the channel test', async () => {
+    const whole = await charged(() => client.chat.completions.create({ model: 'gemini-2.0-flash', messages: hello }));
+    expect(whole.result.choices[0]!.message.content).toBe('Hello!');
+    expect(whole.quota).toBe(15);
+    const streamed = await readChunks(
+      await client.chat.completions.create({ model: 'gemini-2.0-flash', messages: hello, stream: true }),
+    );
+    expect(streamed).toMatchObject({ content: 'Hello!', finish: 'stop' });
+    expect(geminiOpenAIMock.requests.at(-1)!.path).toBe('/v1beta/openai/chat/completions');
+    expect(await probe('gemini-openai', 'gemini-2.0-flash')).toMatchObject({ success: true, message: 'Hello!' });
   });
 });
