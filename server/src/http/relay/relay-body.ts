@@ -37,7 +37,7 @@ export async function readJobBody(request: FastifyRequest, mode: RelayMode, path
     const checked = multipartFields.safeParse(fields);
     if (!checked.success) throw relayErrors.invalidRequest(firstIssue(checked.error));
     if (!form.has('file') && !form.has('image')) throw relayErrors.invalidRequest('field file is required');
-    return { kind: 'binary', raw, contentType, fields };
+    return { kind: 'binary', raw, contentType, fields, form };
   }
   if (multipartModes.has(mode)) throw relayErrors.invalidRequest('this endpoint takes a multipart/form-data upload');
   if (!contentType.startsWith('application/json'))

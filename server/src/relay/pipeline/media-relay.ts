@@ -5,7 +5,7 @@ import { groupRatio, modelRatio, ratioText } from '../billing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { countText } from '../tokenizer/count-tokens.js';
 import { adaptorFor, withRetries } from './attempts.js';
-import { prepareBody } from './prepare-body.js';
+import { prepareBody, remapMultipart } from './prepare-body.js';
 import { elapsedMs, type RelayJob } from './relay-job.js';
 import { adaptorTools, sendToUpstream } from './send.js';
 
@@ -38,7 +38,10 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
   const { context } = job;
   const adaptor = adaptorFor(channel, job);
   const upstreamModel = channel.mapping[job.model] ?? job.model;
-  const { body } = prepareBody(job.body, job.mode, false, channel, upstreamModel);
+  let { body } = prepareBody(job.body, job.mode, false, channel, upstreamModel);
+  if (job.body.kind === 'binary' && job.body.fields.model && job.body.fields.model !== upstreamModel) {
+    body = { kind: 'binary', ...(await remapMultipart(job.body.form, upstreamModel)) };
+  }
   const call: RelayCall = {
     mode: job.mode,
     path: job.path,

@@ -8,6 +8,23 @@ type Json = Record<string, unknown>;
  * The body for one channel: the model mapped, the channel's system prompt forced, and stream usage asked
  * for. Untouched requests keep the client's bytes (one-api forwards them as they came).
  */
+/**
+ * A multipart upload with its `model` field replaced (the channel's model mapping), re-encoded; the other
+ * parts, files included, are kept as they came.
+ */
+export async function remapMultipart(
+  form: FormData,
+  upstreamModel: string,
+): Promise<{ raw: Buffer; contentType: string }> {
+  const mapped = new FormData();
+  for (const [name, value] of form.entries()) mapped.append(name, name === 'model' ? upstreamModel : value);
+  const encoded = new Response(mapped);
+  return {
+    raw: Buffer.from(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? 'multipart/form-data',
+  };
+}
+
 export function prepareBody(
   body: JobBody,
   mode: RelayMode,

@@ -8,7 +8,7 @@ import type { RelayRuntime } from '../runtime.js';
 export type JobBody =
   /** `filled` when the gateway added a default (model) the client's bytes lack. */
   | { kind: 'json'; value: Record<string, unknown>; raw: Buffer; filled: boolean }
-  | { kind: 'binary'; raw: Buffer; contentType: string; fields: Record<string, string> };
+  | { kind: 'binary'; raw: Buffer; contentType: string; fields: Record<string, string>; form: FormData };
 
 /**
  * A front that speaks another protocol than OpenAI's (the Anthropic Messages front): the relay runs in
