@@ -70,7 +70,10 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
       outcome(false);
       if (!isUpstreamError(error)) throw error;
       lastError = error;
-      job.context.logger.warn({ channelId: channel.row.id, status: error.status, message: error.message, requestId: job.requestId }, 'relay attempt failed');
+      job.context.logger.warn(
+        { channelId: channel.row.id, status: error.status, message: error.message, requestId: job.requestId },
+        'relay attempt failed',
+      );
       reportFailure(job, channel, error);
       if (!error.retryable || job.signal.aborted) break;
     }
