@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -11,8 +11,10 @@ import type { RateLimits } from './middleware/rate-limit.js';
  */
 export async function registerConsole(app: FastifyInstance, context: AppContext, limits: RateLimits): Promise<void> {
   const root = context.config.WEB_DIST;
-  const hasConsole = existsSync(join(root, 'index.html'));
-  if (hasConsole) {
+  const indexFile = join(root, 'index.html');
+  // Read once: the fallback answers every console path, and the built file does not change while we run.
+  const indexHtml = existsSync(indexFile) ? readFileSync(indexFile) : null;
+  if (indexHtml) {
     await app.register(async (scope) => {
       scope.addHook('onRequest', limits.web);
       await scope.register(fastifyStatic, {
@@ -40,9 +42,9 @@ export async function registerConsole(app: FastifyInstance, context: AppContext,
     if (context.config.FRONTEND_BASE_URL && !context.config.isMaster) {
       return reply.redirect(context.config.FRONTEND_BASE_URL + request.url, 301);
     }
-    if (!hasConsole || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (!indexHtml || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.status(404).type('text/plain').send('Not found: the console is not built (npm run build -w web)');
     }
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', root);
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   });
 }
