@@ -7,7 +7,6 @@ import { ApiClient } from '../../server/test/api-client.ts';
 import { startOAuthServer, type TestOAuthServer } from '../../server/test/oauth-server.ts';
 import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server.ts';
 import { repositoryRoot, webDist } from './paths.ts';
-import { startSpaFallbackProxy } from './spa-fallback-proxy.ts';
 
 /** The real server (server/src/main.ts) with local stand-ins for GitHub, Lark, WeChat, Turnstile and SMTP. */
 export interface Stack {
@@ -92,8 +91,7 @@ export async function startStack(): Promise<Stack> {
     throw error;
   }
 
-  const proxy = process.env.E2E_SPA_FALLBACK === '1' ? await startSpaFallbackProxy(serverUrl, consoleCopy) : null;
-  const baseUrl = proxy?.url ?? serverUrl;
+  const baseUrl = serverUrl;
   const root = new ApiClient(baseUrl);
   await root.login('root', '123456');
   const setOptions = async (options: Record<string, string | number | boolean>) => {
@@ -119,7 +117,6 @@ export async function startStack(): Promise<Stack> {
     client: () => new ApiClient(baseUrl),
     setOptions,
     async stop() {
-      await proxy?.close();
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
