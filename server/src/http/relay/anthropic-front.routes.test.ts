@@ -180,9 +180,18 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await used()) - before).toBe(15);
-    const text = await anthropic.messages
-      .stream({ model: 'gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
-      .finalMessage();
+    const textStream = anthropic.messages.stream({
+      model: 'gpt-4o-mini',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    let startUsage: Anthropic.Usage | undefined;
+    textStream.on('streamEvent', (event) => {
+      if (event.type === 'message_start') startUsage = event.message.usage;
+    });
+    const text = await textStream.finalMessage();
+    // message_start comes before any upstream usage: it carries the local count of the prompt.
+    expect(startUsage?.input_tokens).toBeGreaterThan(0);
     expect(text).toMatchObject({
       content: [{ type: 'text', text: 'Hello!' }],
       stop_reason: 'end_turn',

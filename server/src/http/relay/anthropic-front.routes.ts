@@ -59,8 +59,8 @@ function parseBody<T extends z.ZodTypeAny>(request: FastifyRequest, schema: T): 
 }
 
 /** The relay's OpenAI output as Anthropic's: a message for whole answers, the event sequence for streams. */
-function anthropicOutput(model: string): FrontOutput {
-  const writer = new AnthropicEventWriter(model);
+function anthropicOutput(model: string, estimatedInputTokens: number): FrontOutput {
+  const writer = new AnthropicEventWriter(model, estimatedInputTokens);
   return {
     whole: (body) => ({
       headers: { 'content-type': 'application/json' },
@@ -116,7 +116,10 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
         clientHeaders: { contentType: 'application/json' },
         signal: controller.signal,
         reply,
-        front: anthropicOutput(chat.model),
+        front: anthropicOutput(
+          chat.model,
+          chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,
+        ),
       };
       await relayText(job);
     });

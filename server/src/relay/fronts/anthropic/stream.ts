@@ -24,7 +24,11 @@ export class AnthropicEventWriter {
   private inputTokens = 0;
   private outputTokens = 0;
 
-  constructor(private readonly model: string) {}
+  /** `estimatedInputTokens` (a local count) fills message_start, which comes before any upstream usage. */
+  constructor(
+    private readonly model: string,
+    private readonly estimatedInputTokens = 0,
+  ) {}
 
   private *start(): Iterable<string> {
     if (this.started) return;
@@ -39,7 +43,7 @@ export class AnthropicEventWriter {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: 0, output_tokens: 0 },
+        usage: { input_tokens: this.estimatedInputTokens, output_tokens: 0 },
       },
     });
   }
@@ -132,7 +136,7 @@ export class AnthropicEventWriter {
     yield sseEvent({
       type: 'message_delta',
       delta: { stop_reason: anthropicStopReason(this.finishReason), stop_sequence: null },
-      usage: { input_tokens: this.inputTokens, output_tokens: this.outputTokens },
+      usage: { input_tokens: this.inputTokens || this.estimatedInputTokens, output_tokens: this.outputTokens },
     });
     yield sseEvent({ type: 'message_stop' });
   }
