@@ -95,10 +95,10 @@ describe('openai adaptor', () => {
       'https://r.openai.azure.com/openai/deployments/gpt-35-turbo/chat/completions?api-version=2024-06-01',
     );
     expect(azureRequest.headers['api-key']).toBe('sk-secret');
-    const doubao = compatibleAdaptors.doubao.buildRequest(
-      call({ channel: { ...call().channel, baseUrl: 'https://ark.example' } }),
+    const novita = compatibleAdaptors.novita.buildRequest(
+      call({ channel: { ...call().channel, baseUrl: 'https://novita.example/v3/openai' } }),
     );
-    expect(doubao.url).toBe('https://ark.example/api/v3/chat/completions');
+    expect(novita.url).toBe('https://novita.example/v3/openai/chat/completions');
     const generic = compatibleAdaptors.openaiCompatible.buildRequest(
       call({ channel: { ...call().channel, baseUrl: 'https://host/v1' } }),
     );
