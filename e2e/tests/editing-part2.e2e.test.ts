@@ -1,0 +1,155 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MockOpenAIUpstream } from '../../server/test/mock-openai-upstream.ts';
+import { expectToast, label, launchBrowser, openPage, signInThroughApi, text } from '../support/browser.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+import { uniqueName } from '../support/users.ts';
+import { clearToasts, confirmPopup, rowWith, VIEWPORTS } from './part2-helpers.ts';
+
+let stack: Stack;
+let browser: Browser;
+let upstream: MockOpenAIUpstream;
+
+beforeAll(async () => {
+  upstream = await MockOpenAIUpstream.start();
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await upstream?.close();
+});
+
+async function channelId(name: string): Promise<number> {
+  return (await stack.root.get(`/api/channel/search?keyword=${name}`)).body.data[0].id as number;
+}
+
+describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, language }) => {
+  const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
+
+  it('edits a channel, tests all channels with progress and deletes the disabled ones', async () => {
+    const name = uniqueName('ce');
+    const broken = uniqueName('cb');
+    await stack.root.post('/api/channel/', {
+      name,
+      type: 1,
+      key: 'sk-a',
+      base_url: upstream.url,
+      models: 'gpt-4o-mini',
+      group: 'default',
+    });
+    await stack.root.post('/api/channel/', {
+      name: broken,
+      type: 1,
+      key: 'sk-b',
+      base_url: upstream.url,
+      models: 'gpt-4o-mini',
+      group: 'default',
+    });
+    await stack.root.put('/api/channel/', { id: await channelId(broken), status: 2 });
+
+    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto(`/channel/edit/${await channelId(name)}`);
+    const nameField = page.getByLabel(t('channel.form.name'), { exact: true });
+    await expect.poll(() => nameField.inputValue()).toBe(name);
+    await page.getByLabel(t('channel.form.modelMapping'), { exact: true }).fill('{not json');
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('channel.form.error.mappingInvalid'));
+    await page.getByLabel(t('channel.form.modelMapping'), { exact: true }).fill('{"gpt-4o-mini-2024": "gpt-4o-mini"}');
+    await nameField.fill(`${name}x`);
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('channel.toast.updated'));
+    const stored = (await stack.root.get(`/api/channel/${await channelId(name)}`)).body.data;
+    expect(stored.name).toBe(`${name}x`);
+    expect(JSON.parse(stored.model_mapping)).toEqual({ 'gpt-4o-mini-2024': 'gpt-4o-mini' });
+
+    await page.goto('/channel');
+    await clearToasts(page);
+    await page.getByRole('button', { name: label(language, 'channel.action.testAll') }).click();
+    await expectToast(page, t('channel.toast.testStarted'));
+    await page.locator('.ant-alert', { hasText: t('channel.bulk.scopeAll') }).waitFor();
+    await expect
+      .poll(async () => (await stack.root.get('/api/channel/test/status')).body.data.running, { timeout: 20_000 })
+      .toBe(false);
+
+    // Manually disabled channels stay disabled after a bulk test (automatic enabling is off): delete them.
+    await page.reload();
+    await rowWith(page, broken).waitFor();
+    await clearToasts(page).catch(() => undefined);
+    await page.getByRole('button', { name: label(language, 'channel.action.deleteDisabled') }).click();
+    await confirmPopup(page);
+    await expectToast(page, t('channel.toast.disabledDeleted', { count: 1 }));
+    await expect.poll(() => rowWith(page, broken).count()).toBe(0);
+    await rowWith(page, `${name}x`).waitFor();
+    await view.close();
+  });
+
+  it('edits a token and a redemption code, and cleans old logs', async () => {
+    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    const tokenName = uniqueName('te');
+    const token = (
+      await stack.root.post('/api/token/', {
+        name: tokenName,
+        remain_quota: 0,
+        unlimited_quota: true,
+        expired_time: -1,
+      })
+    ).body.data;
+    await page.goto(`/token/edit/${token.id}`);
+    const expiry = page.getByLabel(t('token.form.expiry'), { exact: true });
+    await expect.poll(() => page.getByLabel(t('token.form.name'), { exact: true }).inputValue()).toBe(tokenName);
+    await expiry.fill('not a date');
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('token.form.expiryError'));
+    await page.getByRole('button', { name: t('token.expiry.day') }).click();
+    await page.getByRole('button', { name: t('token.quota.dollars', { amount: 5 }), exact: true }).click();
+    await page.getByLabel(t('token.form.subnet'), { exact: true }).fill('10.0.0.0/8');
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('token.toast.updated'));
+    const saved = (await stack.root.get(`/api/token/${token.id}`)).body.data;
+    expect(saved).toMatchObject({ remain_quota: 2_500_000, unlimited_quota: false, subnet: '10.0.0.0/8' });
+    expect(saved.expired_time - Date.now() / 1000).toBeGreaterThan(86_000);
+
+    const codeName = uniqueName('re');
+    const created = await stack.root.post('/api/redemption/', { name: codeName, quota: 1000, count: 1 });
+    expect(created.body.success).toBe(true);
+    const code = (await stack.root.get(`/api/redemption/search?keyword=${codeName}`)).body.data[0];
+    await page.goto(`/redemption/edit/${code.id}`);
+    const quota = page.getByLabel(new RegExp(t('redemption.form.quota', { quota: '' }).trim()));
+    await expect.poll(() => quota.inputValue()).toBe('1000');
+    await quota.fill('200000');
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('redemption.toast.updated'));
+    expect((await stack.root.get(`/api/redemption/${code.id}`)).body.data.quota).toBe(200000);
+
+    await page.goto('/setting?tab=operation');
+    await page.getByRole('button', { name: label(language, 'settingAdmin.logs.clean') }).click();
+    await confirmPopup(page);
+    await page
+      .locator('.ant-notification-notice', { hasText: t('settingAdmin.logs.cleared', { count: '' }).trim() })
+      .first()
+      .waitFor();
+    await view.close();
+  });
+
+  it('shows admins the per-channel service status', async () => {
+    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/status');
+    await page.getByText(t('status.channels'), { exact: true }).waitFor();
+    expect(
+      await page
+        .locator('.ant-card', { hasText: t('status.channels') })
+        .locator('tr.ant-table-row')
+        .count(),
+    ).toBeGreaterThan(0);
+    await view.close();
+  });
+});
