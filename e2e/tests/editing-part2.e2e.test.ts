@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockOpenAIUpstream } from '../../server/test/mock-openai-upstream.ts';
 import { expectToast, label, launchBrowser, openPage, signInThroughApi, text } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { uniqueName } from '../support/users.ts';
+import { createUser, uniqueName } from '../support/users.ts';
 import { clearToasts, confirmPopup, rowWith, VIEWPORTS } from './part2-helpers.ts';
 
 let stack: Stack;
@@ -150,6 +150,26 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
         .locator('tr.ant-table-row')
         .count(),
     ).toBeGreaterThan(0);
+    await view.close();
+  });
+
+  it('lets a user edit their own profile at /user/edit without group or quota', async () => {
+    const user = await createUser(stack);
+    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const { page } = view;
+    await signInThroughApi(page, user.username, user.password);
+    await page.goto('/user/edit');
+    const displayName = page.getByLabel(t('user.form.displayName'), { exact: true });
+    await expect.poll(() => displayName.inputValue()).toBe(user.username);
+    expect(await page.getByLabel(t('user.form.group'), { exact: true }).count()).toBe(0);
+    await displayName.fill('Self Edited');
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('user.toast.updated'));
+    const client = stack.client();
+    await client.login(user.username, user.password);
+    expect((await client.get('/api/user/self')).body.data.display_name).toBe('Self Edited');
+    await page.getByRole('button', { name: label(language, 'common.cancel') }).click();
+    await page.waitForURL('**/setting');
     await view.close();
   });
 });
