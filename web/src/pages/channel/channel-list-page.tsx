@@ -3,9 +3,9 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageHeading } from '../../components/page-heading/page-heading';
-import { useRenderQuota } from '../../hooks/use-quota';
-import { readQuotaDisplayOptions } from '../../lib/quota';
+import { QUOTA_PER_DOLLAR, readQuotaDisplayOptions } from '../../lib/quota';
 import { StorageKey } from '../../lib/storage-keys';
+import { useStatus } from '../../stores/status.store';
 import { BulkTestProgressBar } from './bulk-test-progress';
 import { channelColumns } from './channel-columns';
 import { ChannelNotice } from './channel-notice';
@@ -19,7 +19,7 @@ export default function ChannelListPage() {
   const navigate = useNavigate();
   const list = useChannelList();
   const actions = useChannelActions(list.replace);
-  useRenderQuota();
+  const status = useStatus();
   const [detail, setDetail] = useState(() => localStorage.getItem(StorageKey.showDetail) === 'true');
   const [testModels, setTestModels] = useState<Record<number, string>>({});
   const [bulkRun, setBulkRun] = useState(0);
@@ -36,13 +36,16 @@ export default function ChannelListPage() {
       channelColumns({
         t,
         detail,
-        quota: readQuotaDisplayOptions(),
+        quota: {
+          displayInCurrency: status.display_in_currency ?? readQuotaDisplayOptions().displayInCurrency,
+          quotaPerUnit: status.quota_per_unit || QUOTA_PER_DOLLAR,
+        },
         actions,
         testModels,
         setTestModel: (id, model) => setTestModels((chosen) => ({ ...chosen, [id]: model })),
         onEdit: (id) => navigate(`/channel/edit/${id}`),
       }),
-    [t, detail, actions, testModels, navigate],
+    [t, detail, actions, testModels, navigate, status],
   );
 
   return (
