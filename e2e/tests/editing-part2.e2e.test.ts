@@ -139,17 +139,21 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
   });
 
   it('shows admins the per-channel service status', async () => {
+    await stack.root.post('/api/channel/', {
+      name: uniqueName('cs'),
+      type: 1,
+      key: 'sk-s',
+      models: 'gpt-4o-mini',
+      group: 'default',
+    });
     const view = await openPage(browser, stack.baseUrl, { width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/status');
-    await page.getByText(t('status.channels'), { exact: true }).waitFor();
-    expect(
-      await page
-        .locator('.ant-card', { hasText: t('status.channels') })
-        .locator('tr.ant-table-row')
-        .count(),
-    ).toBeGreaterThan(0);
+    const channelsCard = page.locator('.ant-card', {
+      has: page.getByText(t('status.column.channel'), { exact: true }),
+    });
+    await expect.poll(() => channelsCard.locator('tr.ant-table-row').count()).toBeGreaterThan(0);
     await view.close();
   });
 
