@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { QuotaBatcher } from './billing/quota-batcher.js';
+import { SettlementWriter } from './billing/settlement-writer.js';
 import { UpstreamClient } from './pipeline/upstream-client.js';
 import { ChannelRouter } from './routing/channel-router.js';
 
@@ -9,6 +10,8 @@ export interface RelayRuntime {
   router: ChannelRouter;
   /** Set when BATCH_UPDATE_ENABLED: settlements accumulate here until the batch-update job flushes them. */
   batcher: QuotaBatcher | null;
+  /** Group commit of settlements and consume logs. */
+  settlements: SettlementWriter;
 }
 
 const runtimes = new WeakMap<AppContext, RelayRuntime>();
@@ -23,7 +26,8 @@ export function relayRuntime(context: AppContext): RelayRuntime {
   const client = new UpstreamClient(context.config.RELAY_TIMEOUT * 1000);
   const router = new ChannelRouter(context);
   const batcher = context.config.BATCH_UPDATE_ENABLED ? new QuotaBatcher() : null;
-  runtime = { client, router, batcher };
+  const settlements = new SettlementWriter(context);
+  runtime = { client, router, batcher, settlements };
   runtimes.set(context, runtime);
   context.bus.subscribe(({ topic }) => {
     if (topic === 'channels' || topic === 'channel') void router.scheduleReload();
@@ -33,6 +37,7 @@ export function relayRuntime(context: AppContext): RelayRuntime {
   context.shutdownTasks.push(async () => {
     clearInterval(timer);
     router.stop();
+    await settlements.drain();
     if (batcher) await batcher.flush(context.database.db);
     await client.close();
   });

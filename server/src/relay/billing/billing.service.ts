@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
 import type { TokenRow, UserRow } from '../../db/tables.js';
-import { recordLog, quotaText, type LogEntry } from '../../domain/log/log.writer.js';
+import { logRow, quotaText, type LogEntry } from '../../domain/log/log.writer.js';
 import { escapeHtml } from '../../domain/mail/mailer.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { relayErrors } from '../relay-errors.js';
 import { relayRuntime } from '../runtime.js';
-import { applyQuotaChange, reserveQuota, type QuotaChange } from './quota.repository.js';
+import { reserveQuota, type QuotaChange } from './quota.repository.js';
 
 /** Quota held for one relay attempt (0 when the trusted shortcut reserved nothing). */
 export interface Reservation {
@@ -96,11 +96,12 @@ export async function refund(context: AppContext, reservation: Reservation): Pro
     tokenUsedDelta: reservation.limited ? -amount : 0,
     requestCount: 0,
   };
+  adjustCachedBalances(context, reservation, -amount, change.tokenUsedDelta);
   try {
-    await applyQuotaChange(context.database.db, change);
-    adjustCachedBalances(context, reservation, -amount, change.tokenUsedDelta);
+    await relayRuntime(context).settlements.submit(change, null);
   } catch (error) {
-    context.logger.error({ err: error, userId: change.userId, amount }, 'refund failed');
+    // Kept by the writer and written again.
+    context.logger.error({ err: error, userId: change.userId, amount }, 'a refund is delayed');
   }
 }
 
@@ -128,25 +129,22 @@ export async function settle(context: AppContext, reservation: Reservation, sett
     requestCount: 1,
   };
   reservation.amount = 0;
+  const log = logRow(context, {
+    ...settlement.log,
+    type: LogType.Consume,
+    user_id: reservation.user.id,
+    username: reservation.user.username,
+    token_name: reservation.token.name,
+    quota: settlement.quota,
+    channel_id: settlement.channelId,
+  });
+  const { batcher, settlements } = relayRuntime(context);
+  if (batcher) batcher.add(change);
+  adjustCachedBalances(context, reservation, delta, change.tokenUsedDelta);
   try {
-    const { batcher } = relayRuntime(context);
-    if (batcher) batcher.add(change);
-    else await applyQuotaChange(context.database.db, change);
-    adjustCachedBalances(context, reservation, delta, change.tokenUsedDelta);
+    await settlements.submit(batcher ? null : change, log);
   } catch (error) {
-    context.logger.error({ err: error, change }, 'settling a relay charge failed');
-  }
-  try {
-    await recordLog(context, {
-      ...settlement.log,
-      type: LogType.Consume,
-      user_id: reservation.user.id,
-      username: reservation.user.username,
-      token_name: reservation.token.name,
-      quota: settlement.quota,
-      channel_id: settlement.channelId,
-    });
-  } catch (error) {
-    context.logger.error({ err: error }, 'writing the consume log failed');
+    // Kept by the writer and written again; the request itself is answered.
+    context.logger.error({ err: error, change }, 'settling a relay charge is delayed');
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/tables.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/tables.js';
 import type { QuotaChange } from './quota.repository.js';
 
 interface UserTotals {
@@ -60,73 +61,75 @@ export class QuotaBatcher {
     return this.users.size + this.tokens.size + this.channels.size;
   }
 
-  /** Writes everything accumulated so far; what fails to write is kept for the next flush. */
-  async flush(db: Db): Promise<void> {
+  /**
+   * Writes everything accumulated so far in one transaction (tokens, users, channels, each by ascending id so
+   * that concurrent writers never deadlock). On failure nothing is written and everything is kept.
+   */
+  async flush(db: Kysely<Database>): Promise<void> {
     const users = this.users;
     const tokens = this.tokens;
     const channels = this.channels;
     this.users = new Map();
     this.tokens = new Map();
     this.channels = new Map();
-    let failure: unknown;
-    for (const [id, totals] of tokens) {
-      try {
-        if (totals.balance === 0 && totals.used === 0) continue;
-        await db
-          .updateTable('tokens')
-          .set({ remain_quota: sql`remain_quota - ${totals.balance}`, used_quota: sql`used_quota + ${totals.used}` })
-          .where('id', '=', id)
-          .execute();
-      } catch (error) {
-        add(
-          this.tokens,
-          id,
-          () => ({ balance: 0, used: 0 }),
-          (kept) => {
-            kept.balance += totals.balance;
-            kept.used += totals.used;
-          },
-        );
-        failure ??= error;
-      }
+    try {
+      await db.transaction().execute(async (transaction) => {
+        for (const [id, totals] of sortedById(tokens)) {
+          if (totals.balance === 0 && totals.used === 0) continue;
+          await transaction
+            .updateTable('tokens')
+            .set({ remain_quota: changedBy('remain_quota', totals.balance), used_quota: sql`used_quota + ${totals.used}` })
+            .where('id', '=', id)
+            .execute();
+        }
+        for (const [id, totals] of sortedById(users)) {
+          await transaction
+            .updateTable('users')
+            .set({
+              quota: changedBy('quota', totals.balance),
+              used_quota: sql`used_quota + ${totals.used}`,
+              request_count: sql`request_count + ${totals.requests}`,
+            })
+            .where('id', '=', id)
+            .execute();
+        }
+        for (const [id, used] of sortedById(channels)) {
+          await transaction
+            .updateTable('channels')
+            .set({ used_quota: sql`used_quota + ${used}` })
+            .where('id', '=', id)
+            .execute();
+        }
+      });
+    } catch (error) {
+      this.restore(users, tokens, channels);
+      throw error;
     }
+  }
+
+  /** Puts totals that failed to write back in front of whatever arrived meanwhile. */
+  private restore(users: Map<number, UserTotals>, tokens: Map<number, TokenTotals>, channels: Map<number, number>): void {
     for (const [id, totals] of users) {
-      try {
-        await db
-          .updateTable('users')
-          .set({
-            quota: sql`quota - ${totals.balance}`,
-            used_quota: sql`used_quota + ${totals.used}`,
-            request_count: sql`request_count + ${totals.requests}`,
-          })
-          .where('id', '=', id)
-          .execute();
-      } catch (error) {
-        add(
-          this.users,
-          id,
-          () => ({ balance: 0, used: 0, requests: 0 }),
-          (kept) => {
-            kept.balance += totals.balance;
-            kept.used += totals.used;
-            kept.requests += totals.requests;
-          },
-        );
-        failure ??= error;
-      }
+      add(this.users, id, () => ({ balance: 0, used: 0, requests: 0 }), (kept) => {
+        kept.balance += totals.balance;
+        kept.used += totals.used;
+        kept.requests += totals.requests;
+      });
     }
-    for (const [id, used] of channels) {
-      try {
-        await db
-          .updateTable('channels')
-          .set({ used_quota: sql`used_quota + ${used}` })
-          .where('id', '=', id)
-          .execute();
-      } catch (error) {
-        this.channels.set(id, (this.channels.get(id) ?? 0) + used);
-        failure ??= error;
-      }
+    for (const [id, totals] of tokens) {
+      add(this.tokens, id, () => ({ balance: 0, used: 0 }), (kept) => {
+        kept.balance += totals.balance;
+        kept.used += totals.used;
+      });
     }
-    if (failure) throw failure;
+    for (const [id, used] of channels) this.channels.set(id, (this.channels.get(id) ?? 0) + used);
   }
 }
+
+const sortedById = <T>(map: Map<number, T>) => [...map].sort(([a], [b]) => a - b);
+
+/** `column - balance`: a charge never takes a balance below zero, a refund (negative) adds back. */
+const changedBy = (column: 'quota' | 'remain_quota', balance: number) =>
+  balance > 0
+    ? sql<number>`case when ${sql.ref(column)} >= ${balance} then ${sql.ref(column)} - ${balance} else 0 end`
+    : sql<number>`${sql.ref(column)} + ${-balance}`;

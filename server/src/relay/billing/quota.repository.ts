@@ -5,10 +5,6 @@ import { nowSeconds } from '../../lib/time.js';
 /** Which balance refused a reservation. */
 export type ReserveRefusal = 'token' | 'user' | null;
 
-/** `column - amount`, never below zero (one-api let balances go negative on final charges). */
-const decreaseFloored = (column: string, amount: number) =>
-  sql<number>`case when ${sql.ref(column)} >= ${amount} then ${sql.ref(column)} - ${amount} else 0 end`;
-
 /**
  * Reserves `amount` from a limited token and from the user, atomically: each UPDATE only applies when
  * enough remains, inside one transaction, so concurrent requests can never overspend (one-api read then
@@ -74,37 +70,4 @@ export interface QuotaChange {
   tokenUsedDelta: number;
   /** 1 for a billed request, 0 for a pure refund. */
   requestCount: number;
-}
-
-/** Applies a settlement in one transaction: token, then user, then channel (always this order: no deadlocks). */
-export async function applyQuotaChange(db: Db, change: QuotaChange): Promise<void> {
-  await db.transaction().execute(async (transaction) => {
-    const tokenSet: Record<string, unknown> = { accessed_time: nowSeconds() };
-    if (change.limited && change.balanceDelta !== 0) {
-      tokenSet.remain_quota =
-        change.balanceDelta > 0
-          ? decreaseFloored('remain_quota', change.balanceDelta)
-          : sql`remain_quota + ${-change.balanceDelta}`;
-    }
-    if (change.tokenUsedDelta !== 0) tokenSet.used_quota = sql`used_quota + ${change.tokenUsedDelta}`;
-    await transaction.updateTable('tokens').set(tokenSet).where('id', '=', change.tokenId).execute();
-
-    const userSet: Record<string, unknown> = {};
-    if (change.balanceDelta !== 0) {
-      userSet.quota =
-        change.balanceDelta > 0 ? decreaseFloored('quota', change.balanceDelta) : sql`quota + ${-change.balanceDelta}`;
-    }
-    if (change.usedQuota !== 0) userSet.used_quota = sql`used_quota + ${change.usedQuota}`;
-    if (change.requestCount !== 0) userSet.request_count = sql`request_count + ${change.requestCount}`;
-    if (Object.keys(userSet).length > 0)
-      await transaction.updateTable('users').set(userSet).where('id', '=', change.userId).execute();
-
-    if (change.usedQuota !== 0 && change.channelId > 0) {
-      await transaction
-        .updateTable('channels')
-        .set({ used_quota: sql<number>`used_quota + ${change.usedQuota}` })
-        .where('id', '=', change.channelId)
-        .execute();
-    }
-  });
 }

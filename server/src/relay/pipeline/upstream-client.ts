@@ -90,7 +90,7 @@ export class UpstreamClient {
         discard: () => response.body.destroy(),
       };
     } catch (error) {
-      const name = (error as { code?: string }).code ?? '';
+      const name = String((error as { code?: unknown }).code ?? '');
       throw transportError(error, name.includes('TIMEOUT'));
     }
   }

@@ -1,0 +1,75 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { availableEngines } from '../../../test/engines.js';
+import { startTestServer, type TestServer } from '../../../test/test-server.js';
+import { createTestUser } from '../../../test/test-users.js';
+import { insertReturningId } from '../../db/insert-id.js';
+import { LogType } from '../../domain/log/log.constants.js';
+import { logRow } from '../../domain/log/log.writer.js';
+import { SettlementWriter } from './settlement-writer.js';
+
+describe.each(await availableEngines())('settlement group commit on $label', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ engine });
+  });
+  afterAll(async () => server?.close());
+
+  const charge = (userId: number, tokenId: number, quota: number) => ({
+    userId,
+    tokenId,
+    limited: true,
+    channelId: 0,
+    balanceDelta: quota,
+    usedQuota: quota,
+    tokenUsedDelta: quota,
+    requestCount: 1,
+  });
+
+  test('120 concurrent submissions each land exactly once', async () => {
+    const { context } = server;
+    const user = await createTestUser(server, { quota: 1_000_000 });
+    const tokenId = await insertReturningId(context.database.db, 'tokens', {
+      user_id: user.id,
+      key: `settle${user.id}`.padEnd(48, 'x'),
+      created_time: 0,
+      accessed_time: 0,
+      remain_quota: 500_000,
+    });
+    const writer = new SettlementWriter(context);
+    const submissions = Array.from({ length: 120 }, (_, index) =>
+      writer.submit(
+        charge(user.id, tokenId, 7),
+        logRow(context, { type: LogType.Consume, user_id: user.id, quota: 7, content: `call ${index}` }),
+      ),
+    );
+    await Promise.all(submissions);
+    const row = await context.database.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(Number(row.quota)).toBe(1_000_000 - 840);
+    expect(Number(row.used_quota)).toBe(840);
+    expect(Number(row.request_count)).toBe(120);
+    const token = await context.database.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow();
+    expect(Number(token.remain_quota)).toBe(500_000 - 840);
+    const logs = await context.logDatabase.db.selectFrom('logs').select('id').where('user_id', '=', user.id).execute();
+    expect(logs).toHaveLength(120);
+  });
+
+  test('a failed write is kept and written once the database accepts it again', async () => {
+    const { context } = server;
+    const user = await createTestUser(server, { quota: 1000 });
+    const writer = new SettlementWriter(context);
+    await sql`alter table logs rename to logs_away`.execute(context.logDatabase.db);
+    const failed = writer.submit(
+      { ...charge(user.id, 0, 100), limited: false },
+      logRow(context, { type: LogType.Consume, user_id: user.id, quota: 100, content: 'kept' }),
+    );
+    await expect(failed).rejects.toThrow();
+    await sql`alter table logs_away rename to logs`.execute(context.logDatabase.db);
+    await writer.drain();
+    const row = await context.database.db.selectFrom('users').select(['quota', 'used_quota']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(Number(row.quota)).toBe(900);
+    expect(Number(row.used_quota)).toBe(100);
+    const logs = await context.logDatabase.db.selectFrom('logs').select('content').where('user_id', '=', user.id).execute();
+    expect(logs.map((log) => log.content)).toEqual(['kept']);
+  });
+});
