@@ -3,6 +3,9 @@ import type zh from '../zh-CN/settingAdmin';
 const settingAdmin: Record<keyof typeof zh, string> = {
   'settingAdmin.save': 'Save settings',
   'settingAdmin.secretPlaceholder': 'Secrets are never sent to the browser; leave empty to keep the current value',
+  'settingAdmin.placeholder.url': 'https://',
+  'settingAdmin.placeholder.serverAddress': 'https://yourdomain.com',
+  'settingAdmin.placeholder.smtpPort': '587',
   'settingAdmin.toast.saved': 'Saved',
   'settingAdmin.section.general': 'General',
   'settingAdmin.section.logging': 'Logging',

@@ -2,6 +2,9 @@
 const settingAdmin = {
   'settingAdmin.save': '保存设置',
   'settingAdmin.secretPlaceholder': '敏感信息不会发送到前端显示，留空则不修改',
+  'settingAdmin.placeholder.url': 'https://',
+  'settingAdmin.placeholder.serverAddress': 'https://yourdomain.com',
+  'settingAdmin.placeholder.smtpPort': '587',
   'settingAdmin.toast.saved': '保存成功',
   'settingAdmin.section.general': '通用设置',
   'settingAdmin.section.logging': '日志设置',

@@ -7,8 +7,8 @@ import { OptionSwitch } from './option-switch';
 import { useOptions } from './use-options';
 
 const GENERAL: OptionField[] = [
-  { key: 'TopUpLink', kind: 'text', placeholder: 'https://' },
-  { key: 'ChatLink', kind: 'text', placeholder: 'https://' },
+  { key: 'TopUpLink', kind: 'text', placeholderKey: 'settingAdmin.placeholder.url' },
+  { key: 'ChatLink', kind: 'text', placeholderKey: 'settingAdmin.placeholder.url' },
   { key: 'QuotaPerUnit', kind: 'number', min: 0, step: 0.01 },
   { key: 'RetryTimes', kind: 'number', min: 0, step: 1 },
 ];

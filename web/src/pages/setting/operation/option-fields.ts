@@ -8,7 +8,8 @@ export interface OptionField {
   choices?: readonly string[];
   min?: number;
   step?: number;
-  placeholder?: string;
+  /** Translation key of the placeholder. */
+  placeholderKey?: string;
   /** Translation key of a hint under the field. */
   hintKey?: string;
 }

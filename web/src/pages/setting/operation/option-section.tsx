@@ -61,7 +61,14 @@ export function OptionSection({ titleKey, fields, options, onSaved, saveKey, val
                   label={t(`settingAdmin.option.${field.key}`)}
                   extra={field.hintKey ? t(field.hintKey) : undefined}
                 >
-                  {renderInput(field, field.kind === 'secret' ? t('settingAdmin.secretPlaceholder') : undefined)}
+                  {renderInput(
+                    field,
+                    field.placeholderKey
+                      ? t(field.placeholderKey)
+                      : field.kind === 'secret'
+                        ? t('settingAdmin.secretPlaceholder')
+                        : undefined,
+                  )}
                 </Form.Item>
               </Col>
             ))}
@@ -75,8 +82,7 @@ export function OptionSection({ titleKey, fields, options, onSaved, saveKey, val
   );
 }
 
-function renderInput(field: OptionField, fallbackPlaceholder: string | undefined) {
-  const placeholder = field.placeholder ?? fallbackPlaceholder;
+function renderInput(field: OptionField, placeholder: string | undefined) {
   switch (field.kind) {
     case 'number':
       return <InputNumber min={field.min} step={field.step ?? 1} placeholder={placeholder} style={{ width: '100%' }} />;

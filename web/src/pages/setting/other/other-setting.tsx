@@ -12,7 +12,7 @@ const NOTICE: OptionField[] = [{ key: 'Notice', kind: 'textarea', hintKey: 'sett
 const BRAND: OptionField[] = [
   { key: 'SystemName', kind: 'text' },
   { key: 'Theme', kind: 'select', choices: THEMES, hintKey: 'settingAdmin.hint.theme' },
-  { key: 'Logo', kind: 'text', placeholder: 'https://' },
+  { key: 'Logo', kind: 'text', placeholderKey: 'settingAdmin.placeholder.url' },
 ];
 const HOME: OptionField[] = [{ key: 'HomePageContent', kind: 'textarea', hintKey: 'settingAdmin.hint.homePage' }];
 const ABOUT: OptionField[] = [{ key: 'About', kind: 'textarea', hintKey: 'settingAdmin.hint.about' }];

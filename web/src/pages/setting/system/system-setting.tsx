@@ -6,10 +6,12 @@ import { OptionSwitch } from '../operation/option-switch';
 import { useOptions } from '../operation/use-options';
 import { EmailWhitelist } from './email-whitelist';
 
-const SERVER: OptionField[] = [{ key: 'ServerAddress', kind: 'text', placeholder: 'https://yourdomain.com' }];
+const SERVER: OptionField[] = [
+  { key: 'ServerAddress', kind: 'text', placeholderKey: 'settingAdmin.placeholder.serverAddress' },
+];
 const SMTP: OptionField[] = [
   { key: 'SMTPServer', kind: 'text' },
-  { key: 'SMTPPort', kind: 'text', placeholder: '587' },
+  { key: 'SMTPPort', kind: 'text', placeholderKey: 'settingAdmin.placeholder.smtpPort' },
   { key: 'SMTPAccount', kind: 'text' },
   { key: 'SMTPFrom', kind: 'text' },
   { key: 'SMTPToken', kind: 'secret' },
