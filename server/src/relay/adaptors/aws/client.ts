@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  BedrockRuntimeClient,
-  InvokeModelCommand,
-  InvokeModelWithResponseStreamCommand,
-} from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import type { RelayCall } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildBedrockInvocation, readBedrockCredentials } from './request.js';
@@ -14,11 +9,18 @@ const maxClients = 200;
 const newline = Buffer.from('\n');
 const clients = new Map<string, BedrockRuntimeClient>();
 
+type Sdk = [typeof import('@aws-sdk/client-bedrock-runtime'), typeof import('@smithy/node-http-handler')];
+let sdk: Promise<Sdk> | undefined;
+/** The SDK weighs about 18 MiB: it is loaded on the first Bedrock call, not at start. */
+const loadSdk = () =>
+  (sdk ??= Promise.all([import('@aws-sdk/client-bedrock-runtime'), import('@smithy/node-http-handler')]));
+
 /**
  * One SDK client per credentials and endpoint. The SDK signs (SigV4) and frames (event stream) itself; a
  * channel base URL replaces the regional endpoint (tests point it at a loopback mock).
  */
-function clientFor(call: RelayCall): BedrockRuntimeClient {
+async function clientFor(call: RelayCall): Promise<BedrockRuntimeClient> {
+  const [{ BedrockRuntimeClient }, { NodeHttpHandler }] = await loadSdk();
   const credentials = readBedrockCredentials(call.channel);
   const endpoint = call.channel.baseUrl || undefined;
   const cacheKey = createHash('sha256')
@@ -52,7 +54,8 @@ const asUpstreamError = (error: unknown) =>
 export async function invokeBedrock(call: RelayCall, signal?: AbortSignal): Promise<Buffer> {
   const invocation = buildBedrockInvocation(call);
   try {
-    const output = await clientFor(call).send(
+    const [client, [{ InvokeModelCommand }]] = await Promise.all([clientFor(call), loadSdk()]);
+    const output = await client.send(
       new InvokeModelCommand({
         modelId: invocation.modelId,
         body: invocation.body,
@@ -75,7 +78,8 @@ export async function invokeBedrockStream(call: RelayCall, signal?: AbortSignal)
   const invocation = buildBedrockInvocation(call);
   let output;
   try {
-    output = await clientFor(call).send(
+    const [client, [{ InvokeModelWithResponseStreamCommand }]] = await Promise.all([clientFor(call), loadSdk()]);
+    output = await client.send(
       new InvokeModelWithResponseStreamCommand({
         modelId: invocation.modelId,
         body: invocation.body,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { JWT } from 'google-auth-library';
+import type { JWT } from 'google-auth-library';
 import { UpstreamError } from '../../upstream-error.js';
 import { errorBody, isRecord, stringOf } from '../chat-shapes/upstream-errors.js';
 import type { ServiceAccountKey } from './types.js';
@@ -21,12 +21,14 @@ export function tokenEndpoint(serviceAccount: ServiceAccountKey, baseUrl: string
   return baseUrl + new URL(declared).pathname;
 }
 
-function clientFor(serviceAccount: ServiceAccountKey, endpoint: string): JWT {
+async function clientFor(serviceAccount: ServiceAccountKey, endpoint: string): Promise<JWT> {
   const cacheKey = createHash('sha256')
     .update(`${serviceAccount.client_email}\n${serviceAccount.private_key}\n${endpoint}`)
     .digest('hex');
   const cached = clients.get(cacheKey);
   if (cached) return cached;
+  // The library weighs about 14 MiB: it is loaded on the first Vertex AI call, not at start.
+  const { JWT } = await import('google-auth-library');
   const client = new JWT({
     email: serviceAccount.client_email,
     key: serviceAccount.private_key,
@@ -50,7 +52,7 @@ export async function vertexAccessToken(
   serviceAccount: ServiceAccountKey,
   baseUrl: string | undefined,
 ): Promise<string> {
-  const client = clientFor(serviceAccount, tokenEndpoint(serviceAccount, baseUrl));
+  const client = await clientFor(serviceAccount, tokenEndpoint(serviceAccount, baseUrl));
   let token: string | null | undefined;
   try {
     ({ token } = await client.getAccessToken());
