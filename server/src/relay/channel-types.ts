@@ -25,7 +25,6 @@ import { xunfeiV2 } from './adaptors/xunfei-v2/index.js';
 import { zhipu } from './adaptors/zhipu/index.js';
 import { compatibleAdaptors as compatible } from './adaptors/compatible/index.js';
 import { openai } from './adaptors/openai/index.js';
-import { pendingModels } from './pending-models.js';
 
 /** one-api's channel types. The numbers are stored in `channels.type`: never renumber. */
 export const ChannelType = {
@@ -94,7 +93,7 @@ export interface ChannelTypeDescription {
   adaptor: Adaptor | null;
   /** Name of the upstream family, for `owned_by` and GET /api/models (the adaptor id when there is one). */
   family: string;
-  /** Built-in model names (from the adaptor, or a known list while the adaptor is pending). */
+  /** Built-in model names, from the adaptor. */
   models: readonly string[];
 }
 
@@ -158,7 +157,7 @@ const entries: Record<ChannelTypeValue, Entry> = {
 const descriptions = new Map<number, ChannelTypeDescription>(
   Object.entries(entries).map(([type, [name, defaultBaseUrl, adaptor, family]]) => {
     const familyName = family ?? adaptor?.id ?? 'unknown';
-    const models = adaptor?.models ?? pendingModels[familyName] ?? [];
+    const models = adaptor?.models ?? [];
     return [Number(type), { type: Number(type), name, defaultBaseUrl, adaptor, family: familyName, models }];
   }),
 );
