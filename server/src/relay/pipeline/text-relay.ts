@@ -10,22 +10,29 @@ import { adaptorTools, sendToUpstream } from './send.js';
 import { SseWriter } from './stream-writer.js';
 import { completeUsage, textQuota } from './usage.js';
 
-/** Prompt tokens counted locally, for the estimate and when the upstream reports none. */
-function countPrompt(job: RelayJob, model: string): number {
+/** Prompt tokens counted locally: approximately for the estimate, exactly when the upstream reports none. */
+function countPrompt(job: RelayJob, model: string, approximate: boolean): number {
   if (job.body.kind !== 'json') return 0;
-  const approximate = job.context.options.bool('ApproximateTokenEnabled');
   const body = job.body.value;
   if (job.mode === 'chat') return countMessages(body.messages, model, approximate);
   if (job.mode === 'completions') return countInput(body.prompt, model, approximate);
   return countInput(body.input, model, approximate);
 }
 
+const once = (compute: () => number) => {
+  let value: number | undefined;
+  return () => (value ??= compute());
+};
+
 interface Pricing {
   upstreamModel: string;
   modelRatio: number;
   groupRatio: number;
   completionRatio: number;
-  promptTokens: number;
+  /** The prompt's size for the reservation: one-api's bytes × 0.38, so no tokenizer table is needed up front. */
+  estimatedPromptTokens: number;
+  /** The local prompt count, for billing only when the upstream gives no usage (counted at most once). */
+  promptTokens: () => number;
 }
 
 /** Chat, completions, embeddings and moderations: estimate, reserve, send, relay, settle (§4.5). */
@@ -53,11 +60,12 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     modelRatio: modelRatio(context, upstreamModel, channel.row.type),
     groupRatio: groupRatio(context, job.principal.user.group),
     completionRatio: completionRatio(context, upstreamModel, channel.row.type),
-    promptTokens: countPrompt(job, upstreamModel),
+    estimatedPromptTokens: countPrompt(job, upstreamModel, true),
+    promptTokens: once(() => countPrompt(job, upstreamModel, context.options.bool('ApproximateTokenEnabled'))),
   };
   const maxTokens = job.body.kind === 'json' ? Number(job.body.value.max_tokens ?? 0) || 0 : 0;
   const estimate = Math.floor(
-    (context.options.number('PreConsumedQuota') + pricing.promptTokens + maxTokens) *
+    (context.options.number('PreConsumedQuota') + pricing.estimatedPromptTokens + maxTokens) *
       pricing.modelRatio *
       pricing.groupRatio,
   );

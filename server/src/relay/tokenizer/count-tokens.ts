@@ -1,5 +1,23 @@
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+
+type CountTokens = (text: string, options: { allowedSpecial: 'all' }) => number;
+
+const require = createRequire(import.meta.url);
+const encodings = new Map<string, CountTokens>();
+
+/**
+ * An encoding's counter, loaded on first use: each BPE table costs 40 to 65 MiB of memory, and a gateway whose
+ * upstreams report usage may never need one (the estimate before a call is counted the same way, so the
+ * table of the models actually served is loaded once, at the first call).
+ */
+function encoding(name: 'cl100k_base' | 'o200k_base'): CountTokens {
+  let count = encodings.get(name);
+  if (!count) {
+    count = (require(`gpt-tokenizer/cjs/encoding/${name}`) as { countTokens: CountTokens }).countTokens;
+    encodings.set(name, count);
+  }
+  return count;
+}
 
 /** Whether a model uses the o200k encoding (gpt-4o family, o-series); everything else is counted with cl100k. */
 const usesO200k = (model: string) => /^(gpt-4o|chatgpt-4o|o1|o3|o4|gpt-4\.1|gpt-4\.5)/.test(model);
@@ -10,7 +28,7 @@ const options = { allowedSpecial: 'all' } as const;
 export function countText(text: string, model: string, approximate = false): number {
   if (!text) return 0;
   if (approximate) return Math.floor(Buffer.byteLength(text) * 0.38);
-  return usesO200k(model) ? countO200k(text, options) : countCl100k(text, options);
+  return encoding(usesO200k(model) ? 'o200k_base' : 'cl100k_base')(text, options);
 }
 
 type Json = Record<string, unknown>;
