@@ -21,5 +21,7 @@ for (const step of steps) {
   const result = spawnSync(step.command, { cwd: root, stdio: 'inherit', shell: true });
   if (result.status !== 0) failed.push(step.name);
 }
-console.log(`\nsuites: ${steps.length - failed.length} passed, ${failed.length} failed${failed.length ? ` (${failed.join(', ')})` : ''}`);
+console.log(
+  `\nsuites: ${steps.length - failed.length} passed, ${failed.length} failed${failed.length ? ` (${failed.join(', ')})` : ''}`,
+);
 process.exit(failed.length ? 1 : 0);

@@ -9,7 +9,9 @@ const completion = JSON.stringify({
   object: 'chat.completion',
   created: 1700000000,
   model: 'gpt-4o-mini',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the benchmark upstream.' }, finish_reason: 'stop' }],
+  choices: [
+    { index: 0, message: { role: 'assistant', content: 'Hello from the benchmark upstream.' }, finish_reason: 'stop' },
+  ],
   usage: { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 },
 });
 

@@ -64,12 +64,21 @@ async function main() {
       group: 'default',
     });
     // A limited token, so billing takes its full path (pre-consume, settle, token and user counters, log).
-    const token = await api('/api/token/', 'POST', { name: 'bench', remain_quota: 1_000_000_000_000, unlimited_quota: false, expired_time: -1 });
+    const token = await api('/api/token/', 'POST', {
+      name: 'bench',
+      remain_quota: 1_000_000_000_000,
+      unlimited_quota: false,
+      expired_time: -1,
+    });
     const relayKey = `sk-${token?.key ?? (await api('/api/token/?p=0', 'GET'))[0].key}`;
 
     const portkey = startProcess(
       process.execPath,
-      [join(benchRoot, 'node_modules/@portkey-ai/gateway/build/start-server.js'), '--headless', `--port=${portkeyPort}`],
+      [
+        join(benchRoot, 'node_modules/@portkey-ai/gateway/build/start-server.js'),
+        '--headless',
+        `--port=${portkeyPort}`,
+      ],
       { NODE_ENV: 'production' },
       benchRoot,
     );
@@ -80,7 +89,12 @@ async function main() {
     });
 
     const targets: (LoadTarget & { pid?: number })[] = [
-      { name: 'direct', url: `http://127.0.0.1:${mockPort}/v1/chat/completions`, headers: { authorization: 'Bearer x' }, body: requestBody },
+      {
+        name: 'direct',
+        url: `http://127.0.0.1:${mockPort}/v1/chat/completions`,
+        headers: { authorization: 'Bearer x' },
+        body: requestBody,
+      },
       {
         name: 'modelgate',
         url: `http://127.0.0.1:${modelgatePort}/v1/chat/completions`,
@@ -119,7 +133,9 @@ async function main() {
           record(target.name, `errors@${connections}`, load.errors);
           if (target.pid && load.requests > 0)
             record(target.name, `cpuUs@${connections}`, ((cpuSeconds(target.pid) - cpuBefore) / load.requests) * 1e6);
-          console.log(`${target.name} c=${connections} round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, errors ${load.errors}`);
+          console.log(
+            `${target.name} c=${connections} round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, errors ${load.errors}`,
+          );
         }
       }
     }
@@ -133,7 +149,9 @@ async function main() {
         record(target.name, 'streamErrors', streams.errors);
         if (target.pid && streams.streams > 0)
           record(target.name, 'cpuUsPerStream', ((cpuSeconds(target.pid) - cpuBefore) / streams.streams) * 1e6);
-        console.log(`${target.name} streams round ${round + 1}: ${streams.streamsPerSecond.toFixed(0)}/s, ttfb p50 ${streams.ttfbP50Ms.toFixed(2)} ms, errors ${streams.errors}`);
+        console.log(
+          `${target.name} streams round ${round + 1}: ${streams.streamsPerSecond.toFixed(0)}/s, ttfb p50 ${streams.ttfbP50Ms.toFixed(2)} ms, errors ${streams.errors}`,
+        );
       }
     }
 
@@ -145,13 +163,33 @@ async function main() {
       ['p50 / p99 at concurrency 128 (ms)', (t) => `${m(t, 'p50@128').toFixed(2)} / ${m(t, 'p99@128').toFixed(2)}`],
       ['gateway CPU per call at concurrency 32 (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUs@32').toFixed(0))],
       ['p50 with one client (ms)', (t) => m(t, 'p50@1').toFixed(3)],
-      ['added p50 with one client (ms)', (t) => (t === 'direct' ? '—' : `+${(m(t, 'p50@1') - m('direct', 'p50@1')).toFixed(3)}`)],
+      [
+        'added p50 with one client (ms)',
+        (t) => (t === 'direct' ? '—' : `+${(m(t, 'p50@1') - m('direct', 'p50@1')).toFixed(3)}`),
+      ],
       ['streams/s, 20 chunks, 32 streams', (t) => m(t, 'streams/s').toFixed(0)],
       ['time to first streamed byte p50 (ms)', (t) => m(t, 'ttfbP50').toFixed(2)],
-      ['added time to first byte (ms)', (t) => (t === 'direct' ? '—' : `+${(m(t, 'ttfbP50') - m('direct', 'ttfbP50')).toFixed(2)}`)],
+      [
+        'added time to first byte (ms)',
+        (t) => (t === 'direct' ? '—' : `+${(m(t, 'ttfbP50') - m('direct', 'ttfbP50')).toFixed(2)}`),
+      ],
       ['gateway CPU per stream (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUsPerStream').toFixed(0))],
-      ['errors (all runs)', (t) => String(Object.entries(results[t] ?? {}).filter(([k]) => k.startsWith('errors') || k === 'streamErrors').reduce((sum, [, v]) => sum + v.reduce((a, b) => a + b, 0), 0))],
-      ['peak RSS (MiB)', (t) => { const target = targets.find((candidate) => candidate.name === t); return target?.pid ? peakMemoryMiB(target.pid).toFixed(0) : '—'; }],
+      [
+        'errors (all runs)',
+        (t) =>
+          String(
+            Object.entries(results[t] ?? {})
+              .filter(([k]) => k.startsWith('errors') || k === 'streamErrors')
+              .reduce((sum, [, v]) => sum + v.reduce((a, b) => a + b, 0), 0),
+          ),
+      ],
+      [
+        'peak RSS (MiB)',
+        (t) => {
+          const target = targets.find((candidate) => candidate.name === t);
+          return target?.pid ? peakMemoryMiB(target.pid).toFixed(0) : '—';
+        },
+      ],
     ];
     const names = targets.map((target) => target.name);
     const table = [

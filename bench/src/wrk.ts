@@ -36,7 +36,13 @@ const toMs = (value: string): number => {
   const match = /^([\d.]+)(us|ms|s|m)$/.exec(value.trim());
   if (!match) return Number.NaN;
   const amount = Number(match[1]);
-  return match[2] === 'us' ? amount / 1000 : match[2] === 'ms' ? amount : match[2] === 's' ? amount * 1000 : amount * 60_000;
+  return match[2] === 'us'
+    ? amount / 1000
+    : match[2] === 'ms'
+      ? amount
+      : match[2] === 's'
+        ? amount * 1000
+        : amount * 60_000;
 };
 
 /** Closed-loop load with wrk: `connections` clients for `seconds`, latency percentiles included. */
@@ -44,7 +50,18 @@ export function runWrk(target: LoadTarget, connections: number, seconds: number)
   const threads = Math.min(2, connections);
   const output = execFileSync(
     'wrk',
-    ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency', '-s', luaScript(target), target.url],
+    [
+      '-t',
+      String(threads),
+      '-c',
+      String(connections),
+      '-d',
+      `${seconds}s`,
+      '--latency',
+      '-s',
+      luaScript(target),
+      target.url,
+    ],
     { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
   );
   const percentile = (label: string) => toMs(new RegExp(`^\\s*${label}%\\s+(\\S+)`, 'm').exec(output)?.[1] ?? '');

@@ -142,5 +142,5 @@ const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\
 /** Matches a label even when antd spaces out two-character Chinese button texts ('登 录'). */
 export function label(language: Language, key: string, values?: Record<string, string | number>): RegExp {
   const value = text(language, key, values);
-  return new RegExp([...value].map(escapeRegExp).join("\\s?"));
+  return new RegExp([...value].map(escapeRegExp).join('\\s?'));
 }

@@ -32,7 +32,10 @@ describe.each([
     const view = await openPage(browser, stack.baseUrl, { width, language });
     const { page } = view;
     await page.goto('/about');
-    await page.getByTestId('catalogue-count').getByText(text(language, 'about.loadedCount', { count: CATALOGUE.length })).waitFor();
+    await page
+      .getByTestId('catalogue-count')
+      .getByText(text(language, 'about.loadedCount', { count: CATALOGUE.length }))
+      .waitFor();
 
     await page.getByTestId('catalogue-search').fill('GPT-4O-MINI');
     await expect.poll(() => rowNames(page)).toEqual(['gpt-4o-mini', 'gpt-4o-mini-2024-07-18']);
@@ -40,7 +43,9 @@ describe.each([
     const firstRow = page.locator('.ant-table-tbody tr.ant-table-row').first();
     await firstRow.getByText(text(language, 'about.price.input', { price: '$0.1500 / 1M' })).waitFor();
     await page.getByTestId('catalogue-unit').getByText(text(language, 'about.filter.per1K')).click();
-    await firstRow.getByText(text(language, 'about.price.input', { price: `$${(0.15 / 1000).toFixed(4)} / 1K` })).waitFor();
+    await firstRow
+      .getByText(text(language, 'about.price.input', { price: `$${(0.15 / 1000).toFixed(4)} / 1K` }))
+      .waitFor();
     await page.getByTestId('catalogue-search').fill('');
 
     await page.getByTestId('provider-deepseek').click();
@@ -76,7 +81,10 @@ describe('model list for a signed-in user', () => {
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/about');
-    await page.getByTestId('catalogue-count').getByText(text('en', 'about.loadedCount', { count: 2 })).waitFor();
+    await page
+      .getByTestId('catalogue-count')
+      .getByText(text('en', 'about.loadedCount', { count: 2 }))
+      .waitFor();
     expect((await rowNames(page)).sort()).toEqual(['deepseek-chat', 'gpt-4o']);
     await view.close();
   });

@@ -1,6 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectToast, label, launchBrowser, openPage, signInThroughApi, text, type Language } from '../support/browser.ts';
+import {
+  expectToast,
+  label,
+  launchBrowser,
+  openPage,
+  signInThroughApi,
+  text,
+  type Language,
+} from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { createUser, uniqueName } from '../support/users.ts';
 
@@ -27,7 +35,10 @@ describe.each([
     await page.goto('/login');
     await page.getByPlaceholder(text(language, 'login.form.usernamePlaceholder')).fill('root');
     await page.getByPlaceholder(text(language, 'login.form.passwordPlaceholder')).fill('wrong-password');
-    await page.locator('.auth-card').getByRole('button', { name: label(language, 'login.submit') }).click();
+    await page
+      .locator('.auth-card')
+      .getByRole('button', { name: label(language, 'login.submit') })
+      .click();
     const toast = page.locator('.ant-notification-notice-error');
     await toast.waitFor();
     expect(page.url()).toContain('/login');
@@ -41,14 +52,22 @@ describe.each([
     await page.goto('/login');
     await page.getByPlaceholder(text(language, 'login.form.usernamePlaceholder')).fill(user.username);
     await page.getByPlaceholder(text(language, 'login.form.passwordPlaceholder')).fill(user.password);
-    await page.locator('.auth-card').getByRole('button', { name: label(language, 'login.submit') }).click();
+    await page
+      .locator('.auth-card')
+      .getByRole('button', { name: label(language, 'login.submit') })
+      .click();
     await page.waitForURL('**/token');
     await expectToast(page, text(language, 'login.success'));
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as { username: string } | null);
+    const stored = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('user') ?? 'null') as { username: string } | null,
+    );
     expect(stored?.username).toBe(user.username);
     if (width <= 600) {
       await page.getByTestId('menu-toggle').click();
-      await page.getByTestId('mobile-menu').getByRole('button', { name: label(language, 'header.account.logout') }).click();
+      await page
+        .getByTestId('mobile-menu')
+        .getByRole('button', { name: label(language, 'header.account.logout') })
+        .click();
     } else {
       await page.getByTestId('account-menu').click();
       await page.getByRole('menuitem', { name: text(language, 'header.account.logout') }).click();
@@ -83,7 +102,10 @@ describe('root with the default password', () => {
     await page.goto('/login');
     await page.getByPlaceholder(text('zh-CN', 'login.form.usernamePlaceholder')).fill('root');
     await page.getByPlaceholder(text('zh-CN', 'login.form.passwordPlaceholder')).fill('123456');
-    await page.locator('.auth-card').getByRole('button', { name: label('zh-CN', 'login.submit') }).click();
+    await page
+      .locator('.auth-card')
+      .getByRole('button', { name: label('zh-CN', 'login.submit') })
+      .click();
     await page.waitForURL('**/user/edit');
     await expectToast(page, text('zh-CN', 'login.defaultPasswordWarning'));
     await view.close();
@@ -104,12 +126,18 @@ describe.each([
     await page.getByPlaceholder(text(language, 'register.form.usernamePlaceholder')).fill(username);
     await page.getByPlaceholder(text(language, 'register.form.passwordPlaceholder')).fill('short');
     await page.getByPlaceholder(text(language, 'register.form.password2Placeholder')).fill('different');
-    await page.locator('.auth-card').getByRole('button', { name: label(language, 'register.submit') }).click();
+    await page
+      .locator('.auth-card')
+      .getByRole('button', { name: label(language, 'register.submit') })
+      .click();
     await page.getByText(text(language, 'register.passwordTooShort')).waitFor();
     await page.getByText(text(language, 'register.passwordMismatch')).waitFor();
     await page.getByPlaceholder(text(language, 'register.form.passwordPlaceholder')).fill('password123');
     await page.getByPlaceholder(text(language, 'register.form.password2Placeholder')).fill('password123');
-    await page.locator('.auth-card').getByRole('button', { name: label(language, 'register.submit') }).click();
+    await page
+      .locator('.auth-card')
+      .getByRole('button', { name: label(language, 'register.submit') })
+      .click();
     await page.waitForURL('**/login');
     await expectToast(page, text(language, 'register.success'));
     const client = stack.client();
@@ -134,7 +162,10 @@ describe('registration with email verification', () => {
       await page.getByPlaceholder(text('zh-CN', 'register.form.passwordPlaceholder')).fill('password123');
       await page.getByPlaceholder(text('zh-CN', 'register.form.password2Placeholder')).fill('password123');
       await page.getByPlaceholder(text('zh-CN', 'register.form.emailPlaceholder')).fill(email);
-      await page.locator('.auth-card').getByRole('button', { name: label('zh-CN', 'register.getCode') }).click();
+      await page
+        .locator('.auth-card')
+        .getByRole('button', { name: label('zh-CN', 'register.getCode') })
+        .click();
       await expectToast(page, text('zh-CN', 'common.codeSent'));
       const countdown = page.getByRole('button', { name: /重试 \(\d+\)/ });
       await countdown.waitFor();
@@ -143,7 +174,10 @@ describe('registration with email verification', () => {
       const code = /\b([0-9a-f]{6})\b/.exec(mail.html + mail.text)?.[1];
       expect(code).toBeTruthy();
       await page.getByPlaceholder(text('zh-CN', 'register.form.codePlaceholder')).fill(code ?? '');
-      await page.locator('.auth-card').getByRole('button', { name: label('zh-CN', 'register.submit') }).click();
+      await page
+        .locator('.auth-card')
+        .getByRole('button', { name: label('zh-CN', 'register.submit') })
+        .click();
       await page.waitForURL('**/login');
       await view.close();
     } finally {
@@ -169,22 +203,33 @@ describe('password reset', () => {
     const { page } = view;
     await page.goto('/reset');
     await page.getByPlaceholder(text('en', 'reset.form.emailPlaceholder')).fill(email);
-    await page.locator('.auth-card').getByRole('button', { name: label('en', 'reset.submit') }).click();
+    await page
+      .locator('.auth-card')
+      .getByRole('button', { name: label('en', 'reset.submit') })
+      .click();
     const countdown = page.getByRole('button', { name: /Retry \(\d+\)/ });
     await countdown.waitFor();
     expect(await countdown.isDisabled()).toBe(true);
     await expectToast(page, text('en', 'reset.mailSent'));
-    const resetMail = await stack.smtp.waitForMail((mail) => mail.envelopeTo.includes(email) && /token=/.test(mail.html));
+    const resetMail = await stack.smtp.waitForMail(
+      (mail) => mail.envelopeTo.includes(email) && /token=/.test(mail.html),
+    );
     const link = /href="([^"]*\/user\/reset\?[^"]+)"/.exec(resetMail.html)?.[1]?.replace(/&amp;/g, '&');
     expect(link).toBeTruthy();
     const target = new URL(link ?? '');
     await page.goto(`${target.pathname}${target.search}`);
-    await page.locator('.auth-card').getByRole('button', { name: label('en', 'reset.confirm.submit') }).click();
+    await page
+      .locator('.auth-card')
+      .getByRole('button', { name: label('en', 'reset.confirm.submit') })
+      .click();
     const field = page.getByTestId('new-password');
     await field.waitFor();
     const newPassword = await field.inputValue();
     expect(newPassword.length).toBeGreaterThanOrEqual(8);
-    await page.locator('.auth-card').getByRole('button', { name: label('en', 'reset.confirm.done') }).waitFor();
+    await page
+      .locator('.auth-card')
+      .getByRole('button', { name: label('en', 'reset.confirm.done') })
+      .waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newPassword);
     await stack.client().login(user.username, newPassword);
     await view.close();

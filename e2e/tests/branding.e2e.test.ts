@@ -14,7 +14,8 @@ beforeAll(async () => {
   await stack.setOptions({
     SystemName: 'Gate E2E',
     Logo: `${stack.baseUrl}/logo.svg?brand`,
-    Footer: '<span id="custom-footer">Footer by <b>E2E</b></span><img src="x" onerror="window.__footerScript = 1"><script>window.__footerScript = 2</script>',
+    Footer:
+      '<span id="custom-footer">Footer by <b>E2E</b></span><img src="x" onerror="window.__footerScript = 1"><script>window.__footerScript = 2</script>',
     Notice: '**Maintenance** tonight',
     HomePageContent: '# Custom home\n\nWelcome <em>here</em>.',
   });
@@ -35,7 +36,9 @@ describe('server branding', () => {
     await page.getByTestId('system-name').getByText('Gate E2E').waitFor();
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe(`${stack.baseUrl}/logo.svg?brand`);
     await page.locator('#custom-footer').waitFor();
-    expect(await page.evaluate(() => (window as unknown as { __footerScript?: number }).__footerScript)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { __footerScript?: number }).__footerScript),
+    ).toBeUndefined();
     const stored = await page.evaluate(() => ({
       systemName: localStorage.getItem('system_name'),
       footer: localStorage.getItem('footer_html'),
@@ -115,11 +118,13 @@ describe('chat entry', () => {
     const { page } = view;
     await page.goto('/');
     const items = page.locator('.ant-menu-horizontal > .ant-menu-item');
-    await expect.poll(() => items.allTextContents()).toEqual([
-      text('zh-CN', 'header.menu.home'),
-      text('zh-CN', 'header.menu.about'),
-      text('zh-CN', 'header.menu.chat'),
-    ]);
+    await expect
+      .poll(() => items.allTextContents())
+      .toEqual([
+        text('zh-CN', 'header.menu.home'),
+        text('zh-CN', 'header.menu.about'),
+        text('zh-CN', 'header.menu.chat'),
+      ]);
     expect(await page.evaluate(() => localStorage.getItem('chat_link'))).toBe(CHAT_LINK);
     await items.filter({ hasText: text('zh-CN', 'header.menu.chat') }).click();
     await page.waitForURL('**/login');

@@ -22,15 +22,18 @@ const browserState = (page: import('playwright-core').Page) =>
   page.evaluate(async () => ((await (await fetch('/api/oauth/state')).json()) as { data: string }).data);
 
 describe('third-party callbacks', () => {
-  it.each(['github', 'lark'])('a failed /oauth/%s goes to /setting at once (and so to /login for visitors)', async (provider) => {
-    const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'zh-CN' });
-    view.allow(/status of 4\d\d/);
-    const { page } = view;
-    await page.goto(`/oauth/${provider}?code=nope&state=nope`);
-    await page.waitForURL('**/login');
-    await page.locator('.ant-notification-notice-error').first().waitFor();
-    await view.close();
-  });
+  it.each(['github', 'lark'])(
+    'a failed /oauth/%s goes to /setting at once (and so to /login for visitors)',
+    async (provider) => {
+      const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'zh-CN' });
+      view.allow(/status of 4\d\d/);
+      const { page } = view;
+      await page.goto(`/oauth/${provider}?code=nope&state=nope`);
+      await page.waitForURL('**/login');
+      await page.locator('.ant-notification-notice-error').first().waitFor();
+      await view.close();
+    },
+  );
 
   it('signs a new GitHub user in and lands on /', async () => {
     await stack.setOptions({
@@ -52,7 +55,9 @@ describe('third-party callbacks', () => {
     await page.goto(`${stack.baseUrl}/oauth/github?code=good-code&state=${state}`);
     await page.waitForURL(`${stack.baseUrl}/`);
     await expectToast(page, text('en', 'login.success'));
-    const user = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as { username: string } | null);
+    const user = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('user') ?? 'null') as { username: string } | null,
+    );
     expect(user?.username).toMatch(/^github_/);
     await view.close();
   });

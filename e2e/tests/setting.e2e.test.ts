@@ -1,6 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectToast, label, launchBrowser, openPage, signInThroughApi, text, type Language } from '../support/browser.ts';
+import {
+  expectToast,
+  label,
+  launchBrowser,
+  openPage,
+  signInThroughApi,
+  text,
+  type Language,
+} from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
 

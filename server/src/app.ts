@@ -10,7 +10,9 @@ import { newRequestId } from './lib/request-id.js';
 
 /** Builds the whole HTTP application (console, /api, /v1) without listening: tests and main.ts share it. */
 export async function buildApp(context: AppContext): Promise<FastifyInstance> {
-  const trustProxy = context.config.TRUSTED_PROXIES.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const trustProxy = context.config.TRUSTED_PROXIES.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const app = Fastify({
     loggerInstance: context.logger as FastifyBaseLogger,
     // Per-request lines only at debug level: at relay rates they would cost more than the relay itself.

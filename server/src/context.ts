@@ -38,7 +38,10 @@ export interface AppContext {
 }
 
 /** Opens the databases, migrates (master only), loads options, connects Redis and bootstraps root. */
-export async function createContext(config: Config, logger: Logger = pino({ level: config.LOG_LEVEL })): Promise<AppContext> {
+export async function createContext(
+  config: Config,
+  logger: Logger = pino({ level: config.LOG_LEVEL }),
+): Promise<AppContext> {
   const databaseOptions = {
     sqlitePath: config.SQLITE_PATH,
     sqliteBusyTimeoutMs: config.SQLITE_BUSY_TIMEOUT,
@@ -75,9 +78,11 @@ export async function createContext(config: Config, logger: Logger = pino({ leve
     if (topic === 'user') caches.users.delete(key);
     if (topic === 'access-token') caches.accessTokens.delete(key);
     if (topic === 'token') caches.tokens.delete(key);
-    if (topic === 'options') void options.reload(database.db).catch((error: unknown) => logger.error({ error }, 'option reload failed'));
+    if (topic === 'options')
+      void options.reload(database.db).catch((error: unknown) => logger.error({ error }, 'option reload failed'));
   });
-  if (await bootstrapRoot(database.db, config)) logger.warn('created the root user root / 123456: change its password now');
+  if (await bootstrapRoot(database.db, config))
+    logger.warn('created the root user root / 123456: change its password now');
   return {
     config,
     logger,

@@ -11,7 +11,11 @@ export async function setOptions(root: ApiClient, options: Record<string, string
 }
 
 /** Registers a user with a password and returns a client signed in as that user, and the user's id. */
-export async function signUp(server: TestServer, username: string, password = 'password123'): Promise<{ client: ApiClient; id: number }> {
+export async function signUp(
+  server: TestServer,
+  username: string,
+  password = 'password123',
+): Promise<{ client: ApiClient; id: number }> {
   const client = server.client();
   const registered = await client.post('/api/user/register', { username, password });
   expect(registered.body, `register ${username}`).toMatchObject({ success: true });
@@ -21,4 +25,5 @@ export async function signUp(server: TestServer, username: string, password = 'p
 
 /** A fresh username of at most 12 characters. */
 let sequence = 0;
-export const uniqueName = (prefix = 'u') => `${prefix}${Date.now().toString(36).slice(-5)}${(sequence++).toString(36)}`.slice(0, 12);
+export const uniqueName = (prefix = 'u') =>
+  `${prefix}${Date.now().toString(36).slice(-5)}${(sequence++).toString(36)}`.slice(0, 12);

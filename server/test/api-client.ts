@@ -26,9 +26,15 @@ export class ApiClient {
     readonly language = 'zh-CN',
   ) {}
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
     const requestHeaders: Record<string, string> = { 'accept-language': this.language, ...headers };
-    if (this.cookies.size > 0) requestHeaders.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (this.cookies.size > 0)
+      requestHeaders.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const xsrf = this.cookies.get('XSRF-TOKEN');
     if (xsrf && !('x-xsrf-token' in requestHeaders)) requestHeaders['x-xsrf-token'] = decodeURIComponent(xsrf);
     if (this.accessToken) requestHeaders.authorization = this.accessToken;
@@ -37,12 +43,19 @@ export class ApiClient {
       payload = typeof body === 'string' ? body : JSON.stringify(body);
       requestHeaders['content-type'] ??= 'application/json';
     }
-    const response = await fetch(this.baseUrl + path, { method, headers: requestHeaders, body: payload, redirect: 'manual' });
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers: requestHeaders,
+      body: payload,
+      redirect: 'manual',
+    });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair, ...attributes] = cookie.split(';');
       const [name, ...rest] = pair!.split('=');
       const value = rest.join('=');
-      const expired = attributes.some((attribute) => /expires=Thu, 01 Jan 1970/i.test(attribute) || /max-age=0/i.test(attribute.trim()));
+      const expired = attributes.some(
+        (attribute) => /expires=Thu, 01 Jan 1970/i.test(attribute) || /max-age=0/i.test(attribute.trim()),
+      );
       if (expired || value === '') this.cookies.delete(name!.trim());
       else this.cookies.set(name!.trim(), value);
     }

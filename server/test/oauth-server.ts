@@ -92,12 +92,22 @@ export async function startOAuthServer(): Promise<TestOAuthServer> {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const body = await readBody(request);
-      state.requests.push({ method: request.method ?? '', path: url.pathname, query: url.searchParams, headers: request.headers, body });
+      state.requests.push({
+        method: request.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: request.headers,
+        body,
+      });
       const route = `${request.method} ${url.pathname}`;
       switch (route) {
         case 'POST /login/oauth/access_token': {
           const token = exchange(state.github, body);
-          return send(response, 200, token ? { access_token: token, token_type: 'bearer', scope: '' } : { error: 'bad_verification_code' });
+          return send(
+            response,
+            200,
+            token ? { access_token: token, token_type: 'bearer', scope: '' } : { error: 'bad_verification_code' },
+          );
         }
         case 'GET /user': {
           const user = bearerUser(request);
@@ -105,7 +115,13 @@ export async function startOAuthServer(): Promise<TestOAuthServer> {
         }
         case 'POST /open-apis/authen/v2/oauth/token': {
           const token = exchange(state.lark, body);
-          return send(response, 200, token ? { code: 0, access_token: token, expires_in: 7200, token_type: 'Bearer' } : { code: 20003, error: 'invalid_grant' });
+          return send(
+            response,
+            200,
+            token
+              ? { code: 0, access_token: token, expires_in: 7200, token_type: 'Bearer' }
+              : { code: 20003, error: 'invalid_grant' },
+          );
         }
         case 'GET /suite/passport/oauth/userinfo':
         case 'GET /oidc/userinfo': {
@@ -114,17 +130,30 @@ export async function startOAuthServer(): Promise<TestOAuthServer> {
         }
         case 'POST /oidc/token': {
           const token = exchange(state.oidc, body);
-          return send(response, token ? 200 : 400, token ? { access_token: token, token_type: 'Bearer' } : { error: 'invalid_grant' });
+          return send(
+            response,
+            token ? 200 : 400,
+            token ? { access_token: token, token_type: 'Bearer' } : { error: 'invalid_grant' },
+          );
         }
         case 'POST /turnstile/v0/siteverify': {
           // Cloudflare Turnstile's siteverify: form fields secret, response, remoteip.
           const passed = body.secret === state.turnstileSecret && body.response === state.turnstileGoodToken;
-          return send(response, 200, passed ? { success: true } : { success: false, 'error-codes': ['invalid-input-response'] });
+          return send(
+            response,
+            200,
+            passed ? { success: true } : { success: false, 'error-codes': ['invalid-input-response'] },
+          );
         }
         case 'GET /api/wechat/user': {
-          if (request.headers.authorization !== state.wechatToken) return send(response, 200, { success: false, message: '无权进行此操作' });
+          if (request.headers.authorization !== state.wechatToken)
+            return send(response, 200, { success: false, message: '无权进行此操作' });
           const id = state.wechat.get(url.searchParams.get('code') ?? '');
-          return send(response, 200, id ? { success: true, message: '', data: id } : { success: true, message: '', data: '' });
+          return send(
+            response,
+            200,
+            id ? { success: true, message: '', data: id } : { success: true, message: '', data: '' },
+          );
         }
         default:
           return send(response, 404, { message: 'Not Found' });

@@ -57,7 +57,7 @@ async function freshDatabase(engine: Engine): Promise<FreshDatabase> {
             try {
               await client.query(`drop database if exists ${name}`);
               break;
-            } catch (error) {
+            } catch {
               if (attempt >= 30) {
                 await client.query(`drop database if exists ${name} with (force)`);
                 break;
@@ -98,8 +98,11 @@ const sharedDatabases = new WeakMap<TestServer, FreshDatabase>();
 /** Starts the real server on 127.0.0.1 with a random port and a database of its own. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const engine = options.engine ?? { name: 'sqlite', redis: false, label: 'sqlite' };
-  const database = options.shareDatabaseWith ? sharedDatabases.get(options.shareDatabaseWith)! : await freshDatabase(engine);
-  const redisPrefix = options.shareDatabaseWith?.context.config.REDIS_KEY_PREFIX ?? `mgtest:${randomBytes(4).toString('hex')}:`;
+  const database = options.shareDatabaseWith
+    ? sharedDatabases.get(options.shareDatabaseWith)!
+    : await freshDatabase(engine);
+  const redisPrefix =
+    options.shareDatabaseWith?.context.config.REDIS_KEY_PREFIX ?? `mgtest:${randomBytes(4).toString('hex')}:`;
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SESSION_SECRET: 'test-session-secret-0123456789abcdef',

@@ -22,6 +22,10 @@ const all = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.j
 const total = measure(all.map((file) => `assets/${file}`));
 console.log('| What | Files | Raw | Gzipped |');
 console.log('|---|---|---|---|');
-console.log(`| Initial JS (entry + preloaded chunks) | ${initial.filter((f) => f.endsWith('.js')).length} | ${kib(js.raw)} | ${kib(js.gzip)} |`);
-console.log(`| Initial CSS | ${initial.filter((f) => f.endsWith('.css')).length} | ${kib(css.raw)} | ${kib(css.gzip)} |`);
+console.log(
+  `| Initial JS (entry + preloaded chunks) | ${initial.filter((f) => f.endsWith('.js')).length} | ${kib(js.raw)} | ${kib(js.gzip)} |`,
+);
+console.log(
+  `| Initial CSS | ${initial.filter((f) => f.endsWith('.css')).length} | ${kib(css.raw)} | ${kib(css.gzip)} |`,
+);
 console.log(`| All JS chunks (every route) | ${all.length} | ${kib(total.raw)} | ${kib(total.gzip)} |`);

@@ -67,7 +67,10 @@ export function mysqlConnectionOptions(dsn: string) {
       database: url.pathname.replace(/^\//, ''),
     };
   }
-  const match = /^(?<user>[^:@]*)(?::(?<password>[^@]*))?@(?:tcp\((?<host>[^:)]+)(?::(?<port>\d+))?\))?\/(?<database>[^?]+)/.exec(dsn);
+  const match =
+    /^(?<user>[^:@]*)(?::(?<password>[^@]*))?@(?:tcp\((?<host>[^:)]+)(?::(?<port>\d+))?\))?\/(?<database>[^?]+)/.exec(
+      dsn,
+    );
   if (!match?.groups) throw new Error('SQL_DSN is neither postgres://, mysql:// nor user:pass@tcp(host:port)/db');
   const { user, password, host, port, database } = match.groups;
   return { host: host ?? '127.0.0.1', port: Number(port ?? 3306), user, password: password ?? '', database };

@@ -1,7 +1,8 @@
 import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import type { DialectName } from './connect.js';
 
-export type ColumnKind = 'id' | 'int' | 'bigint' | 'bool' | 'double' | 'text' | 'string' | `varchar(${number})` | 'char(32)' | 'char(48)';
+export type ColumnKind =
+  'id' | 'int' | 'bigint' | 'bool' | 'double' | 'text' | 'string' | `varchar(${number})` | 'char(32)' | 'char(48)';
 
 /** name, kind, default value (omitted for text: MySQL refuses defaults on TEXT). */
 export type ColumnSpec = readonly [name: string, kind: ColumnKind, defaultValue?: string | number | boolean | null];
@@ -92,7 +93,10 @@ export async function ensureIndex(
   unique = false,
 ): Promise<void> {
   if (await indexExists(db, dialect, table, name)) return;
-  let builder = db.schema.createIndex(name).on(table).columns(columns as string[]);
+  let builder = db.schema
+    .createIndex(name)
+    .on(table)
+    .columns(columns as string[]);
   if (unique) builder = builder.unique();
   await builder.execute();
 }

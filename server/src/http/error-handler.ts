@@ -22,6 +22,7 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send({
     success: false,
-    message: language === 'zh' ? '服务器内部错误，请联系管理员' : 'Internal server error, please contact the administrator',
+    message:
+      language === 'zh' ? '服务器内部错误，请联系管理员' : 'Internal server error, please contact the administrator',
   });
 }

@@ -41,7 +41,10 @@ describe('console serving and unknown paths', () => {
     expect(await api.json()).toEqual({ success: false, message: 'Invalid URL (GET /api/no-such-thing)' });
     const relay = await fetch(`${server.url}/v1/no-such-thing`, { method: 'POST' });
     expect(relay.status).toBe(404);
-    expect((await relay.json()).error).toMatchObject({ message: 'Invalid URL (POST /v1/no-such-thing)', type: 'invalid_request_error' });
+    expect((await relay.json()).error).toMatchObject({
+      message: 'Invalid URL (POST /v1/no-such-thing)',
+      type: 'invalid_request_error',
+    });
     const post = await fetch(`${server.url}/token`, { method: 'POST' });
     expect(post.status).toBe(404);
   });

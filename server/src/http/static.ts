@@ -33,7 +33,12 @@ export async function registerConsole(app: FastifyInstance, context: AppContext,
     const path = request.url.split('?')[0] ?? '';
     if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/dashboard/')) {
       return reply.status(404).send({
-        error: { message: `Invalid URL (${request.method} ${path})`, type: 'invalid_request_error', param: '', code: '' },
+        error: {
+          message: `Invalid URL (${request.method} ${path})`,
+          type: 'invalid_request_error',
+          param: '',
+          code: '',
+        },
       });
     }
     if (path === '/api' || path.startsWith('/api/')) {

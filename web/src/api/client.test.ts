@@ -71,8 +71,18 @@ describe('request', () => {
   it('returns data on success and toasts success:false messages', async () => {
     const error = vi.spyOn(notify, 'error').mockImplementation(() => undefined);
     const adapter = vi.fn();
-    adapter.mockResolvedValueOnce({ data: { success: true, message: '', data: [1, 2] }, status: 200, headers: {}, config: {} });
-    adapter.mockResolvedValueOnce({ data: { success: false, message: 'nope', data: null }, status: 200, headers: {}, config: {} });
+    adapter.mockResolvedValueOnce({
+      data: { success: true, message: '', data: [1, 2] },
+      status: 200,
+      headers: {},
+      config: {},
+    });
+    adapter.mockResolvedValueOnce({
+      data: { success: false, message: 'nope', data: null },
+      status: 200,
+      headers: {},
+      config: {},
+    });
     await expect(request<number[]>({ url: '/api/x', adapter })).resolves.toEqual([1, 2]);
     await expect(request({ url: '/api/x', adapter })).rejects.toBeInstanceOf(ApiError);
     expect(error).toHaveBeenLastCalledWith('nope');

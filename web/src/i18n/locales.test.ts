@@ -38,7 +38,8 @@ describe('translations', () => {
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(/\bt\(\s*'([a-zA-Z][\w.-]*)'/g)) used.add(match[1] as string);
       for (const match of text.matchAll(/titleKey(?:=|: )["']([\w.-]+)["']/g)) used.add(match[1] as string);
-      for (const match of text.matchAll(/'([a-z]+\.(?:list|add|edit)\.(?:title|selfTitle))'/g)) used.add(match[1] as string);
+      for (const match of text.matchAll(/'([a-z]+\.(?:list|add|edit)\.(?:title|selfTitle))'/g))
+        used.add(match[1] as string);
     }
     expect(used.size).toBeGreaterThan(100);
     const missing = [...used].filter((key) => !(key in zhCN));

@@ -7,7 +7,10 @@ import { initI18n } from '../i18n';
 initI18n();
 
 /** Renders routes inside the app's providers at a start path. */
-export function renderRoutes(routes: RouteObject[], path = '/'): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
+export function renderRoutes(
+  routes: RouteObject[],
+  path = '/',
+): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const result = render(
     <AppProviders>

@@ -33,9 +33,7 @@ export function searchChannels(db: Db, keyword: string): Promise<ChannelRow[]> {
   return db
     .selectFrom('channels')
     .selectAll()
-    .where((eb) =>
-      eb.or([eb('id', '=', id), startsWith('name', keyword)]),
-    )
+    .where((eb) => eb.or([eb('id', '=', id), startsWith('name', keyword)]))
     .orderBy('id', 'desc')
     .limit(maxChannelSearchResults)
     .execute();

@@ -54,7 +54,9 @@ export function searchLogs(db: Db, keyword: string, userId?: number): Promise<Lo
   let query = db.selectFrom('logs').selectAll();
   if (userId !== undefined) query = query.where('user_id', '=', userId);
   return query
-    .where((eb) => (type === null ? startsWith('content', keyword) : eb.or([eb('type', '=', type), startsWith('content', keyword)])))
+    .where((eb) =>
+      type === null ? startsWith('content', keyword) : eb.or([eb('type', '=', type), startsWith('content', keyword)]),
+    )
     .orderBy('id', 'desc')
     .limit(maxSearchResults)
     .execute();

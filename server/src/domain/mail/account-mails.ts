@@ -2,7 +2,12 @@ import type { AppContext } from '../../context.js';
 import { escapeHtml } from './mailer.js';
 
 /** Sends the email-verification code ("<SystemName> 邮箱验证邮件"). */
-export async function sendVerificationMail(context: AppContext, email: string, code: string, validMinutes: number): Promise<void> {
+export async function sendVerificationMail(
+  context: AppContext,
+  email: string,
+  code: string,
+  validMinutes: number,
+): Promise<void> {
   const systemName = context.options.string('SystemName');
   const subject = `${systemName} 邮箱验证邮件`;
   const body =
@@ -13,7 +18,12 @@ export async function sendVerificationMail(context: AppContext, email: string, c
 }
 
 /** Sends the password-reset link ("<SystemName> 密码重置"), built on ServerAddress. */
-export async function sendPasswordResetMail(context: AppContext, email: string, token: string, validMinutes: number): Promise<void> {
+export async function sendPasswordResetMail(
+  context: AppContext,
+  email: string,
+  token: string,
+  validMinutes: number,
+): Promise<void> {
   const systemName = context.options.string('SystemName');
   const serverAddress = context.options.string('ServerAddress').replace(/\/+$/, '');
   const link = `${serverAddress}/user/reset?email=${encodeURIComponent(email)}&token=${encodeURIComponent(token)}`;

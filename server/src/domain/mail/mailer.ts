@@ -22,7 +22,8 @@ export class Mailer {
 
   async send(to: string, subject: string, title: string, bodyHtml: string): Promise<void> {
     const host = this.options.string('SMTPServer');
-    if (!host) throw new AppError('smtp_not_configured', { zh: 'SMTP 服务器未配置', en: 'SMTP server is not configured' });
+    if (!host)
+      throw new AppError('smtp_not_configured', { zh: 'SMTP 服务器未配置', en: 'SMTP server is not configured' });
     const port = this.options.number('SMTPPort');
     const account = this.options.string('SMTPAccount');
     const password = this.options.string('SMTPToken');
@@ -39,7 +40,10 @@ export class Mailer {
     try {
       await transport.sendMail({
         from: { name: systemName, address: this.options.string('SMTPFrom') || account },
-        to: to.split(';').map((address) => address.trim()).filter(Boolean),
+        to: to
+          .split(';')
+          .map((address) => address.trim())
+          .filter(Boolean),
         subject,
         html: renderMail(systemName, title, bodyHtml),
       });

@@ -34,7 +34,9 @@ export const optionDefinitions = {
   DisplayInCurrencyEnabled: bool(true),
   DisplayTokenStatEnabled: bool(true),
   EmailDomainRestrictionEnabled: bool(false),
-  EmailDomainWhitelist: text('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com'),
+  EmailDomainWhitelist: text(
+    'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+  ),
   ChannelDisableThreshold: float(5),
   SMTPServer: text(),
   SMTPPort: int(587),

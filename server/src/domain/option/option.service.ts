@@ -18,7 +18,8 @@ function validateOption(store: OptionStore, key: OptionKey, value: string): void
   const definition = optionDefinitions[key];
   switch (definition.kind) {
     case 'bool':
-      if (value !== 'true' && value !== 'false') throw refuse(`${key} 只能是 true 或 false`, `${key} must be true or false`);
+      if (value !== 'true' && value !== 'false')
+        throw refuse(`${key} 只能是 true 或 false`, `${key} must be true or false`);
       break;
     case 'int':
       if (!/^-?\d+$/.test(value.trim()) || Number(value) < 0)
@@ -41,7 +42,8 @@ function validateOption(store: OptionStore, key: OptionKey, value: string): void
         parsed !== null &&
         !Array.isArray(parsed) &&
         Object.values(parsed).every((ratio) => typeof ratio === 'number' && Number.isFinite(ratio) && ratio >= 0);
-      if (!isRatioMap) throw refuse(`${name.zh}必须是名称到非负数的 JSON 对象`, `${name.en} must map names to non-negative numbers`);
+      if (!isRatioMap)
+        throw refuse(`${name.zh}必须是名称到非负数的 JSON 对象`, `${name.en} must map names to non-negative numbers`);
       break;
     }
     default:
@@ -56,22 +58,43 @@ function validateOption(store: OptionStore, key: OptionKey, value: string): void
       'Cannot enable GitHub OAuth: fill in the GitHub Client Id and Client Secret first',
     );
   if (key === 'EmailDomainRestrictionEnabled' && store.string('EmailDomainWhitelist').trim() === '')
-    throw refuse('无法启用邮箱域名限制，请先填入限制的邮箱域名！', 'Cannot restrict email domains: fill in the allowed domains first');
+    throw refuse(
+      '无法启用邮箱域名限制，请先填入限制的邮箱域名！',
+      'Cannot restrict email domains: fill in the allowed domains first',
+    );
   if (key === 'WeChatAuthEnabled' && store.string('WeChatServerAddress') === '')
-    throw refuse('无法启用微信登录，请先填入微信登录相关配置信息！', 'Cannot enable WeChat login: fill in the WeChat server settings first');
+    throw refuse(
+      '无法启用微信登录，请先填入微信登录相关配置信息！',
+      'Cannot enable WeChat login: fill in the WeChat server settings first',
+    );
   if (key === 'TurnstileCheckEnabled' && store.string('TurnstileSiteKey') === '')
-    throw refuse('无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！', 'Cannot enable Turnstile: fill in the Turnstile site key first');
+    throw refuse(
+      '无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！',
+      'Cannot enable Turnstile: fill in the Turnstile site key first',
+    );
 }
 
 function normalise(key: OptionKey, value: string): string {
   if (key === 'ServerAddress') return value.trim().replace(/\/+$/, '');
   if (key === 'EmailDomainWhitelist')
-    return [...new Set(value.split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean))].join(',');
+    return [
+      ...new Set(
+        value
+          .split(',')
+          .map((domain) => domain.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ].join(',');
   return value;
 }
 
 /** Validates, saves and applies one option. Unknown keys are refused (one-api stored anything). */
-export async function updateOption(database: DatabaseHandle, store: OptionStore, key: string, value: string): Promise<void> {
+export async function updateOption(
+  database: DatabaseHandle,
+  store: OptionStore,
+  key: string,
+  value: string,
+): Promise<void> {
   if (!isOptionKey(key)) throw refuse(`未知的选项：${key}`, `unknown option: ${key}`);
   const normalised = normalise(key, value);
   validateOption(store, key, normalised);

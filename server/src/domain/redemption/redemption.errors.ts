@@ -11,7 +11,10 @@ export const redemptionNameLength = () =>
   });
 
 export const redemptionCountTooSmall = () =>
-  new AppError('redemption_count_invalid', { zh: '兑换码个数必须大于0', en: 'the number of codes must be greater than 0' });
+  new AppError('redemption_count_invalid', {
+    zh: '兑换码个数必须大于0',
+    en: 'the number of codes must be greater than 0',
+  });
 
 export const redemptionCountTooLarge = () =>
   new AppError('redemption_count_invalid', {
@@ -20,7 +23,10 @@ export const redemptionCountTooLarge = () =>
   });
 
 export const redemptionQuotaInvalid = () =>
-  new AppError('redemption_quota_invalid', { zh: '兑换码额度必须大于 0', en: 'the quota of a code must be greater than 0' });
+  new AppError('redemption_quota_invalid', {
+    zh: '兑换码额度必须大于 0',
+    en: 'the quota of a code must be greater than 0',
+  });
 
 export const redemptionUsedCannotToggle = () =>
   new AppError('redemption_used', {
@@ -28,7 +34,8 @@ export const redemptionUsedCannotToggle = () =>
     en: 'this code has already been redeemed; its status cannot change',
   });
 
-export const redemptionKeyMissing = () => new AppError('redemption_key_missing', { zh: '未提供兑换码', en: 'no code given' });
+export const redemptionKeyMissing = () =>
+  new AppError('redemption_key_missing', { zh: '未提供兑换码', en: 'no code given' });
 
 /** one-api's redeem failures read `兑换失败，<reason>`. */
 export const redeemFailed = (zh: string, en: string) =>

@@ -19,7 +19,9 @@ export function searchRedemptions(db: Db, keyword: string): Promise<RedemptionRo
   return db
     .selectFrom('redemptions')
     .selectAll()
-    .where((eb) => (id === null ? startsWith('name', keyword) : eb.or([eb('id', '=', id), startsWith('name', keyword)])))
+    .where((eb) =>
+      id === null ? startsWith('name', keyword) : eb.or([eb('id', '=', id), startsWith('name', keyword)]),
+    )
     .orderBy('id', 'desc')
     .limit(maxSearchResults)
     .execute();
@@ -49,7 +51,11 @@ export async function insertRedemptions(db: Db, codes: NewRedemption[]): Promise
 }
 
 /** Writes name and/or quota; false when there is no such code. */
-export async function updateRedemption(db: Db, id: number, changes: { name?: string; quota?: number }): Promise<boolean> {
+export async function updateRedemption(
+  db: Db,
+  id: number,
+  changes: { name?: string; quota?: number },
+): Promise<boolean> {
   if (Object.keys(changes).length === 0) return (await findRedemptionById(db, id)) !== undefined;
   const result = await db.updateTable('redemptions').set(changes).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

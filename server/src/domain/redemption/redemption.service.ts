@@ -5,7 +5,12 @@ import { nowSeconds } from '../../lib/time.js';
 import { LogType } from '../log/log.constants.js';
 import { quotaText, recordLog } from '../log/log.writer.js';
 import { invalidateUser } from '../user/user.cache.js';
-import { defaultRedemptionQuota, maxRedemptionBatch, maxRedemptionNameLength, RedemptionStatus } from './redemption.constants.js';
+import {
+  defaultRedemptionQuota,
+  maxRedemptionBatch,
+  maxRedemptionNameLength,
+  RedemptionStatus,
+} from './redemption.constants.js';
 import {
   redeemFailed,
   redemptionAlreadyUsed,
@@ -53,11 +58,12 @@ export async function createRedemptions(
   const quota = input.quota === 0 ? defaultRedemptionQuota : input.quota;
   const now = nowSeconds();
   const keys = Array.from({ length: input.count }, () => dashlessUuid());
-  await context.database.db
-    .transaction()
-    .execute((transaction) =>
-      insertRedemptions(transaction, keys.map((key) => ({ user_id: adminId, key, name, quota, created_time: now }))),
-    );
+  await context.database.db.transaction().execute((transaction) =>
+    insertRedemptions(
+      transaction,
+      keys.map((key) => ({ user_id: adminId, key, name, quota, created_time: now })),
+    ),
+  );
   return keys;
 }
 
@@ -95,7 +101,11 @@ export async function removeRedemption(context: AppContext, id: number): Promise
  * status 1) and crediting the user happen in one transaction, so a code pays out exactly once however
  * many requests race for it, and never without the credit. The top-up log is written after the commit.
  */
-export async function redeemCode(context: AppContext, user: Pick<UserRow, 'id' | 'username' | 'access_token'>, rawKey: string): Promise<number> {
+export async function redeemCode(
+  context: AppContext,
+  user: Pick<UserRow, 'id' | 'username' | 'access_token'>,
+  rawKey: string,
+): Promise<number> {
   const key = rawKey.trim();
   if (key === '') throw redemptionKeyMissing();
   const now = nowSeconds();

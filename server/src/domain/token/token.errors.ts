@@ -5,7 +5,8 @@ import { maxTokensPerUser } from './token.constants.js';
 const parameterError = (code: string, zh: string, en: string) =>
   new AppError(code, { zh: `参数错误：${zh}`, en: `invalid parameter: ${en}` });
 
-export const tokenNameTooLong = () => parameterError('token_name_too_long', '令牌名称过长', 'the token name is too long');
+export const tokenNameTooLong = () =>
+  parameterError('token_name_too_long', '令牌名称过长', 'the token name is too long');
 
 export const invalidSubnet = (entry: string) =>
   parameterError('token_subnet_invalid', `无效的网段：${entry}`, `invalid subnet: ${entry}`);

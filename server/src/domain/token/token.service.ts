@@ -36,7 +36,14 @@ export interface TokenFields {
 
 /** A model allow-list with blanks and repeats removed: `"a, b,,a"` → `"a,b"`. */
 export const normalizeModels = (models: string | null): string =>
-  [...new Set((models ?? '').split(',').map((model) => model.trim()).filter(Boolean))].join(',');
+  [
+    ...new Set(
+      (models ?? '')
+        .split(',')
+        .map((model) => model.trim())
+        .filter(Boolean),
+    ),
+  ].join(',');
 
 /**
  * Checks and tidies the fields given; omitted ones stay omitted. `storedUnlimited` is the token's current
@@ -62,7 +69,8 @@ function checkFields(fields: Partial<TokenFields>, storedUnlimited = false): Tok
   if (fields.models !== undefined) changes.models = normalizeModels(fields.models);
   // one-api's insert turned 0 into "never" (a column default); we do the same on every write rather than
   // letting a forgotten field expire the token.
-  if (fields.expired_time !== undefined) changes.expired_time = fields.expired_time === 0 ? NeverExpires : fields.expired_time;
+  if (fields.expired_time !== undefined)
+    changes.expired_time = fields.expired_time === 0 ? NeverExpires : fields.expired_time;
   if (fields.remain_quota !== undefined) changes.remain_quota = fields.remain_quota;
   // Written as 0/1: SQLite cannot bind booleans, and PostgreSQL reads '1'/'0' as boolean input.
   if (fields.unlimited_quota !== undefined) changes.unlimited_quota = fields.unlimited_quota ? 1 : 0;
@@ -107,7 +115,12 @@ export async function createToken(context: AppContext, userId: number, fields: T
  * Rewrites the fields given (name, expiry, quota, unlimited flag, models, subnet) of the user's token.
  * Omitted fields keep their value, fixing one-api's zero-value overwrite; the status is never touched here.
  */
-export async function updateToken(context: AppContext, userId: number, id: number, fields: Partial<TokenFields>): Promise<TokenRow> {
+export async function updateToken(
+  context: AppContext,
+  userId: number,
+  id: number,
+  fields: Partial<TokenFields>,
+): Promise<TokenRow> {
   const token = await findOwnTokenOrThrow(context, userId, id);
   const changes = checkFields(fields, Boolean(token.unlimited_quota));
   if (!(await updateTokenOfUser(context.database.db, userId, id, changes))) throw tokenNotFound();
@@ -119,7 +132,12 @@ export async function updateToken(context: AppContext, userId: number, id: numbe
  * Enables or disables the user's token. Enabling is refused while the token is expired or, for a limited
  * token, has nothing left: the relay would refuse it anyway, so the user is told what to change instead.
  */
-export async function setTokenStatus(context: AppContext, userId: number, id: number, status: number): Promise<TokenRow> {
+export async function setTokenStatus(
+  context: AppContext,
+  userId: number,
+  id: number,
+  status: number,
+): Promise<TokenRow> {
   const token = await findOwnTokenOrThrow(context, userId, id);
   if (status === TokenStatus.Enabled) {
     const expiredTime = Number(token.expired_time);

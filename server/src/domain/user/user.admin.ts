@@ -33,7 +33,11 @@ export interface AdminUserChanges {
 }
 
 /** PUT /api/user/: explicit fields only, quota 0 allowed, a manage log only when the quota really changes. */
-export async function updateUserAsAdmin(context: AppContext, caller: UserRow, changes: AdminUserChanges): Promise<UserRow> {
+export async function updateUserAsAdmin(
+  context: AppContext,
+  caller: UserRow,
+  changes: AdminUserChanges,
+): Promise<UserRow> {
   const target = await findLiveUserOrThrow(context, changes.id);
   if (!outranks(caller, target)) throw UserErrors.noRightToUpdate();
   const update: UserUpdate = {};
@@ -58,9 +62,14 @@ export async function updateUserAsAdmin(context: AppContext, caller: UserRow, ch
   let quotaChanged = false;
   try {
     await context.database.db.transaction().execute(async (transaction) => {
-      if (Object.keys(update).length > 0) await transaction.updateTable('users').set(update).where('id', '=', target.id).execute();
+      if (Object.keys(update).length > 0)
+        await transaction.updateTable('users').set(update).where('id', '=', target.id).execute();
       if (changes.quota === undefined) return;
-      const current = await transaction.selectFrom('users').select('quota').where('id', '=', target.id).executeTakeFirstOrThrow();
+      const current = await transaction
+        .selectFrom('users')
+        .select('quota')
+        .where('id', '=', target.id)
+        .executeTakeFirstOrThrow();
       oldQuota = Number(current.quota);
       if (oldQuota === changes.quota) return;
       // Adding the difference keeps the write atomic against concurrent consumption or top-ups.
@@ -87,7 +96,12 @@ export async function updateUserAsAdmin(context: AppContext, caller: UserRow, ch
 export type ManageAction = 'disable' | 'enable' | 'delete' | 'promote' | 'demote';
 
 /** POST /api/user/manage with every rule of §2.4 / §3.7; answers the user as it now is. */
-export async function manageUser(context: AppContext, caller: UserRow, username: string, action: ManageAction): Promise<UserRow> {
+export async function manageUser(
+  context: AppContext,
+  caller: UserRow,
+  username: string,
+  action: ManageAction,
+): Promise<UserRow> {
   const target = await findUserByUsername(context.database.db, username);
   if (!target || target.status === UserStatus.Deleted) throw UserErrors.userNotFound();
   if (!outranks(caller, target)) throw UserErrors.noRightToUpdate();

@@ -6,7 +6,14 @@ import { LogType } from '../log/log.constants.js';
 import { quotaText, recordLog } from '../log/log.writer.js';
 import { Role, UserStatus } from './user.constants.js';
 import { UserErrors } from './user.errors.js';
-import { addUserQuota, findUserByAffCode, findUserById, insertUser, isUsernameTaken, type ProviderColumn } from './user.repository.js';
+import {
+  addUserQuota,
+  findUserByAffCode,
+  findUserById,
+  insertUser,
+  isUsernameTaken,
+  type ProviderColumn,
+} from './user.repository.js';
 import { invalidateUser } from './user.cache.js';
 import { isUniqueViolation } from './unique-violation.js';
 
@@ -49,7 +56,8 @@ export async function createAccount(context: AppContext, account: NewAccount): P
 
   let userId = 0;
   for (let attempt = 1; userId === 0; attempt++) {
-    if (account.username !== undefined && (await isUsernameTaken(database.db, account.username))) throw UserErrors.usernameTaken();
+    if (account.username !== undefined && (await isUsernameTaken(database.db, account.username)))
+      throw UserErrors.usernameTaken();
     try {
       userId = await database.db.transaction().execute(async (transaction) => {
         const id = await insertUser(transaction, {
@@ -65,14 +73,16 @@ export async function createAccount(context: AppContext, account: NewAccount): P
           inviter_id: liveInviter?.id ?? 0,
           ...(account.provider ? { [account.provider.column]: account.provider.id } : {}),
         });
-        if (account.usernamePrefix !== undefined) await assignGeneratedUsername(transaction, id, account.usernamePrefix);
+        if (account.usernamePrefix !== undefined)
+          await assignGeneratedUsername(transaction, id, account.usernamePrefix);
         if (liveInviter && quotaForInviter > 0) await addUserQuota(transaction, liveInviter.id, quotaForInviter);
         await insertDefaultToken(transaction, id);
         return id;
       });
     } catch (error) {
       if (!isRetryable(error)) throw error;
-      if (account.username !== undefined && (await isUsernameTaken(database.db, account.username))) throw UserErrors.usernameTaken();
+      if (account.username !== undefined && (await isUsernameTaken(database.db, account.username)))
+        throw UserErrors.usernameTaken();
       if (attempt >= maxAttempts) throw error;
     }
   }

@@ -19,7 +19,11 @@ const daySeconds = 86_400;
  * by integer arithmetic on the Unix timestamp (`created_at - created_at % 86400`), which means the same on
  * SQLite, PostgreSQL and MySQL, instead of each engine's date functions and time zone (one-api's drift).
  */
-export async function userDashboard(context: AppContext, userId: number, nowSeconds = Math.floor(Date.now() / 1000)): Promise<DashboardRow[]> {
+export async function userDashboard(
+  context: AppContext,
+  userId: number,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<DashboardRow[]> {
   const todayStart = nowSeconds - (nowSeconds % daySeconds);
   const start = todayStart - 6 * daySeconds;
   const end = todayStart + daySeconds;

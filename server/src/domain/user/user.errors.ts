@@ -4,7 +4,11 @@ const refusal = (code: string, zh: string, en: string) => () => new AppError(cod
 
 /** The account refusals, with one-api's Chinese texts and an English rendering. */
 export const UserErrors = {
-  registerDisabled: refusal('register_disabled', '管理员关闭了新用户注册', 'New user registration is disabled by the administrator'),
+  registerDisabled: refusal(
+    'register_disabled',
+    '管理员关闭了新用户注册',
+    'New user registration is disabled by the administrator',
+  ),
   passwordRegisterDisabled: refusal(
     'password_register_disabled',
     '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册',
@@ -15,7 +19,11 @@ export const UserErrors = {
     '管理员开启了邮箱验证，请输入邮箱地址和验证码',
     'Email verification is enabled: enter your email address and the verification code',
   ),
-  codeInvalid: refusal('verification_code_invalid', '验证码错误或已过期', 'The verification code is wrong or has expired'),
+  codeInvalid: refusal(
+    'verification_code_invalid',
+    '验证码错误或已过期',
+    'The verification code is wrong or has expired',
+  ),
   usernameTaken: refusal('username_taken', '用户名已存在', 'username already taken'),
   emailTaken: refusal('email_taken', '邮箱地址已被占用', 'This email address is already in use'),
   emailDomainNotAllowed: refusal(
@@ -27,8 +35,16 @@ export const UserErrors = {
   resetLinkInvalid: refusal('reset_link_invalid', '重置链接非法或已过期', 'The reset link is invalid or has expired'),
   userNotFound: refusal('user_not_found', '用户不存在', 'User not found'),
   banned: refusal('user_banned', '用户已被封禁', 'This user is banned'),
-  cannotDeleteRootSelf: refusal('cannot_delete_root', '不能删除超级管理员账户', 'The super administrator account cannot be deleted'),
-  noRightToView: refusal('permission_denied', '无权获取同级或更高等级用户的信息', 'No permission to view a user of the same or a higher role'),
+  cannotDeleteRootSelf: refusal(
+    'cannot_delete_root',
+    '不能删除超级管理员账户',
+    'The super administrator account cannot be deleted',
+  ),
+  noRightToView: refusal(
+    'permission_denied',
+    '无权获取同级或更高等级用户的信息',
+    'No permission to view a user of the same or a higher role',
+  ),
   noRightToUpdate: refusal(
     'permission_denied',
     '无权更新同权限等级或更高权限等级的用户信息',
@@ -44,16 +60,36 @@ export const UserErrors = {
     '无权删除同权限等级或更高权限等级的用户',
     'No permission to delete a user of the same or a higher role',
   ),
-  cannotCreateHigher: refusal('permission_denied', '无法创建权限大于等于自己的用户', 'Cannot create a user with a role equal to or higher than your own'),
-  cannotDisableRoot: refusal('cannot_disable_root', '无法禁用超级管理员用户', 'The super administrator cannot be disabled'),
-  cannotDeleteRoot: refusal('cannot_delete_root', '无法删除超级管理员用户', 'The super administrator cannot be deleted'),
-  cannotDemoteRoot: refusal('cannot_demote_root', '无法降级超级管理员用户', 'The super administrator cannot be demoted'),
+  cannotCreateHigher: refusal(
+    'permission_denied',
+    '无法创建权限大于等于自己的用户',
+    'Cannot create a user with a role equal to or higher than your own',
+  ),
+  cannotDisableRoot: refusal(
+    'cannot_disable_root',
+    '无法禁用超级管理员用户',
+    'The super administrator cannot be disabled',
+  ),
+  cannotDeleteRoot: refusal(
+    'cannot_delete_root',
+    '无法删除超级管理员用户',
+    'The super administrator cannot be deleted',
+  ),
+  cannotDemoteRoot: refusal(
+    'cannot_demote_root',
+    '无法降级超级管理员用户',
+    'The super administrator cannot be demoted',
+  ),
   cannotChangeRoot: refusal(
     'cannot_change_root',
     '无法修改超级管理员用户的角色或状态',
     'The role or status of a super administrator cannot be changed',
   ),
-  onlyRootPromotes: refusal('permission_denied', '普通管理员用户无法提升其他用户为管理员', 'Only the root user can promote users to administrator'),
+  onlyRootPromotes: refusal(
+    'permission_denied',
+    '普通管理员用户无法提升其他用户为管理员',
+    'Only the root user can promote users to administrator',
+  ),
   alreadyAdmin: refusal('already_admin', '该用户已经是管理员', 'This user is already an administrator'),
   alreadyCommon: refusal('already_common', '该用户已经是普通用户', 'This user is already a common user'),
   uuidCollision: refusal('retry', '请重试，系统生成的 UUID 竟然重复了！', 'Please retry: the generated UUID collided'),

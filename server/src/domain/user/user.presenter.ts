@@ -30,6 +30,26 @@ export type PresentedUser = ReturnType<typeof presentUser>;
 /** What sign-in answers: only id, names, role and status filled, the other keys present with zero values. */
 export function presentSignedInUser(user: UserRow): PresentedUser {
   const { id, username, display_name, role, status } = presentUser(user);
-  const blank = presentUser({ ...user, email: '', github_id: '', wechat_id: '', lark_id: '', oidc_id: '', group: '', aff_code: '' });
-  return { ...blank, quota: 0, used_quota: 0, request_count: 0, inviter_id: 0, id, username, display_name, role, status };
+  const blank = presentUser({
+    ...user,
+    email: '',
+    github_id: '',
+    wechat_id: '',
+    lark_id: '',
+    oidc_id: '',
+    group: '',
+    aff_code: '',
+  });
+  return {
+    ...blank,
+    quota: 0,
+    used_quota: 0,
+    request_count: 0,
+    inviter_id: 0,
+    id,
+    username,
+    display_name,
+    role,
+    status,
+  };
 }

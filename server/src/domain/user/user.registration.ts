@@ -26,7 +26,8 @@ export async function registerWithPassword(context: AppContext, input: PasswordS
   if (verify) {
     if (!input.email || !input.verificationCode) throw UserErrors.emailVerificationRequired();
     if (await isEmailTaken(database.db, input.email)) throw UserErrors.emailTaken();
-    if (!(await consumeCode(context, 'verification', input.email, input.verificationCode))) throw UserErrors.codeInvalid();
+    if (!(await consumeCode(context, 'verification', input.email, input.verificationCode)))
+      throw UserErrors.codeInvalid();
   }
   return createAccount(context, {
     username: input.username,
@@ -86,4 +87,3 @@ export async function bindEmail(context: AppContext, user: UserRow, email: strin
   await updateUserColumns(context.database.db, user.id, { email });
   await invalidateUser(context, user);
 }
-

@@ -19,7 +19,11 @@ export const findUserByAffCode = (db: Db, affCode: string): Promise<UserRow | un
   db.selectFrom('users').selectAll().where('aff_code', '=', affCode).executeTakeFirst();
 
 /** The live (not deleted) user bound to a third-party id. */
-export const findUserByProviderId = (db: Db, column: ProviderColumn, providerId: string): Promise<UserRow | undefined> =>
+export const findUserByProviderId = (
+  db: Db,
+  column: ProviderColumn,
+  providerId: string,
+): Promise<UserRow | undefined> =>
   db
     .selectFrom('users')
     .selectAll()
@@ -45,12 +49,20 @@ export async function isEmailTaken(db: Db, email: string, exceptUserId = 0): Pro
 }
 
 export async function isUsernameTaken(db: Db, username: string, exceptUserId = 0): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('username', '=', username).where('id', '!=', exceptUserId).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function countUsers(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -78,7 +90,11 @@ export type UserOrder = 'quota' | 'used_quota' | 'request_count' | 'id';
 export function listUsers(db: Db, page: number, pageSize: number, order: UserOrder): Promise<UserRow[]> {
   let query = db.selectFrom('users').selectAll().where('status', '!=', UserStatus.Deleted);
   if (order !== 'id') query = query.orderBy(order, 'desc');
-  return query.orderBy('id', 'desc').limit(pageSize).offset(page * pageSize).execute();
+  return query
+    .orderBy('id', 'desc')
+    .limit(pageSize)
+    .offset(page * pageSize)
+    .execute();
 }
 
 /** `!` escapes LIKE wildcards: it means the same on SQLite, PostgreSQL and MySQL (a backslash does not). */
@@ -95,7 +111,8 @@ export function searchUsers(db: Db, keyword: string, limit: number): Promise<Use
     .selectFrom('users')
     .selectAll()
     .where((eb) => {
-      const prefix = (column: 'username' | 'email' | 'display_name') => sql<boolean>`${sql.ref(column)} like ${pattern} escape '!'`;
+      const prefix = (column: 'username' | 'email' | 'display_name') =>
+        sql<boolean>`${sql.ref(column)} like ${pattern} escape '!'`;
       const conditions = [prefix('username'), prefix('email'), prefix('display_name')];
       if (numericId !== undefined) conditions.push(sql<boolean>`${sql.ref('id')} = ${numericId}`);
       return eb.or(conditions);

@@ -44,7 +44,11 @@ export async function deleteSelf(context: AppContext, user: UserRow): Promise<vo
 export async function regenerateAccessToken(context: AppContext, user: UserRow): Promise<string> {
   const accessToken = dashlessUuid();
   try {
-    await context.database.db.updateTable('users').set({ access_token: accessToken }).where('id', '=', user.id).execute();
+    await context.database.db
+      .updateTable('users')
+      .set({ access_token: accessToken })
+      .where('id', '=', user.id)
+      .execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw UserErrors.uuidCollision();
     throw error;

@@ -34,7 +34,11 @@ function accessTokenOf(request: FastifyRequest): string | undefined {
 }
 
 /** The user behind the request's session or access token, or null when it carries neither. */
-export async function identify(context: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<UserRow | null> {
+export async function identify(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<UserRow | null> {
   const session = readSession(request);
   if (session.userId) {
     const user = await getCachedUser(context, session.userId);
@@ -73,4 +77,3 @@ export function currentUser(request: FastifyRequest): UserRow {
   if (!request.user) throw notLoggedIn();
   return request.user;
 }
-

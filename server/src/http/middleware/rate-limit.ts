@@ -31,7 +31,11 @@ export async function registerRateLimits(app: FastifyInstance, context: AppConte
       const result = await check(request);
       if (result.isAllowed || !result.isExceeded) return;
       const seconds = result.ttlInSeconds;
-      throw new AppError('rate_limited', { zh: `请求过于频繁，请在 ${seconds} 秒后重试`, en: `Too many requests, try again in ${seconds} s` }, 429);
+      throw new AppError(
+        'rate_limited',
+        { zh: `请求过于频繁，请在 ${seconds} 秒后重试`, en: `Too many requests, try again in ${seconds} s` },
+        429,
+      );
     };
   };
   const { config } = context;

@@ -78,7 +78,10 @@ export class QuotaBatcher {
           if (totals.balance === 0 && totals.used === 0) continue;
           await transaction
             .updateTable('tokens')
-            .set({ remain_quota: changedBy('remain_quota', totals.balance), used_quota: sql`used_quota + ${totals.used}` })
+            .set({
+              remain_quota: changedBy('remain_quota', totals.balance),
+              used_quota: sql`used_quota + ${totals.used}`,
+            })
             .where('id', '=', id)
             .execute();
         }
@@ -108,19 +111,33 @@ export class QuotaBatcher {
   }
 
   /** Puts totals that failed to write back in front of whatever arrived meanwhile. */
-  private restore(users: Map<number, UserTotals>, tokens: Map<number, TokenTotals>, channels: Map<number, number>): void {
+  private restore(
+    users: Map<number, UserTotals>,
+    tokens: Map<number, TokenTotals>,
+    channels: Map<number, number>,
+  ): void {
     for (const [id, totals] of users) {
-      add(this.users, id, () => ({ balance: 0, used: 0, requests: 0 }), (kept) => {
-        kept.balance += totals.balance;
-        kept.used += totals.used;
-        kept.requests += totals.requests;
-      });
+      add(
+        this.users,
+        id,
+        () => ({ balance: 0, used: 0, requests: 0 }),
+        (kept) => {
+          kept.balance += totals.balance;
+          kept.used += totals.used;
+          kept.requests += totals.requests;
+        },
+      );
     }
     for (const [id, totals] of tokens) {
-      add(this.tokens, id, () => ({ balance: 0, used: 0 }), (kept) => {
-        kept.balance += totals.balance;
-        kept.used += totals.used;
-      });
+      add(
+        this.tokens,
+        id,
+        () => ({ balance: 0, used: 0 }),
+        (kept) => {
+          kept.balance += totals.balance;
+          kept.used += totals.used;
+        },
+      );
     }
     for (const [id, used] of channels) this.channels.set(id, (this.channels.get(id) ?? 0) + used);
   }

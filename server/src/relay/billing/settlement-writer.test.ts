@@ -44,11 +44,19 @@ describe.each(await availableEngines())('settlement group commit on $label', (en
       ),
     );
     await Promise.all(submissions);
-    const row = await context.database.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await context.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(Number(row.quota)).toBe(1_000_000 - 840);
     expect(Number(row.used_quota)).toBe(840);
     expect(Number(row.request_count)).toBe(120);
-    const token = await context.database.db.selectFrom('tokens').selectAll().where('id', '=', tokenId).executeTakeFirstOrThrow();
+    const token = await context.database.db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('id', '=', tokenId)
+      .executeTakeFirstOrThrow();
     expect(Number(token.remain_quota)).toBe(500_000 - 840);
     const logs = await context.logDatabase.db.selectFrom('logs').select('id').where('user_id', '=', user.id).execute();
     expect(logs).toHaveLength(120);
@@ -66,10 +74,18 @@ describe.each(await availableEngines())('settlement group commit on $label', (en
     await expect(failed).rejects.toThrow();
     await sql`alter table logs_away rename to logs`.execute(context.logDatabase.db);
     await writer.drain();
-    const row = await context.database.db.selectFrom('users').select(['quota', 'used_quota']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await context.database.db
+      .selectFrom('users')
+      .select(['quota', 'used_quota'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(Number(row.quota)).toBe(900);
     expect(Number(row.used_quota)).toBe(100);
-    const logs = await context.logDatabase.db.selectFrom('logs').select('content').where('user_id', '=', user.id).execute();
+    const logs = await context.logDatabase.db
+      .selectFrom('logs')
+      .select('content')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(logs.map((log) => log.content)).toEqual(['kept']);
   });
 });

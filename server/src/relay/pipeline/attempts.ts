@@ -60,7 +60,12 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
     // One outcome per attempt for the service status page (a client that went away says nothing about the channel).
     const outcome = (success: boolean) => {
       if (job.signal.aborted) return;
-      recordRelayOutcome(job.context, { model: job.model, channelId: channel.row.id, success, elapsedMs: Date.now() - startedMs });
+      recordRelayOutcome(job.context, {
+        model: job.model,
+        channelId: channel.row.id,
+        success,
+        elapsedMs: Date.now() - startedMs,
+      });
     };
     try {
       await attempt(channel);

@@ -30,7 +30,18 @@ describe('AppHeader', () => {
     applyStatus({ chat_link: 'https://chat.example' });
     signIn({ id: 1, username: 'root', display_name: 'Root', role: 100, status: 1 });
     renderPage(<AppHeader />);
-    expect(menuLabels()).toEqual(['首页', '渠道', '聊天', '令牌', '兑换', '充值', '用户', '日志', '模型列表', '服务状态']);
+    expect(menuLabels()).toEqual([
+      '首页',
+      '渠道',
+      '聊天',
+      '令牌',
+      '兑换',
+      '充值',
+      '用户',
+      '日志',
+      '模型列表',
+      '服务状态',
+    ]);
     expect(screen.getByTestId('account-menu')).toHaveTextContent('root');
     expect(localStorage.getItem('chat_link')).toBe('https://chat.example');
   });

@@ -17,7 +17,12 @@ export function LanguageSwitch() {
         onClick: ({ key }) => void changeLanguage(key as Language),
       }}
     >
-      <Button type="text" icon={<TranslationOutlined />} aria-label={t('header.language.switch')} data-testid="language-switch">
+      <Button
+        type="text"
+        icon={<TranslationOutlined />}
+        aria-label={t('header.language.switch')}
+        data-testid="language-switch"
+      >
         {t(`header.language.short.${current}`)}
       </Button>
     </Dropdown>

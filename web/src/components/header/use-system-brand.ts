@@ -8,8 +8,7 @@ export const DEFAULT_LOGO = '/logo.svg';
 export function useSystemBrand(): { systemName: string; logo: string } {
   const status = useStatus();
   const { t } = useTranslation();
-  const systemName =
-    status.system_name || localStorage.getItem(StorageKey.systemName) || t('common.defaultSystemName');
+  const systemName = status.system_name || localStorage.getItem(StorageKey.systemName) || t('common.defaultSystemName');
   const logo = status.logo || localStorage.getItem(StorageKey.logo) || DEFAULT_LOGO;
   return { systemName, logo };
 }

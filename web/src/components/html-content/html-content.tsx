@@ -10,5 +10,7 @@ export interface HtmlContentProps {
 /** Shows server-supplied HTML safely. */
 export function HtmlContent({ html, className }: HtmlContentProps) {
   const safe = useMemo(() => sanitizeHtml(html), [html]);
-  return <div className={['rich-content', className].filter(Boolean).join(' ')} dangerouslySetInnerHTML={{ __html: safe }} />;
+  return (
+    <div className={['rich-content', className].filter(Boolean).join(' ')} dangerouslySetInnerHTML={{ __html: safe }} />
+  );
 }

@@ -4,5 +4,7 @@ import { renderMarkdown } from '../../lib/markdown';
 /** Shows server-supplied Markdown (or HTML) safely. */
 export function MarkdownContent({ markdown, className }: { markdown: string; className?: string }) {
   const html = useMemo(() => renderMarkdown(markdown), [markdown]);
-  return <div className={['rich-content', className].filter(Boolean).join(' ')} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div className={['rich-content', className].filter(Boolean).join(' ')} dangerouslySetInnerHTML={{ __html: html }} />
+  );
 }

@@ -12,7 +12,16 @@ export function Loading({ prompt }: LoadingProps) {
   const { token } = theme.useToken();
   const text = t('common.loading', { prompt: prompt ?? t('common.loadingPrompt.page') });
   return (
-    <Flex vertical align="center" justify="center" gap={12} style={{ height: 100 }} role="status" aria-live="polite" data-testid="loading">
+    <Flex
+      vertical
+      align="center"
+      justify="center"
+      gap={12}
+      style={{ height: 100 }}
+      role="status"
+      aria-live="polite"
+      data-testid="loading"
+    >
       <Spin />
       <span style={{ color: token.colorTextSecondary }}>{text}</span>
     </Flex>

@@ -5,7 +5,14 @@ import { renderRoutes } from '../../test/render';
 import { PrivateRoute } from './private-route';
 
 const routes = (access: 'signedIn' | 'admin') => [
-  { path: '/token', element: <PrivateRoute access={access}><div>secret page</div></PrivateRoute> },
+  {
+    path: '/token',
+    element: (
+      <PrivateRoute access={access}>
+        <div>secret page</div>
+      </PrivateRoute>
+    ),
+  },
   { path: '/login', element: <div>login page</div> },
 ];
 

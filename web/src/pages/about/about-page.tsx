@@ -40,7 +40,10 @@ export default function AboutPage() {
     };
   }, [user, t]);
 
-  const entries = useMemo(() => (user ? availableEntries(CATALOGUE, available ?? []) : [...CATALOGUE]), [user, available]);
+  const entries = useMemo(
+    () => (user ? availableEntries(CATALOGUE, available ?? []) : [...CATALOGUE]),
+    [user, available],
+  );
 
   return (
     <>

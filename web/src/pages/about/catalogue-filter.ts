@@ -11,10 +11,19 @@ export interface CatalogueFilter {
 }
 
 /** Initial filter state (spec section 4). */
-export const INITIAL_FILTER: CatalogueFilter = { provider: 'all', name: '', capability: 'all', popularity: 'all', unit: '1M' };
+export const INITIAL_FILTER: CatalogueFilter = {
+  provider: 'all',
+  name: '',
+  capability: 'all',
+  popularity: 'all',
+  unit: '1M',
+};
 
 /** Entries the server returned (null: all of them, for visitors), matched by key. */
-export function availableEntries(entries: readonly CatalogueEntry[], available: readonly string[] | null): CatalogueEntry[] {
+export function availableEntries(
+  entries: readonly CatalogueEntry[],
+  available: readonly string[] | null,
+): CatalogueEntry[] {
   if (available === null) return [...entries];
   const names = new Set(available);
   return entries.filter((entry) => names.has(entry.key));

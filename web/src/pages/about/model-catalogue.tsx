@@ -8,7 +8,13 @@ import { NARROW_SCREEN_PX } from '../../lib/menu';
 import { convertPrice, splitPrice, type PriceUnit } from '../../lib/price';
 import { CapabilityBadge } from './capability-badge';
 import { filterCatalogue, INITIAL_FILTER, type CatalogueFilter } from './catalogue-filter';
-import { CAPABILITY_FILTER_OPTIONS, MAX_POPULARITY, PROVIDERS, type CatalogueEntry, type Provider } from './catalogue-types';
+import {
+  CAPABILITY_FILTER_OPTIONS,
+  MAX_POPULARITY,
+  PROVIDERS,
+  type CatalogueEntry,
+  type Provider,
+} from './catalogue-types';
 import { ProviderLabel, ProviderMark } from './provider-logo';
 
 export interface ModelCatalogueProps {
@@ -66,7 +72,9 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
         return (
           <Flex vertical gap={2}>
             <Typography.Text>{t('about.multiplier.model', { value: model || unknown })}</Typography.Text>
-            <Typography.Text type="secondary">{t('about.multiplier.completion', { value: completion || unknown })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('about.multiplier.completion', { value: completion || unknown })}
+            </Typography.Text>
           </Flex>
         );
       },
@@ -80,7 +88,9 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
         return (
           <Flex vertical gap={2}>
             <Typography.Text>{t('about.price.input', { price: price(input, filter.unit) })}</Typography.Text>
-            <Typography.Text type="secondary">{t('about.price.output', { price: price(output, filter.unit) })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('about.price.output', { price: price(output, filter.unit) })}
+            </Typography.Text>
           </Flex>
         );
       },
@@ -154,7 +164,11 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
           />
         </Flex>
         <Flex gap={8} className="provider-strip" role="group" aria-label={t('about.filter.provider')}>
-          <Tag.CheckableTag checked={filter.provider === 'all'} onChange={() => update({ provider: 'all' })} data-testid="provider-all">
+          <Tag.CheckableTag
+            checked={filter.provider === 'all'}
+            onChange={() => update({ provider: 'all' })}
+            data-testid="provider-all"
+          >
             <Flex align="center" gap={6}>
               <Avatar size={24} icon={<AppstoreOutlined />} />
               {t('about.filter.allProviders')}
@@ -181,7 +195,11 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
           columns={columns}
           dataSource={rows}
           scroll={{ x: narrow ? 1400 : 1150 }}
-          pagination={{ defaultPageSize: 20, showSizeChanger: true, showTotal: (total) => t('about.total', { count: total }) }}
+          pagination={{
+            defaultPageSize: 20,
+            showSizeChanger: true,
+            showTotal: (total) => t('about.total', { count: total }),
+          }}
           locale={{ emptyText: t('about.empty') }}
         />
       </Flex>

@@ -7,11 +7,16 @@ export const DEFAULT_CHAT_URL = 'https://app.nextchat.dev/';
 /** The external chat service in a full-height frame (/chat). */
 export default function ChatPage() {
   const { t } = useTranslation();
-  const url =
-    localStorage.getItem(StorageKey.chatUrl) || localStorage.getItem(StorageKey.chatLink) || DEFAULT_CHAT_URL;
+  const url = localStorage.getItem(StorageKey.chatUrl) || localStorage.getItem(StorageKey.chatLink) || DEFAULT_CHAT_URL;
   return (
     <div className="full-bleed">
-      <iframe src={url} className="frame-page" title={t('chat.title')} data-testid="chat-frame" allow="clipboard-write" />
+      <iframe
+        src={url}
+        className="frame-page"
+        title={t('chat.title')}
+        data-testid="chat-frame"
+        allow="clipboard-write"
+      />
     </div>
   );
 }

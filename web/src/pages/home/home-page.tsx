@@ -26,9 +26,13 @@ function SystemOverview() {
           <Card title={t('home.overview.system')}>
             <Descriptions column={1} size="small">
               <Descriptions.Item label={t('home.overview.name')}>{systemName}</Descriptions.Item>
-              <Descriptions.Item label={t('home.overview.version')}>{status.version || t('common.unknown')}</Descriptions.Item>
+              <Descriptions.Item label={t('home.overview.version')}>
+                {status.version || t('common.unknown')}
+              </Descriptions.Item>
               <Descriptions.Item label={t('home.overview.startTime')}>
-                {status.start_time ? formatTimestamp(status.start_time) ?? t('common.invalidTime') : t('common.unknown')}
+                {status.start_time
+                  ? (formatTimestamp(status.start_time) ?? t('common.invalidTime'))
+                  : t('common.unknown')}
               </Descriptions.Item>
             </Descriptions>
           </Card>

@@ -14,7 +14,6 @@ import { notify } from '../../lib/notify';
 import { useStatus } from '../../stores/status.store';
 import { signIn, signOut } from '../../stores/user.store';
 
-
 interface LoginValues {
   username: string;
   password: string;
@@ -112,17 +111,35 @@ export default function LoginPage() {
           <Flex justify="center" gap={16}>
             {showGithub ? (
               <Tooltip title={t('login.github')}>
-                <Button shape="circle" size="large" icon={<GithubOutlined />} aria-label={t('login.github')} onClick={() => void thirdParty.github()} />
+                <Button
+                  shape="circle"
+                  size="large"
+                  icon={<GithubOutlined />}
+                  aria-label={t('login.github')}
+                  onClick={() => void thirdParty.github()}
+                />
               </Tooltip>
             ) : null}
             {showWechat ? (
               <Tooltip title={t('login.wechat')}>
-                <Button shape="circle" size="large" icon={<WechatOutlined />} aria-label={t('login.wechat')} onClick={() => setWechatOpen(true)} />
+                <Button
+                  shape="circle"
+                  size="large"
+                  icon={<WechatOutlined />}
+                  aria-label={t('login.wechat')}
+                  onClick={() => setWechatOpen(true)}
+                />
               </Tooltip>
             ) : null}
             {showLark ? (
               <Tooltip title={t('login.lark')}>
-                <Button shape="circle" size="large" icon={<SendOutlined />} aria-label={t('login.lark')} onClick={() => void thirdParty.lark()} />
+                <Button
+                  shape="circle"
+                  size="large"
+                  icon={<SendOutlined />}
+                  aria-label={t('login.lark')}
+                  onClick={() => void thirdParty.lark()}
+                />
               </Tooltip>
             ) : null}
           </Flex>

@@ -21,12 +21,16 @@ describe('OAuthCallback', () => {
     expect(sendOAuthCode).toHaveBeenCalledWith('github', 'c1', 's1');
   });
 
-  it("goes to /setting after a bind and to / after a sign-in", async () => {
+  it('goes to /setting after a bind and to / after a sign-in', async () => {
     sendOAuthCode.mockResolvedValueOnce({ success: true, message: 'bind', data: null });
     const first = renderRoutes(routes, '/oauth/github?code=c&state=s');
     await waitFor(() => expect(first.router.state.location.pathname).toBe('/setting'));
     first.unmount();
-    sendOAuthCode.mockResolvedValueOnce({ success: true, message: '', data: { id: 5, username: 'github_5', display_name: '', role: 1, status: 1 } });
+    sendOAuthCode.mockResolvedValueOnce({
+      success: true,
+      message: '',
+      data: { id: 5, username: 'github_5', display_name: '', role: 1, status: 1 },
+    });
     const second = renderRoutes(routes, '/oauth/github?code=c&state=s');
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/'));
     expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ username: 'github_5' });

@@ -44,7 +44,14 @@ describe('RegisterPage', () => {
     fill('bob', 'password1', 'password1');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(register).toHaveBeenCalledWith(
-      { username: 'bob', password: 'password1', password2: 'password1', email: '', verification_code: '', aff_code: 'Ab12' },
+      {
+        username: 'bob',
+        password: 'password1',
+        password2: 'password1',
+        email: '',
+        verification_code: '',
+        aff_code: 'Ab12',
+      },
       '',
     );
   });

@@ -12,7 +12,6 @@ import { notify } from '../../lib/notify';
 import { StorageKey } from '../../lib/storage-keys';
 import { useStatus } from '../../stores/status.store';
 
-
 interface RegisterValues {
   username: string;
   password: string;
@@ -101,7 +100,11 @@ export default function RegisterPage() {
           label={t('register.form.username')}
           rules={[{ required: true, whitespace: true, message: t('register.form.usernameRequired') }]}
         >
-          <Input prefix={<UserOutlined />} placeholder={t('register.form.usernamePlaceholder')} autoComplete="username" />
+          <Input
+            prefix={<UserOutlined />}
+            placeholder={t('register.form.usernamePlaceholder')}
+            autoComplete="username"
+          />
         </Form.Item>
         <Form.Item
           name="password"
@@ -111,7 +114,11 @@ export default function RegisterPage() {
             { min: MIN_PASSWORD_LENGTH, message: t('register.passwordTooShort') },
           ]}
         >
-          <Input.Password prefix={<LockOutlined />} placeholder={t('register.form.passwordPlaceholder')} autoComplete="new-password" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('register.form.passwordPlaceholder')}
+            autoComplete="new-password"
+          />
         </Form.Item>
         <Form.Item
           name="password2"
@@ -127,7 +134,11 @@ export default function RegisterPage() {
             }),
           ]}
         >
-          <Input.Password prefix={<LockOutlined />} placeholder={t('register.form.password2Placeholder')} autoComplete="new-password" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('register.form.password2Placeholder')}
+            autoComplete="new-password"
+          />
         </Form.Item>
         {emailVerification ? (
           <>
@@ -138,7 +149,11 @@ export default function RegisterPage() {
                   noStyle
                   rules={[{ required: true, type: 'email', message: t('register.form.emailInvalid') }]}
                 >
-                  <Input prefix={<MailOutlined />} placeholder={t('register.form.emailPlaceholder')} autoComplete="email" />
+                  <Input
+                    prefix={<MailOutlined />}
+                    placeholder={t('register.form.emailPlaceholder')}
+                    autoComplete="email"
+                  />
                 </Form.Item>
                 <Button onClick={() => void requestCode()} disabled={countdown.active} loading={sending}>
                   {countdown.active ? t('common.retryIn', { seconds: countdown.remaining }) : t('register.getCode')}

@@ -11,7 +11,6 @@ import { RESEND_SECONDS } from '../../lib/limits';
 import { notify } from '../../lib/notify';
 import { useStatus } from '../../stores/status.store';
 
-
 /** Password reset request (/reset). */
 export default function ResetRequestPage() {
   const { t } = useTranslation();

@@ -1,4 +1,11 @@
-import { DeleteOutlined, GithubOutlined, KeyOutlined, LinkOutlined, MailOutlined, WechatOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  GithubOutlined,
+  KeyOutlined,
+  LinkOutlined,
+  MailOutlined,
+  WechatOutlined,
+} from '@ant-design/icons';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Skeleton, Statistic, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,9 +64,14 @@ export function PersonalSetting() {
   const save = async (values: ProfileValues) => {
     setSaving(true);
     try {
-      await updateSelf({ username: values.username.trim(), display_name: values.display_name.trim(), password: values.password });
+      await updateSelf({
+        username: values.username.trim(),
+        display_name: values.display_name.trim(),
+        password: values.password,
+      });
       notify.success(t('setting.personal.updated'));
-      if (sessionUser) signIn({ ...sessionUser, username: values.username.trim(), display_name: values.display_name.trim() });
+      if (sessionUser)
+        signIn({ ...sessionUser, username: values.username.trim(), display_name: values.display_name.trim() });
       form.setFieldValue('password', '');
     } catch {
       // shown by the common handler
@@ -172,7 +184,11 @@ export function PersonalSetting() {
                 <Alert
                   type="success"
                   style={{ marginBottom: 12 }}
-                  title={<Typography.Text copyable={{ text: accessToken }} code data-testid="access-token">{accessToken}</Typography.Text>}
+                  title={
+                    <Typography.Text copyable={{ text: accessToken }} code data-testid="access-token">
+                      {accessToken}
+                    </Typography.Text>
+                  }
                 />
               ) : null}
               <Flex wrap gap={8}>

@@ -16,22 +16,32 @@ export const larkProvider: OAuthProvider = {
   async identify(context, code) {
     const { config, options } = context;
     const serverAddress = options.string('ServerAddress').replace(/\/+$/, '');
-    const token = await callProvider<{ access_token?: unknown }>(context, this, `${config.LARK_OPEN_BASE_URL}/open-apis/authen/v2/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'authorization_code',
-        client_id: options.string('LarkClientId'),
-        client_secret: options.string('LarkClientSecret'),
-        code,
-        redirect_uri: `${serverAddress}/oauth/lark`,
-      }),
-    });
+    const token = await callProvider<{ access_token?: unknown }>(
+      context,
+      this,
+      `${config.LARK_OPEN_BASE_URL}/open-apis/authen/v2/oauth/token`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'authorization_code',
+          client_id: options.string('LarkClientId'),
+          client_secret: options.string('LarkClientSecret'),
+          code,
+          redirect_uri: `${serverAddress}/oauth/lark`,
+        }),
+      },
+    );
     const accessToken = text(token.access_token);
     if (!accessToken) throw invalidProviderAnswer();
-    const user = await callProvider<{ open_id?: unknown; name?: unknown }>(context, this, `${config.LARK_PASSPORT_BASE_URL}/suite/passport/oauth/userinfo`, {
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-    });
+    const user = await callProvider<{ open_id?: unknown; name?: unknown }>(
+      context,
+      this,
+      `${config.LARK_PASSPORT_BASE_URL}/suite/passport/oauth/userinfo`,
+      {
+        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+      },
+    );
     const openId = text(user.open_id);
     if (!openId) throw invalidProviderAnswer();
     return { id: openId, displayName: text(user.name) };

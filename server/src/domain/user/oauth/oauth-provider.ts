@@ -35,7 +35,12 @@ export const invalidProviderAnswer = () =>
  * answers become the provider's "cannot reach" message; HTTP errors with a JSON body are returned for the
  * caller to judge (providers put their error in the body).
  */
-export async function callProvider<T>(context: AppContext, provider: OAuthProvider, url: string, init: RequestInit): Promise<T> {
+export async function callProvider<T>(
+  context: AppContext,
+  provider: OAuthProvider,
+  url: string,
+  init: RequestInit,
+): Promise<T> {
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(context.config.OAUTH_TIMEOUT_MS) });
     return (await response.json()) as T;
@@ -46,4 +51,5 @@ export async function callProvider<T>(context: AppContext, provider: OAuthProvid
 }
 
 /** Trims a provider string; non-strings become ''. */
-export const text = (value: unknown) => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
+export const text = (value: unknown) =>
+  typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';

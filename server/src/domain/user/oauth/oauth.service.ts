@@ -17,7 +17,11 @@ export function requireProviderEnabled(context: AppContext, provider: OAuthProvi
  * Signs in the user bound to this identity, or (when registration is open) creates one: role 1, no
  * password, a generated unique username, the provider's email when nobody uses it yet.
  */
-export async function signInWithProvider(context: AppContext, provider: OAuthProvider, identity: ProviderIdentity): Promise<UserRow> {
+export async function signInWithProvider(
+  context: AppContext,
+  provider: OAuthProvider,
+  identity: ProviderIdentity,
+): Promise<UserRow> {
   const existing = await findUserByProviderId(context.database.db, provider.column, identity.id);
   if (existing) {
     if (existing.status !== UserStatus.Enabled) throw UserErrors.banned();
@@ -26,7 +30,11 @@ export async function signInWithProvider(context: AppContext, provider: OAuthPro
   if (!context.options.bool('RegisterEnabled')) throw UserErrors.registerDisabled();
   const email = identity.email && !(await isEmailTaken(context.database.db, identity.email)) ? identity.email : '';
   const preferred = identity.preferredUsername;
-  const usePreferred = preferred !== undefined && preferred !== '' && preferred.length <= 191 && !(await isUsernameTaken(context.database.db, preferred));
+  const usePreferred =
+    preferred !== undefined &&
+    preferred !== '' &&
+    preferred.length <= 191 &&
+    !(await isUsernameTaken(context.database.db, preferred));
   return createAccount(context, {
     ...(usePreferred ? { username: preferred } : { usernamePrefix: provider.usernamePrefix }),
     passwordHash: '',
@@ -37,7 +45,12 @@ export async function signInWithProvider(context: AppContext, provider: OAuthPro
 }
 
 /** Binds the identity to the signed-in user, unless another live user already has it. */
-export async function bindProvider(context: AppContext, user: UserRow, provider: OAuthProvider, identity: ProviderIdentity): Promise<void> {
+export async function bindProvider(
+  context: AppContext,
+  user: UserRow,
+  provider: OAuthProvider,
+  identity: ProviderIdentity,
+): Promise<void> {
   const holder = await findUserByProviderId(context.database.db, provider.column, identity.id);
   if (holder && holder.id !== user.id) throw new AppError('oauth_already_bound', provider.messages.alreadyBound);
   await updateUserColumns(context.database.db, user.id, { [provider.column]: identity.id });

@@ -8,7 +8,10 @@ export const oidcProvider: OAuthProvider = {
   defaultDisplayName: 'OIDC User',
   messages: {
     disabled: { zh: '管理员未开启通过 OIDC 登录以及注册', en: 'Sign-in with OIDC is disabled by the administrator' },
-    unreachable: { zh: '无法连接至 OIDC 服务器，请稍后重试！', en: 'Cannot reach the OIDC server, please try again later' },
+    unreachable: {
+      zh: '无法连接至 OIDC 服务器，请稍后重试！',
+      en: 'Cannot reach the OIDC server, please try again later',
+    },
     alreadyBound: { zh: '该 OIDC 账户已被绑定', en: 'This OIDC account is already bound' },
   },
   isEnabled: (context) => context.options.bool('OidcEnabled'),
@@ -33,6 +36,11 @@ export const oidcProvider: OAuthProvider = {
     });
     const subject = text(user.sub);
     if (!subject) throw invalidProviderAnswer();
-    return { id: subject, displayName: text(user.name), email: text(user.email), preferredUsername: text(user.preferred_username) };
+    return {
+      id: subject,
+      displayName: text(user.name),
+      email: text(user.email),
+      preferredUsername: text(user.preferred_username),
+    };
   },
 };

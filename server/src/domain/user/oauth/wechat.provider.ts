@@ -9,7 +9,10 @@ export const wechatProvider: OAuthProvider = {
   defaultDisplayName: 'WeChat User',
   messages: {
     disabled: { zh: '管理员未开启通过微信登录以及注册', en: 'Sign-in with WeChat is disabled by the administrator' },
-    unreachable: { zh: '无法连接至微信服务器，请稍后重试！', en: 'Cannot reach the WeChat server, please try again later' },
+    unreachable: {
+      zh: '无法连接至微信服务器，请稍后重试！',
+      en: 'Cannot reach the WeChat server, please try again later',
+    },
     alreadyBound: { zh: '该微信账号已被绑定', en: 'This WeChat account is already bound' },
   },
   isEnabled: (context) => context.options.bool('WeChatAuthEnabled'),
@@ -28,7 +31,10 @@ export const wechatProvider: OAuthProvider = {
     }
     const wechatId = text(answer.data);
     if (!wechatId)
-      throw new AppError('verification_code_invalid', { zh: '验证码错误或已过期', en: 'The verification code is wrong or has expired' });
+      throw new AppError('verification_code_invalid', {
+        zh: '验证码错误或已过期',
+        en: 'The verification code is wrong or has expired',
+      });
     return { id: wechatId, displayName: '' };
   },
 };

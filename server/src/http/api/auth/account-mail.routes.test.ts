@@ -5,7 +5,8 @@ import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../.
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 
 const codeIn = (mail: ReceivedMail) => /<strong>([0-9a-f]{6})<\/strong>/.exec(mail.html)?.[1] ?? '';
-const addressedTo = (email: string, subject: string) => (mail: ReceivedMail) => mail.envelopeTo.includes(email) && mail.subject === subject;
+const addressedTo = (email: string, subject: string) => (mail: ReceivedMail) =>
+  mail.envelopeTo.includes(email) && mail.subject === subject;
 
 describe.each(await availableEngines())('verification and reset mails on $label', (engine) => {
   let server: TestServer;
@@ -48,14 +49,30 @@ describe.each(await availableEngines())('verification and reset mails on $label'
       const code = codeIn(mail);
       expect(code).toMatch(/^[0-9a-f]{6}$/);
 
-      const wrongCode = await server.client().post('/api/user/register', { username, password: 'password123', email, verification_code: 'ffffff' === code ? '000000' : 'ffffff' });
+      const wrongCode = await server.client().post('/api/user/register', {
+        username,
+        password: 'password123',
+        email,
+        verification_code: 'ffffff' === code ? '000000' : 'ffffff',
+      });
       expect(wrongCode.body).toEqual({ success: false, message: '验证码错误或已过期' });
-      const registered = await server.client().post('/api/user/register', { username, password: 'password123', email, verification_code: code });
+      const registered = await server
+        .client()
+        .post('/api/user/register', { username, password: 'password123', email, verification_code: code });
       expect(registered.body.success).toBe(true);
-      const row = await server.context.database.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
+      const row = await server.context.database.db
+        .selectFrom('users')
+        .selectAll()
+        .where('username', '=', username)
+        .executeTakeFirstOrThrow();
       expect(row.email).toBe(email);
 
-      const reused = await server.client().post('/api/user/register', { username: uniqueName('again'), password: 'password123', email, verification_code: code });
+      const reused = await server.client().post('/api/user/register', {
+        username: uniqueName('again'),
+        password: 'password123',
+        email,
+        verification_code: code,
+      });
       expect(reused.body.success).toBe(false);
       const taken = await server.client().get(`/api/verification?email=${encodeURIComponent(email)}`);
       expect(taken.body).toEqual({ success: false, message: '邮箱地址已被占用' });
@@ -70,7 +87,10 @@ describe.each(await availableEngines())('verification and reset mails on $label'
     try {
       const before = smtp.mails.length;
       const outside = await server.client().get('/api/verification?email=someone@elsewhere.org');
-      expect(outside.body).toEqual({ success: false, message: '管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中' });
+      expect(outside.body).toEqual({
+        success: false,
+        message: '管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中',
+      });
       const lookalike = await server.client().get('/api/verification?email=someone@badexample.com');
       expect(lookalike.body.success).toBe(false);
       for (const bad of ['not-an-address', '', `${'a'.repeat(60)}@example.com`]) {
@@ -124,7 +144,9 @@ describe.each(await availableEngines())('verification and reset mails on $label'
     await client.get(`/api/verification?email=${encodeURIComponent(email)}`);
     const code = codeIn(await smtp.waitForMail(addressedTo(email, 'Gate 邮箱验证邮件')));
 
-    const anonymous = await server.client().get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`);
+    const anonymous = await server
+      .client()
+      .get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`);
     expect(anonymous.status).toBe(401);
     const wrong = await client.get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=000000x`);
     expect(wrong.body).toEqual({ success: false, message: '验证码错误或已过期' });

@@ -1,6 +1,11 @@
 import { verifyPassword } from '../../../domain/user/user.auth.js';
 import { presentSignedInUser } from '../../../domain/user/user.presenter.js';
-import { registerWithPassword, resetPassword, sendPasswordReset, sendVerificationCode } from '../../../domain/user/user.registration.js';
+import {
+  registerWithPassword,
+  resetPassword,
+  sendPasswordReset,
+  sendVerificationCode,
+} from '../../../domain/user/user.registration.js';
 import { AppError } from '../../../lib/errors.js';
 import { issueCsrfToken } from '../../middleware/csrf.js';
 import { clearSession, writeSession } from '../../middleware/session.js';
@@ -13,7 +18,10 @@ import { emailQuery, loginBody, registerBody, resetPasswordBody } from './auth.s
 export const authRoutes: RouteModule = (app, { context, criticalLimit, turnstile }) => {
   app.post('/user/login', { onRequest: criticalLimit }, async (request, reply) => {
     if (!context.options.bool('PasswordLoginEnabled'))
-      throw new AppError('password_login_disabled', { zh: '管理员关闭了密码登录', en: 'Password sign-in is disabled by the administrator' });
+      throw new AppError('password_login_disabled', {
+        zh: '管理员关闭了密码登录',
+        en: 'Password sign-in is disabled by the administrator',
+      });
     const { username, password } = validate(loginBody, request.body);
     const user = await verifyPassword(context.database.db, username, password);
     writeSession(request, reply, { userId: user.id });

@@ -9,7 +9,10 @@ describe.each(await availableEngines())('sign-up on $label', (engine) => {
   let providers: TestOAuthServer;
   beforeAll(async () => {
     providers = await startOAuthServer();
-    server = await startTestServer({ engine, env: { TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify` } });
+    server = await startTestServer({
+      engine,
+      env: { TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify` },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -40,7 +43,12 @@ describe.each(await availableEngines())('sign-up on $label', (engine) => {
 
   test('new-user quota and invitation rewards are granted with their system logs', async () => {
     const root = await server.rootClient();
-    await setOptions(root, { QuotaForNewUser: 1000, QuotaForInviter: 300, QuotaForInvitee: 200, DisplayInCurrencyEnabled: false });
+    await setOptions(root, {
+      QuotaForNewUser: 1000,
+      QuotaForInviter: 300,
+      QuotaForInvitee: 200,
+      DisplayInCurrencyEnabled: false,
+    });
     try {
       const inviterName = uniqueName('inv');
       const inviter = server.client();
@@ -50,10 +58,20 @@ describe.each(await availableEngines())('sign-up on $label', (engine) => {
       expect(affCode).toMatch(/^[0-9a-zA-Z]{4}$/);
 
       const inviteeName = uniqueName('ee');
-      const invited = await server.client().post('/api/user/register', { username: inviteeName, password: 'password123', aff_code: affCode });
+      const invited = await server
+        .client()
+        .post('/api/user/register', { username: inviteeName, password: 'password123', aff_code: affCode });
       expect(invited.body.success).toBe(true);
-      const invitee = await db().selectFrom('users').selectAll().where('username', '=', inviteeName).executeTakeFirstOrThrow();
-      const inviterRow = await db().selectFrom('users').selectAll().where('username', '=', inviterName).executeTakeFirstOrThrow();
+      const invitee = await db()
+        .selectFrom('users')
+        .selectAll()
+        .where('username', '=', inviteeName)
+        .executeTakeFirstOrThrow();
+      const inviterRow = await db()
+        .selectFrom('users')
+        .selectAll()
+        .where('username', '=', inviterName)
+        .executeTakeFirstOrThrow();
       expect(invitee.quota).toBe(1200);
       expect(invitee.inviter_id).toBe(inviterRow.id);
       expect(inviterRow.quota).toBe(1300);
@@ -68,15 +86,25 @@ describe.each(await availableEngines())('sign-up on $label', (engine) => {
       // The inviter's cached row is refreshed at once: the new balance shows on the next request.
       expect((await inviter.get('/api/user/self')).body.data.quota).toBe(1300);
 
-      const unknownCode = await server.client().post('/api/user/register', { username: uniqueName('nc'), password: 'password123', aff_code: 'zzzz' });
+      const unknownCode = await server
+        .client()
+        .post('/api/user/register', { username: uniqueName('nc'), password: 'password123', aff_code: 'zzzz' });
       expect(unknownCode.body.success).toBe(true);
     } finally {
-      await setOptions(root, { QuotaForNewUser: 0, QuotaForInviter: 0, QuotaForInvitee: 0, DisplayInCurrencyEnabled: true });
+      await setOptions(root, {
+        QuotaForNewUser: 0,
+        QuotaForInviter: 0,
+        QuotaForInvitee: 0,
+        DisplayInCurrencyEnabled: true,
+      });
     }
   });
 
   test('bad sign-up input is refused with a message and creates nothing', async () => {
-    const before = await db().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const before = await db()
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     const client = server.client();
     const cases: unknown[] = [
       { username: 'abcdefghijklm', password: 'password123' },
@@ -95,10 +123,15 @@ describe.each(await availableEngines())('sign-up on $label', (engine) => {
       expect(response.body.success, JSON.stringify(body)).toBe(false);
       expect(response.body.message).toMatch(/无效的参数/);
     }
-    const malformed = await client.request('POST', '/api/user/register', '{"username":', { 'content-type': 'application/json' });
+    const malformed = await client.request('POST', '/api/user/register', '{"username":', {
+      'content-type': 'application/json',
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.success).toBe(false);
-    const after = await db().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.count)).toBe(Number(before.count));
   });
 
@@ -107,17 +140,22 @@ describe.each(await availableEngines())('sign-up on $label', (engine) => {
     await server.client().post('/api/user/register', { username, password: 'password123' });
     const again = await server.client().post('/api/user/register', { username, password: 'password456' });
     expect(again.body).toEqual({ success: false, message: '用户名已存在' });
-    const english = await server.client().request('POST', '/api/user/register', { username, password: 'password456' }, { 'accept-language': 'en-US' });
+    const english = await server
+      .client()
+      .request('POST', '/api/user/register', { username, password: 'password456' }, { 'accept-language': 'en-US' });
     expect(english.body).toEqual({ success: false, message: 'username already taken' });
   });
 
   test('20 parallel sign-ups with one username create exactly one user', async () => {
     const username = uniqueName('race');
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => server.client().post('/api/user/register', { username, password: 'password123' })),
+      Array.from({ length: 20 }, () =>
+        server.client().post('/api/user/register', { username, password: 'password123' }),
+      ),
     );
     expect(answers.filter((answer) => answer.body.success)).toHaveLength(1);
-    for (const answer of answers.filter((candidate) => !candidate.body.success)) expect(answer.body.message).toBe('用户名已存在');
+    for (const answer of answers.filter((candidate) => !candidate.body.success))
+      expect(answer.body.message).toBe('用户名已存在');
     const rows = await db().selectFrom('users').select('id').where('username', '=', username).execute();
     expect(rows).toHaveLength(1);
     const tokens = await db().selectFrom('tokens').select('id').where('user_id', '=', rows[0]!.id).execute();
@@ -127,27 +165,48 @@ describe.each(await availableEngines())('sign-up on $label', (engine) => {
   test('the registration switches are honoured', async () => {
     const root = await server.rootClient();
     await setOptions(root, { PasswordRegisterEnabled: false });
-    const noPassword = await server.client().post('/api/user/register', { username: uniqueName(), password: 'password123' });
-    expect(noPassword.body).toEqual({ success: false, message: '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册' });
+    const noPassword = await server
+      .client()
+      .post('/api/user/register', { username: uniqueName(), password: 'password123' });
+    expect(noPassword.body).toEqual({
+      success: false,
+      message: '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册',
+    });
     await setOptions(root, { PasswordRegisterEnabled: true, RegisterEnabled: false });
-    const closed = await server.client().post('/api/user/register', { username: uniqueName(), password: 'password123' });
+    const closed = await server
+      .client()
+      .post('/api/user/register', { username: uniqueName(), password: 'password123' });
     expect(closed.body).toEqual({ success: false, message: '管理员关闭了新用户注册' });
     await setOptions(root, { RegisterEnabled: true });
   });
 
   test('Turnstile, when enabled, is checked once per session against the verify endpoint', async () => {
     const root = await server.rootClient();
-    await setOptions(root, { TurnstileSiteKey: 'site-key', TurnstileSecretKey: providers.turnstileSecret, TurnstileCheckEnabled: true });
+    await setOptions(root, {
+      TurnstileSiteKey: 'site-key',
+      TurnstileSecretKey: providers.turnstileSecret,
+      TurnstileCheckEnabled: true,
+    });
     try {
       const client = server.client();
       const missing = await client.post('/api/user/register', { username: uniqueName(), password: 'password123' });
       expect(missing.body).toEqual({ success: false, message: 'Turnstile token 为空' });
-      const wrong = await client.post('/api/user/register?turnstile=forged', { username: uniqueName(), password: 'password123' });
+      const wrong = await client.post('/api/user/register?turnstile=forged', {
+        username: uniqueName(),
+        password: 'password123',
+      });
       expect(wrong.body).toEqual({ success: false, message: 'Turnstile 校验失败，请刷新重试！' });
-      const passed = await client.post(`/api/user/register?turnstile=${providers.turnstileGoodToken}`, { username: uniqueName(), password: 'password123' });
+      const passed = await client.post(`/api/user/register?turnstile=${providers.turnstileGoodToken}`, {
+        username: uniqueName(),
+        password: 'password123',
+      });
       expect(passed.body.success).toBe(true);
       const verifyCall = providers.requests.findLast((request) => request.path === '/turnstile/v0/siteverify');
-      expect(verifyCall?.body).toMatchObject({ secret: providers.turnstileSecret, response: providers.turnstileGoodToken, remoteip: '127.0.0.1' });
+      expect(verifyCall?.body).toMatchObject({
+        secret: providers.turnstileSecret,
+        response: providers.turnstileGoodToken,
+        remoteip: '127.0.0.1',
+      });
       const sameSession = await client.post('/api/user/register', { username: uniqueName(), password: 'password123' });
       expect(sameSession.body.success).toBe(true);
     } finally {
@@ -159,7 +218,13 @@ describe.each(await availableEngines())('sign-up on $label', (engine) => {
     const username = uniqueName('legacy');
     await db()
       .insertInto('users')
-      .values({ username, password: '$2a$10$oQq.0FulR3jqJQcbE7nWZeG5v/K5cbtvHVJtvLD3D5aIezoAVCdGa', display_name: username, access_token: null, aff_code: null })
+      .values({
+        username,
+        password: '$2a$10$oQq.0FulR3jqJQcbE7nWZeG5v/K5cbtvHVJtvLD3D5aIezoAVCdGa',
+        display_name: username,
+        access_token: null,
+        aff_code: null,
+      })
       .execute();
     const login = await server.client().post('/api/user/login', { username, password: 'one-api-pass' });
     expect(login.body).toMatchObject({ success: true, data: { username } });

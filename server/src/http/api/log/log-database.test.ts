@@ -27,12 +27,15 @@ async function separateLogDatabase(kind: 'postgres' | 'mysql'): Promise<{ dsn: s
   url.pathname = `/${name}`;
   return {
     dsn: url.toString(),
-    drop: () => run(kind === 'postgres' ? `drop database if exists ${name} with (force)` : `drop database if exists ${name}`),
+    drop: () =>
+      run(kind === 'postgres' ? `drop database if exists ${name} with (force)` : `drop database if exists ${name}`),
   };
 }
 
 const engines = await availableEngines();
-const logEngines = engines.filter((engine) => engine.name !== 'sqlite').map((engine) => ({ kind: engine.name as 'postgres' | 'mysql' }));
+const logEngines = engines
+  .filter((engine) => engine.name !== 'sqlite')
+  .map((engine) => ({ kind: engine.name as 'postgres' | 'mysql' }));
 
 // LOG_SQL_DSN takes a PostgreSQL or MySQL address; without either server there is nothing to split to.
 if (logEngines.length === 0) test.skip('LOG_SQL_DSN needs PostgreSQL or MySQL', () => {});

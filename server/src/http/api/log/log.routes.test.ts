@@ -45,8 +45,21 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
       consume(alice, day + 86_400 + 1, { quota: 1000, prompt_tokens: 100, completion_tokens: 50 }),
       // Written before alice was renamed: the self views still find it by id.
       consume(alice, day + 30, { username: 'old-name', quota: 3 }),
-      { user_id: alice.id, username: alice.username, created_at: day + 40, type: 1, content: '通过兑换码充值 ＄0.000200 额度', quota: 100 },
-      { user_id: alice.id, username: alice.username, created_at: day + 50, type: 3, content: '管理员将用户额度从 1修改为 2' },
+      {
+        user_id: alice.id,
+        username: alice.username,
+        created_at: day + 40,
+        type: 1,
+        content: '通过兑换码充值 ＄0.000200 额度',
+        quota: 100,
+      },
+      {
+        user_id: alice.id,
+        username: alice.username,
+        created_at: day + 50,
+        type: 3,
+        content: '管理员将用户额度从 1修改为 2',
+      },
       consume(bob, day + 15, { quota: 9 }),
       { user_id: bob.id, username: bob.username, created_at: day + 60, type: 4, content: '100% 新用户注册赠送' },
       { user_id: bob.id, username: bob.username, created_at: day + 70, type: 4, content: '100x other' },
@@ -54,7 +67,15 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
   });
   afterAll(async () => server?.close());
 
-  type Log = { id: number; user_id: number; type: number; quota: number; content: string; model_name: string; channel: number };
+  type Log = {
+    id: number;
+    user_id: number;
+    type: number;
+    quota: number;
+    content: string;
+    model_name: string;
+    channel: number;
+  };
   const get = async (client: TestUser['client'], path: string) => {
     const response = await client.get(path);
     expect(response.body.success, `${path}: ${response.body.message}`).toBe(true);
@@ -64,7 +85,10 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
   test('all-user views are for admins only', async () => {
     expect((await server.client().get('/api/log/self/')).status).toBe(401);
     for (const path of ['/api/log/', '/api/log/search?keyword=1', '/api/log/stat', '/api/log/series']) {
-      expect((await alice.client.get(path)).body, path).toEqual({ success: false, message: '无权进行此操作，权限不足' });
+      expect((await alice.client.get(path)).body, path).toEqual({
+        success: false,
+        message: '无权进行此操作，权限不足',
+      });
     }
     expect((await alice.client.delete('/api/log/?target_timestamp=9999999999')).body.success).toBe(false);
     expect((await server.context.logDatabase.db.selectFrom('logs').select('id').execute()).length).toBe(10);
@@ -75,7 +99,24 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
     expect(all).toHaveLength(10);
     expect(all[0]!.id).toBeGreaterThan(all[9]!.id);
     expect(Object.keys(all[0]!).sort()).toEqual(
-      ['channel', 'completion_tokens', 'content', 'created_at', 'elapsed_time', 'id', 'is_stream', 'model_name', 'prompt_tokens', 'quota', 'request_id', 'system_prompt_reset', 'token_name', 'type', 'user_id', 'username'].sort(),
+      [
+        'channel',
+        'completion_tokens',
+        'content',
+        'created_at',
+        'elapsed_time',
+        'id',
+        'is_stream',
+        'model_name',
+        'prompt_tokens',
+        'quota',
+        'request_id',
+        'system_prompt_reset',
+        'token_name',
+        'type',
+        'user_id',
+        'username',
+      ].sort(),
     );
     const stream = all.find((log) => log.quota === 1000)!;
     expect(stream).toMatchObject({ is_stream: true, system_prompt_reset: false, channel: 1, elapsed_time: 1200 });
@@ -98,7 +139,15 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
   });
 
   test('bad filters are refused, not coerced', async () => {
-    for (const query of ['start_timestamp=abc', 'end_timestamp=1.5', 'start_timestamp=-1', 'p=x', 'type=two', 'channel=-1', `username=${'x'.repeat(200)}`]) {
+    for (const query of [
+      'start_timestamp=abc',
+      'end_timestamp=1.5',
+      'start_timestamp=-1',
+      'p=x',
+      'type=two',
+      'channel=-1',
+      `username=${'x'.repeat(200)}`,
+    ]) {
       const response = await admin.client.get(`/api/log/?${query}`);
       expect(response.body.success, query).toBe(false);
       expect(response.body.message, query).toMatch(/^无效的参数/);
@@ -124,7 +173,9 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
     expect(byContent).toHaveLength(1);
     expect(await get(admin.client, `/api/log/search?keyword=${encodeURIComponent('100%')}`)).toHaveLength(1);
     expect(await get(admin.client, `/api/log/search?keyword=${encodeURIComponent('_00')}`)).toHaveLength(0);
-    expect(await get(admin.client, `/api/log/search?keyword=${encodeURIComponent("'; delete from logs; --")}`)).toHaveLength(0);
+    expect(
+      await get(admin.client, `/api/log/search?keyword=${encodeURIComponent("'; delete from logs; --")}`),
+    ).toHaveLength(0);
     expect(await get(alice.client, '/api/log/self/search?keyword=4')).toHaveLength(0);
     expect(await get(bob.client, '/api/log/self/search?keyword=4')).toHaveLength(2);
     expect(await get(alice.client, `/api/log/self/search?keyword=${encodeURIComponent('倍率')}`)).toHaveLength(5);
@@ -159,25 +210,42 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
       { time: day + 86_400, model_name: 'gpt-4o', quota: 1000, requests: 1, prompt_tokens: 100, completion_tokens: 50 },
     ]);
     // In UTC+8 local midnight is 8 hours earlier, so the first day's logs move into the bucket before it.
-    const shifted = await get(admin.client, `/api/log/series?${range}&granularity=day&utc_offset=28800&model_name=gpt-4o`);
+    const shifted = await get(
+      admin.client,
+      `/api/log/series?${range}&granularity=day&utc_offset=28800&model_name=gpt-4o`,
+    );
     expect(shifted.map((point: { time: number; quota: number }) => [point.time, point.quota])).toEqual([
       [day - 8 * 3600 + 86_400 - 86_400, 162],
       [day - 8 * 3600 + 86_400, 1000],
     ]);
-    expect((await get(admin.client, `/api/log/series?${range}&username=${bob.username}`))[0]).toMatchObject({ quota: 9, requests: 1 });
+    expect((await get(admin.client, `/api/log/series?${range}&username=${bob.username}`))[0]).toMatchObject({
+      quota: 9,
+      requests: 1,
+    });
     expect(await get(bob.client, `/api/log/self/series?${range}&granularity=day`)).toHaveLength(1);
     expect(await get(alice.client, '/api/log/self/series')).toEqual([]);
     expect((await alice.client.get('/api/log/self/series?granularity=minute')).body.success).toBe(false);
-    const tooWide = await alice.client.get(`/api/log/self/series?start_timestamp=1&end_timestamp=${day}&granularity=hour`);
+    const tooWide = await alice.client.get(
+      `/api/log/self/series?start_timestamp=1&end_timestamp=${day}&granularity=hour`,
+    );
     expect(tooWide.body.success).toBe(false);
     expect(tooWide.body.message).toContain('时间范围过大');
   });
 
   test('deleting old logs needs a timestamp and answers the count', async () => {
-    expect((await admin.client.delete('/api/log/')).body).toEqual({ success: false, message: 'target timestamp is required' });
-    expect((await admin.client.delete('/api/log/?target_timestamp=0')).body.message).toBe('target timestamp is required');
+    expect((await admin.client.delete('/api/log/')).body).toEqual({
+      success: false,
+      message: 'target timestamp is required',
+    });
+    expect((await admin.client.delete('/api/log/?target_timestamp=0')).body.message).toBe(
+      'target timestamp is required',
+    );
     expect((await admin.client.delete('/api/log/?target_timestamp=abc')).body.success).toBe(false);
-    expect((await admin.client.delete(`/api/log/?target_timestamp=${day + 20}`)).body).toEqual({ success: true, message: '', data: 2 });
+    expect((await admin.client.delete(`/api/log/?target_timestamp=${day + 20}`)).body).toEqual({
+      success: true,
+      message: '',
+      data: 2,
+    });
     expect((await admin.client.delete(`/api/log/?target_timestamp=${day + 20}`)).body.data).toBe(0);
     expect(await get(admin.client, '/api/log/')).toHaveLength(8);
     const root = await server.rootClient();

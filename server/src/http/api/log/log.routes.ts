@@ -24,7 +24,11 @@ const toFilters = (query: LogFilterQuery): LogFilters => ({
 });
 
 /** The self views always filter by the caller's id, never by the username copied into old rows. */
-const ownFilters = (query: LogFilterQuery, userId: number): LogFilters => ({ ...toFilters(query), username: undefined, userId });
+const ownFilters = (query: LogFilterQuery, userId: number): LogFilters => ({
+  ...toFilters(query),
+  username: undefined,
+  userId,
+});
 
 const timestampRequired = () =>
   new AppError('target_timestamp_required', { zh: 'target timestamp is required', en: 'target timestamp is required' });
@@ -76,7 +80,11 @@ export const logRoutes: RouteModule = (app, { context, requireAdmin, requireUser
     const end = query.end_timestamp || nowSeconds();
     const start = query.start_timestamp || end - 7 * 86_400;
     if ((end - start) / width > maxSeriesBuckets) throw rangeTooLarge();
-    const filters = { ...(own ? ownFilters(query, currentUser(request).id) : toFilters(query)), startTimestamp: start, endTimestamp: end };
+    const filters = {
+      ...(own ? ownFilters(query, currentUser(request).id) : toFilters(query)),
+      startTimestamp: start,
+      endTimestamp: end,
+    };
     return ok(await usageSeries(logs(), filters, query.granularity, query.utc_offset));
   };
   app.get('/log/series', { preHandler: requireAdmin }, series(false));

@@ -25,7 +25,14 @@ export const logDeleteQuery = z.object({ target_timestamp: timestampText });
 export const logSeriesQuery = logFilterQuery.extend({
   granularity: z.enum(['hour', 'day']).default('day'),
   /** The viewer's offset from UTC in seconds (UTC+8 → 28800), so that day buckets start at local midnight. */
-  utc_offset: optionalIntegerText.pipe(z.number().int().min(-14 * 3600).max(14 * 3600).optional()),
+  utc_offset: optionalIntegerText.pipe(
+    z
+      .number()
+      .int()
+      .min(-14 * 3600)
+      .max(14 * 3600)
+      .optional(),
+  ),
 });
 
 export type LogFilterQuery = z.infer<typeof logFilterQuery>;

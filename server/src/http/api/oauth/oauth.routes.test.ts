@@ -63,14 +63,22 @@ describe.each(await availableEngines())('third-party sign-in on $label', (engine
 
     const exchange = providers.requests.findLast((request) => request.path === '/login/oauth/access_token')!;
     expect(exchange.method).toBe('POST');
-    expect(exchange.body).toEqual({ client_id: providers.clientId, client_secret: providers.clientSecret, code: 'gh-code-1' });
+    expect(exchange.body).toEqual({
+      client_id: providers.clientId,
+      client_secret: providers.clientSecret,
+      code: 'gh-code-1',
+    });
     expect(exchange.headers.accept).toBe('application/json');
     const userCall = providers.requests.findLast((request) => request.path === '/user')!;
     expect(userCall.headers.authorization).toMatch(/^Bearer access-\d+$/);
 
     const row = await db().selectFrom('users').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ github_id: login, email: `${login}@github.test`, password: '' });
-    expect((await db().selectFrom('tokens').select('name').where('user_id', '=', row.id).execute()).map((token) => token.name)).toEqual(['default']);
+    expect(
+      (await db().selectFrom('tokens').select('name').where('user_id', '=', row.id).execute()).map(
+        (token) => token.name,
+      ),
+    ).toEqual(['default']);
     // The session works, and the same GitHub account signs in to the same user next time.
     expect((await client.get('/api/user/self')).body.data.username).toBe(username);
     const again = server.client();
@@ -132,7 +140,9 @@ describe.each(await availableEngines())('third-party sign-in on $label', (engine
     providers.github.set('gh-bind', { login, name: 'Binder' });
     const bound = await client.get(`/api/oauth/github?code=gh-bind&state=${await stateFor(client)}`);
     expect(bound.body).toEqual({ success: true, message: 'bind', data: null });
-    expect((await db().selectFrom('users').select('github_id').where('id', '=', id).executeTakeFirstOrThrow()).github_id).toBe(login);
+    expect(
+      (await db().selectFrom('users').select('github_id').where('id', '=', id).executeTakeFirstOrThrow()).github_id,
+    ).toBe(login);
 
     const { client: second } = await signUp(server, uniqueName('gb'));
     const conflict = await second.get(`/api/oauth/github?code=gh-bind&state=${await stateFor(second)}`);
@@ -164,7 +174,12 @@ describe.each(await availableEngines())('third-party sign-in on $label', (engine
 
   test('OIDC: preferred username when free, else oidc_<id>', async () => {
     const preferred = uniqueName('pref');
-    providers.oidc.set('oidc-1', { sub: `sub-${preferred}`, name: 'OIDC Person', preferred_username: preferred, email: `${preferred}@idp.test` });
+    providers.oidc.set('oidc-1', {
+      sub: `sub-${preferred}`,
+      name: 'OIDC Person',
+      preferred_username: preferred,
+      email: `${preferred}@idp.test`,
+    });
     const client = server.client();
     const first = await client.get(`/api/oauth/oidc?code=oidc-1&state=${await stateFor(client)}`);
     expect(first.body.data).toMatchObject({ username: preferred, display_name: 'OIDC Person' });
@@ -206,7 +221,9 @@ describe.each(await availableEngines())('third-party sign-in on $label', (engine
     providers.wechat.set('654321', `wx_${uniqueName()}`);
     const bound = await binder.get('/api/oauth/wechat/bind?code=654321');
     expect(bound.body.success).toBe(true);
-    expect((await db().selectFrom('users').select('wechat_id').where('id', '=', id).executeTakeFirstOrThrow()).wechat_id).toBe(providers.wechat.get('654321'));
+    expect(
+      (await db().selectFrom('users').select('wechat_id').where('id', '=', id).executeTakeFirstOrThrow()).wechat_id,
+    ).toBe(providers.wechat.get('654321'));
 
     const root = await server.rootClient();
     await setOptions(root, { WeChatAuthEnabled: false });

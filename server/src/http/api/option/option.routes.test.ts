@@ -13,7 +13,11 @@ describe.each(await availableEngines())('options and status on $label', (engine)
     const response = await server.client().get('/api/status');
     expect(response.status).toBe(200);
     expect(response.body.success).toBe(true);
-    expect(response.body.data).toMatchObject({ system_name: 'ModelGate', quota_per_unit: 500000, display_in_currency: true });
+    expect(response.body.data).toMatchObject({
+      system_name: 'ModelGate',
+      quota_per_unit: 500000,
+      display_in_currency: true,
+    });
     expect(response.headers.get('x-oneapi-request-id')).toMatch(/^\d{25}$/);
   });
 

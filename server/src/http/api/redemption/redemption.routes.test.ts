@@ -42,7 +42,9 @@ describe.each(await availableEngines())('redemption codes on $label', (engine) =
     for (const key of keys) expect(key).toMatch(/^[0-9a-f]{32}$/);
     const rows = await rowsNamed('春节活动');
     expect(rows).toHaveLength(3);
-    expect(rows.every((row) => Number(row.user_id) === admin.id && Number(row.status) === 1 && Number(row.quota) === 500000)).toBe(true);
+    expect(
+      rows.every((row) => Number(row.user_id) === admin.id && Number(row.status) === 1 && Number(row.quota) === 500000),
+    ).toBe(true);
     const zero = await create({ name: 'zero', quota: 0, count: 1 });
     expect((await rowsNamed('zero'))[0]?.quota).toBe(100);
     expect(zero.body.data).toHaveLength(1);
@@ -71,8 +73,12 @@ describe.each(await availableEngines())('redemption codes on $label', (engine) =
       else expect(response.body.message).toMatch(message);
     }
     expect(await rowsNamed('bad')).toHaveLength(0);
-    expect((await create({ name: '二十个字的名字二十个字的名字二十个字的名字', quota: 1, count: 1 })).body.success).toBe(false);
-    expect((await create({ name: '二十个字的名字二十个字的名字二十个字的名', quota: 1, count: 1 })).body.success).toBe(true);
+    expect(
+      (await create({ name: '二十个字的名字二十个字的名字二十个字的名字', quota: 1, count: 1 })).body.success,
+    ).toBe(false);
+    expect((await create({ name: '二十个字的名字二十个字的名字二十个字的名', quota: 1, count: 1 })).body.success).toBe(
+      true,
+    );
     expect((await create({ name: 'full batch', quota: 1, count: 100 })).body.data).toHaveLength(100);
   });
 
@@ -81,7 +87,18 @@ describe.each(await availableEngines())('redemption codes on $label', (engine) =
     expect(page0).toHaveLength(10);
     expect(page0[0].id).toBeGreaterThan(page0[9].id);
     expect(Object.keys(page0[0]).sort()).toEqual(
-      ['count', 'created_time', 'id', 'key', 'name', 'quota', 'redeemed_time', 'status', 'used_user_id', 'user_id'].sort(),
+      [
+        'count',
+        'created_time',
+        'id',
+        'key',
+        'name',
+        'quota',
+        'redeemed_time',
+        'status',
+        'used_user_id',
+        'user_id',
+      ].sort(),
     );
     const page1 = (await admin.client.get('/api/redemption/?p=1')).body.data;
     expect(page1[0].id).toBeLessThan(page0[9].id);
@@ -90,9 +107,11 @@ describe.each(await availableEngines())('redemption codes on $label', (engine) =
     await create({ name: 'sale_a', quota: 1, count: 1 });
     await create({ name: 'salexa', quota: 1, count: 1 });
     const search = async (keyword: string) =>
-      ((await admin.client.get(`/api/redemption/search?keyword=${encodeURIComponent(keyword)}`)).body.data as { name: string }[]).map(
-        (code) => code.name,
-      );
+      (
+        (await admin.client.get(`/api/redemption/search?keyword=${encodeURIComponent(keyword)}`)).body.data as {
+          name: string;
+        }[]
+      ).map((code) => code.name);
     expect((await search('sale_')).sort()).toEqual(['sale_a']);
     expect((await search('sale')).sort()).toEqual(['sale_a', 'salexa']);
     expect(await search('%')).toEqual([]);
@@ -104,7 +123,10 @@ describe.each(await availableEngines())('redemption codes on $label', (engine) =
 
     const one = await admin.client.get(`/api/redemption/${target.id}`);
     expect(one.body.data).toMatchObject({ id: target.id, name: 'salexa', key: target.key, count: 0, status: 1 });
-    expect((await admin.client.get('/api/redemption/999999')).body).toEqual({ success: false, message: '兑换码不存在' });
+    expect((await admin.client.get('/api/redemption/999999')).body).toEqual({
+      success: false,
+      message: '兑换码不存在',
+    });
     expect((await admin.client.get('/api/redemption/abc')).body.message).toMatch(/^无效的参数/);
   });
 
@@ -115,11 +137,20 @@ describe.each(await availableEngines())('redemption codes on $label', (engine) =
     expect(renamed.body.data).toMatchObject({ name: 'edited', quota: 300, status: 1 });
     const requoted = await admin.client.put('/api/redemption/', { id: code.id, quota: 900, status: 3 });
     expect(requoted.body.data).toMatchObject({ name: 'edited', quota: 900, status: 1 });
-    expect((await admin.client.put('/api/redemption/', { id: code.id, name: 'x'.repeat(21) })).body.message).toBe('兑换码名称长度必须在1-20之间');
+    expect((await admin.client.put('/api/redemption/', { id: code.id, name: 'x'.repeat(21) })).body.message).toBe(
+      '兑换码名称长度必须在1-20之间',
+    );
     expect((await admin.client.put('/api/redemption/', { id: code.id, quota: -5 })).body.success).toBe(false);
-    expect((await admin.client.put('/api/redemption/', { id: code.id, quota: 0 })).body.message).toBe('兑换码额度必须大于 0');
-    expect((await admin.client.put('/api/redemption/', { id: 999999, name: 'ghost' })).body.message).toBe('兑换码不存在');
-    expect((await admin.client.get(`/api/redemption/${code.id}`)).body.data).toMatchObject({ name: 'edited', quota: 900 });
+    expect((await admin.client.put('/api/redemption/', { id: code.id, quota: 0 })).body.message).toBe(
+      '兑换码额度必须大于 0',
+    );
+    expect((await admin.client.put('/api/redemption/', { id: 999999, name: 'ghost' })).body.message).toBe(
+      '兑换码不存在',
+    );
+    expect((await admin.client.get(`/api/redemption/${code.id}`)).body.data).toMatchObject({
+      name: 'edited',
+      quota: 900,
+    });
   });
 
   test('toggles unused codes only; deletes for good', async () => {
@@ -127,18 +158,31 @@ describe.each(await availableEngines())('redemption codes on $label', (engine) =
     const code = (await rowsNamed('toggle'))[0]!;
     const disabled = await admin.client.put('/api/redemption/?status_only=1', { id: code.id, status: 2 });
     expect(disabled.body.data.status).toBe(2);
-    expect((await user.client.post('/api/user/topup', { key })).body).toEqual({ success: false, message: '兑换失败，该兑换码已被使用' });
-    expect((await admin.client.put('/api/redemption/?status_only=true', { id: code.id, status: 1 })).body.data.status).toBe(1);
+    expect((await user.client.post('/api/user/topup', { key })).body).toEqual({
+      success: false,
+      message: '兑换失败，该兑换码已被使用',
+    });
+    expect(
+      (await admin.client.put('/api/redemption/?status_only=true', { id: code.id, status: 1 })).body.data.status,
+    ).toBe(1);
     for (const status of [0, 3, 4, '2']) {
-      expect((await admin.client.put('/api/redemption/?status_only=1', { id: code.id, status })).body.success, String(status)).toBe(false);
+      expect(
+        (await admin.client.put('/api/redemption/?status_only=1', { id: code.id, status })).body.success,
+        String(status),
+      ).toBe(false);
     }
     expect((await user.client.post('/api/user/topup', { key })).body.success).toBe(true);
     const used = await admin.client.put('/api/redemption/?status_only=1', { id: code.id, status: 1 });
     expect(used.body).toEqual({ success: false, message: '该兑换码已被使用，无法修改状态' });
-    expect((await admin.client.put('/api/redemption/?status_only=1', { id: 999999, status: 1 })).body.message).toBe('兑换码不存在');
+    expect((await admin.client.put('/api/redemption/?status_only=1', { id: 999999, status: 1 })).body.message).toBe(
+      '兑换码不存在',
+    );
 
     expect((await admin.client.delete(`/api/redemption/${code.id}/`)).body.success).toBe(true);
-    expect((await admin.client.delete(`/api/redemption/${code.id}`)).body).toEqual({ success: false, message: '兑换码不存在' });
+    expect((await admin.client.delete(`/api/redemption/${code.id}`)).body).toEqual({
+      success: false,
+      message: '兑换码不存在',
+    });
     expect((await admin.client.delete('/api/redemption/x')).body.success).toBe(false);
   });
 });

@@ -18,7 +18,15 @@ describe.each(await availableEngines())('redeeming codes on $label', (engine) =>
     return response.body.data[0];
   };
   const quotaOf = async (id: number) =>
-    Number((await server.context.database.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
+    Number(
+      (
+        await server.context.database.db
+          .selectFrom('users')
+          .select('quota')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).quota,
+    );
 
   test('credits the user once, records who redeemed it, and logs the top-up', async () => {
     const user = await createTestUser(server, { quota: 1000 });
@@ -29,12 +37,20 @@ describe.each(await availableEngines())('redeeming codes on $label', (engine) =>
     expect(await quotaOf(user.id)).toBe(1100);
     expect((await getCachedUser(server.context, user.id))?.quota).toBe(1100);
 
-    const code = await server.context.database.db.selectFrom('redemptions').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+    const code = await server.context.database.db
+      .selectFrom('redemptions')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(Number(code.status)).toBe(3);
     expect(Number(code.used_user_id)).toBe(user.id);
     expect(Math.abs(Number(code.redeemed_time) - Date.now() / 1000)).toBeLessThan(5);
 
-    const logs = await server.context.logDatabase.db.selectFrom('logs').selectAll().where('user_id', '=', user.id).execute();
+    const logs = await server.context.logDatabase.db
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ type: 1, username: user.username, content: '通过兑换码充值 ＄0.000200 额度' });
 
@@ -46,15 +62,28 @@ describe.each(await availableEngines())('redeeming codes on $label', (engine) =>
   test('refuses missing, unknown and malformed codes', async () => {
     const user = await createTestUser(server, { quota: 5 });
     expect((await user.client.post('/api/user/topup', {})).body).toEqual({ success: false, message: '未提供兑换码' });
-    expect((await user.client.post('/api/user/topup', { key: '  ' })).body).toEqual({ success: false, message: '未提供兑换码' });
-    expect((await user.client.post('/api/user/topup', { key: '0'.repeat(32) })).body).toEqual({ success: false, message: '兑换失败，无效的兑换码' });
-    expect((await user.client.post('/api/user/topup', { key: "' or '1'='1" })).body.message).toBe('兑换失败，无效的兑换码');
+    expect((await user.client.post('/api/user/topup', { key: '  ' })).body).toEqual({
+      success: false,
+      message: '未提供兑换码',
+    });
+    expect((await user.client.post('/api/user/topup', { key: '0'.repeat(32) })).body).toEqual({
+      success: false,
+      message: '兑换失败，无效的兑换码',
+    });
+    expect((await user.client.post('/api/user/topup', { key: "' or '1'='1" })).body.message).toBe(
+      '兑换失败，无效的兑换码',
+    );
     expect((await user.client.post('/api/user/topup', { key: 'x'.repeat(65) })).body.message).toMatch(/^无效的参数/);
     expect((await user.client.post('/api/user/topup', { key: 42 })).body.message).toMatch(/^无效的参数/);
     expect((await server.client().post('/api/user/topup', { key: 'x' })).status).toBe(401);
     expect(await quotaOf(user.id)).toBe(5);
     const english = await server.client(user.accessToken);
-    const response = await english.request('POST', '/api/user/topup', { key: '1'.repeat(32) }, { 'accept-language': 'en-US' });
+    const response = await english.request(
+      'POST',
+      '/api/user/topup',
+      { key: '1'.repeat(32) },
+      { 'accept-language': 'en-US' },
+    );
     expect(response.body.message).toBe('redeem failed: invalid code');
   });
 
@@ -71,13 +100,21 @@ describe.each(await availableEngines())('redeeming codes on $label', (engine) =>
     const quotas = await Promise.all(users.map((user) => quotaOf(user.id)));
     expect(quotas.reduce((sum, quota) => sum + quota, 0)).toBe(777);
     const winner = users[quotas.indexOf(777)]!;
-    const code = await server.context.database.db.selectFrom('redemptions').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+    const code = await server.context.database.db
+      .selectFrom('redemptions')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(Number(code.used_user_id)).toBe(winner.id);
     const logs = await server.context.logDatabase.db
       .selectFrom('logs')
       .select('user_id')
       .where('type', '=', 1)
-      .where('user_id', 'in', users.map((user) => user.id))
+      .where(
+        'user_id',
+        'in',
+        users.map((user) => user.id),
+      )
       .execute();
     expect(logs.map((log) => Number(log.user_id))).toEqual([winner.id]);
   });

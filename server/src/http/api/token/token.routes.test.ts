@@ -38,7 +38,21 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     expect(response.body).toMatchObject({ success: true, message: '' });
     const token = response.body.data;
     expect(Object.keys(token).sort()).toEqual(
-      ['accessed_time', 'created_time', 'expired_time', 'id', 'key', 'models', 'name', 'remain_quota', 'status', 'subnet', 'unlimited_quota', 'used_quota', 'user_id'].sort(),
+      [
+        'accessed_time',
+        'created_time',
+        'expired_time',
+        'id',
+        'key',
+        'models',
+        'name',
+        'remain_quota',
+        'status',
+        'subnet',
+        'unlimited_quota',
+        'used_quota',
+        'user_id',
+      ].sort(),
     );
     expect(token).toMatchObject({
       user_id: alice.id,
@@ -53,7 +67,11 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     });
     expect(token.key).toMatch(/^[0-9a-zA-Z]{48}$/);
     expect(Math.abs(token.created_time - nowSeconds())).toBeLessThan(5);
-    const unlimited = await alice.client.post('/api/token/', { name: 'default', unlimited_quota: true, expired_time: nowSeconds() + 3600 });
+    const unlimited = await alice.client.post('/api/token/', {
+      name: 'default',
+      unlimited_quota: true,
+      expired_time: nowSeconds() + 3600,
+    });
     expect(unlimited.body.data).toMatchObject({ unlimited_quota: true, remain_quota: 0 });
     expect(unlimited.body.data.key).not.toBe(token.key);
   });
@@ -82,7 +100,9 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
       if (typeof message === 'string') expect(response.body.message).toBe(message);
       else expect(response.body.message).toMatch(message);
     }
-    const malformed = await alice.client.request('POST', '/api/token/', '{"name":', { 'content-type': 'application/json' });
+    const malformed = await alice.client.request('POST', '/api/token/', '{"name":', {
+      'content-type': 'application/json',
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.success).toBe(false);
     expect(await countTokens(alice.id)).toBe(before);
@@ -115,7 +135,11 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     for (const name of ['a_b', 'axb', '100%', '100x', "o'brien"]) await user.client.post('/api/token/', { name });
     await bob.client.post('/api/token/', { name: 'a_bob' });
     const names = async (keyword: string) =>
-      ((await user.client.get(`/api/token/search?keyword=${encodeURIComponent(keyword)}`)).body.data as { name: string }[])
+      (
+        (await user.client.get(`/api/token/search?keyword=${encodeURIComponent(keyword)}`)).body.data as {
+          name: string;
+        }[]
+      )
         .map((token) => token.name)
         .sort();
     expect(await names('a_')).toEqual(['a_b']);
@@ -163,7 +187,13 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
         subnet: '10.0.0.0/8',
       })
     ).body.data;
-    const renamed = await alice.client.put('/api/token/', { id: created.id, name: 'edited', status: 2, key: 'forged', used_quota: 9 });
+    const renamed = await alice.client.put('/api/token/', {
+      id: created.id,
+      name: 'edited',
+      status: 2,
+      key: 'forged',
+      used_quota: 9,
+    });
     expect(renamed.body.success).toBe(true);
     expect(renamed.body.data).toMatchObject({
       name: 'edited',
@@ -186,22 +216,43 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
       models: '',
       subnet: '',
     });
-    expect(full.body.data).toMatchObject({ name: 'full', remain_quota: 0, unlimited_quota: true, expired_time: -1, models: '', subnet: '' });
+    expect(full.body.data).toMatchObject({
+      name: 'full',
+      remain_quota: 0,
+      unlimited_quota: true,
+      expired_time: -1,
+      models: '',
+      subnet: '',
+    });
     const bad = await alice.client.put('/api/token/', { id: created.id, subnet: 'nope', name: 'changed' });
     expect(bad.body).toEqual({ success: false, message: '参数错误：无效的网段：nope' });
     // Unlimited now: the -1 one-api gives default tokens (and the console sends back) is accepted and ignored.
     const ignored = await alice.client.put('/api/token/', { id: created.id, remain_quota: -1, name: 'full' });
     expect(ignored.body.data).toMatchObject({ remain_quota: 0, unlimited_quota: true });
-    const negative = await alice.client.put('/api/token/', { id: created.id, remain_quota: -10, unlimited_quota: false });
+    const negative = await alice.client.put('/api/token/', {
+      id: created.id,
+      remain_quota: -10,
+      unlimited_quota: false,
+    });
     expect(negative.body).toEqual({ success: false, message: '参数错误：剩余额度不能为负数' });
-    expect((await alice.client.get(`/api/token/${created.id}`)).body.data).toMatchObject({ name: 'full', remain_quota: 0, unlimited_quota: true });
-    const defaultToken = (await alice.client.post('/api/token/', { name: 'default', unlimited_quota: true, remain_quota: -1 })).body.data;
+    expect((await alice.client.get(`/api/token/${created.id}`)).body.data).toMatchObject({
+      name: 'full',
+      remain_quota: 0,
+      unlimited_quota: true,
+    });
+    const defaultToken = (
+      await alice.client.post('/api/token/', { name: 'default', unlimited_quota: true, remain_quota: -1 })
+    ).body.data;
     expect(defaultToken).toMatchObject({ unlimited_quota: true, remain_quota: 0 });
   });
 
   test('status-only updates toggle the status, but an expired or exhausted token cannot be re-enabled', async () => {
     const created = (await alice.client.post('/api/token/', { name: 'toggle', remain_quota: 50 })).body.data;
-    const disabled = await alice.client.put('/api/token/?status_only=1', { id: created.id, status: 2, name: 'ignored' });
+    const disabled = await alice.client.put('/api/token/?status_only=1', {
+      id: created.id,
+      status: 2,
+      name: 'ignored',
+    });
     expect(disabled.body.data).toMatchObject({ status: 2, name: 'toggle' });
     const enabled = await alice.client.put('/api/token/?status_only=true', { id: created.id, status: 1 });
     expect(enabled.body.data.status).toBe(1);
@@ -211,25 +262,42 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     }
 
     const db = server.context.database.db;
-    await db.updateTable('tokens').set({ status: 3, expired_time: nowSeconds() - 10 }).where('id', '=', created.id).execute();
+    await db
+      .updateTable('tokens')
+      .set({ status: 3, expired_time: nowSeconds() - 10 })
+      .where('id', '=', created.id)
+      .execute();
     const expired = await alice.client.put('/api/token/?status_only=1', { id: created.id, status: 1 });
-    expect(expired.body).toEqual({ success: false, message: '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期' });
+    expect(expired.body).toEqual({
+      success: false,
+      message: '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期',
+    });
     await alice.client.put('/api/token/', { id: created.id, expired_time: -1 });
     expect((await alice.client.get(`/api/token/${created.id}`)).body.data.status).toBe(3);
-    expect((await alice.client.put('/api/token/?status_only=1', { id: created.id, status: 1 })).body.success).toBe(true);
+    expect((await alice.client.put('/api/token/?status_only=1', { id: created.id, status: 1 })).body.success).toBe(
+      true,
+    );
 
     await db.updateTable('tokens').set({ status: 4, remain_quota: 0 }).where('id', '=', created.id).execute();
     const exhausted = await alice.client.put('/api/token/?status_only=1', { id: created.id, status: 1 });
-    expect(exhausted.body).toEqual({ success: false, message: '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度' });
+    expect(exhausted.body).toEqual({
+      success: false,
+      message: '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度',
+    });
     await alice.client.put('/api/token/', { id: created.id, unlimited_quota: true });
-    expect((await alice.client.put('/api/token/?status_only=1', { id: created.id, status: 1 })).body.data.status).toBe(1);
+    expect((await alice.client.put('/api/token/?status_only=1', { id: created.id, status: 1 })).body.data.status).toBe(
+      1,
+    );
   });
 
   test('deletes for good', async () => {
     const created = (await alice.client.post('/api/token/', { name: 'delete-me' })).body.data;
     expect((await alice.client.delete(`/api/token/${created.id}/`)).body).toMatchObject({ success: true });
     expect((await alice.client.get(`/api/token/${created.id}`)).body.message).toBe('令牌不存在');
-    expect((await alice.client.delete(`/api/token/${created.id}`)).body).toEqual({ success: false, message: '令牌不存在' });
+    expect((await alice.client.delete(`/api/token/${created.id}`)).body).toEqual({
+      success: false,
+      message: '令牌不存在',
+    });
   });
 
   test('the cached key lookup follows every write at once', async () => {
@@ -249,13 +317,16 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     const now = nowSeconds();
     const rows = Array.from({ length: maxTokensPerUser }, (_, index) => ({
       user_id: user.id,
-      key: `cap${user.id}x${String(index).padStart(6, "0")}`.padEnd(48, "z"),
+      key: `cap${user.id}x${String(index).padStart(6, '0')}`.padEnd(48, 'z'),
       name: `cap${index}`,
       created_time: now,
       accessed_time: now,
     }));
     for (let start = 0; start < rows.length; start += 200) {
-      await server.context.database.db.insertInto('tokens').values(rows.slice(start, start + 200)).execute();
+      await server.context.database.db
+        .insertInto('tokens')
+        .values(rows.slice(start, start + 200))
+        .execute();
     }
     const refused = await user.client.post('/api/token/', { name: 'one too many' });
     expect(refused.body.success).toBe(false);

@@ -67,6 +67,9 @@ describe.skipIf(sharedEngines.length === 0).each(sharedEngines)('two nodes shari
     const reset = await nodeB.client().post('/api/user/reset', { email, token });
     expect(reset.body.success).toBe(true);
     await nodeA.client().login(username, reset.body.data as string);
-    expect((await nodeA.client().post('/api/user/reset', { email, token })).body).toEqual({ success: false, message: '重置链接非法或已过期' });
+    expect((await nodeA.client().post('/api/user/reset', { email, token })).body).toEqual({
+      success: false,
+      message: '重置链接非法或已过期',
+    });
   });
 });

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 
 /** one-api's validator limits, shared by sign-up, self-service and administration. */
-export const usernameField = z.string().trim().min(1, 'username is required').max(12, 'username is at most 12 characters');
-export const passwordField = z.string().min(8, 'password needs 8 to 20 characters').max(20, 'password needs 8 to 20 characters');
+export const usernameField = z
+  .string()
+  .trim()
+  .min(1, 'username is required')
+  .max(12, 'username is at most 12 characters');
+export const passwordField = z
+  .string()
+  .min(8, 'password needs 8 to 20 characters')
+  .max(20, 'password needs 8 to 20 characters');
 /** An empty password means "keep the current one" on updates. */
 export const optionalPasswordField = z.union([z.literal(''), passwordField]).optional();
 export const displayNameField = z.string().trim().max(20, 'display name is at most 20 characters');

@@ -20,18 +20,43 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
     expect(self.body.success).toBe(true);
     expect(Object.keys(self.body.data).sort()).toEqual(
       [
-        'id', 'username', 'password', 'display_name', 'role', 'status', 'email', 'github_id', 'wechat_id', 'lark_id', 'oidc_id',
-        'verification_code', 'access_token', 'quota', 'used_quota', 'request_count', 'group', 'aff_code', 'inviter_id',
+        'id',
+        'username',
+        'password',
+        'display_name',
+        'role',
+        'status',
+        'email',
+        'github_id',
+        'wechat_id',
+        'lark_id',
+        'oidc_id',
+        'verification_code',
+        'access_token',
+        'quota',
+        'used_quota',
+        'request_count',
+        'group',
+        'aff_code',
+        'inviter_id',
       ].sort(),
     );
-    expect(self.body.data).toMatchObject({ id, password: '', access_token: '', verification_code: '', group: 'default' });
+    expect(self.body.data).toMatchObject({
+      id,
+      password: '',
+      access_token: '',
+      verification_code: '',
+      group: 'default',
+    });
   });
 
   test('PUT /api/user/self changes only the given fields and refuses bad or taken values', async () => {
     const username = uniqueName('edit');
     const { client, id } = await signUp(server, username);
     const renamed = uniqueName('ren');
-    expect((await client.put('/api/user/self', { display_name: '新名字', username: renamed, password: '' })).body).toEqual({ success: true, message: '', data: null });
+    expect(
+      (await client.put('/api/user/self', { display_name: '新名字', username: renamed, password: '' })).body,
+    ).toEqual({ success: true, message: '', data: null });
     const row = await db().selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ username: renamed, display_name: '新名字' });
     await server.client().login(renamed, 'password123');
@@ -41,14 +66,25 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
 
     const other = uniqueName('oth');
     await signUp(server, other);
-    expect((await client.put('/api/user/self', { username: other })).body).toEqual({ success: false, message: '用户名已存在' });
-    for (const body of [{ password: 'short' }, { username: 'x'.repeat(13) }, { display_name: 'y'.repeat(21) }, { username: 42 }]) {
+    expect((await client.put('/api/user/self', { username: other })).body).toEqual({
+      success: false,
+      message: '用户名已存在',
+    });
+    for (const body of [
+      { password: 'short' },
+      { username: 'x'.repeat(13) },
+      { display_name: 'y'.repeat(21) },
+      { username: 42 },
+    ]) {
       const refused = await client.put('/api/user/self', body);
       expect(refused.body.success, JSON.stringify(body)).toBe(false);
     }
     const forged = await client.put('/api/user/self', { display_name: 'csrf' }, { 'x-xsrf-token': 'forged' });
     expect(forged.status).toBe(403);
-    expect((await db().selectFrom('users').select('display_name').where('id', '=', id).executeTakeFirstOrThrow()).display_name).toBe('新名字');
+    expect(
+      (await db().selectFrom('users').select('display_name').where('id', '=', id).executeTakeFirstOrThrow())
+        .display_name,
+    ).toBe('新名字');
   });
 
   test('GET /api/user/token issues an access token; the previous one stops working at once', async () => {
@@ -61,7 +97,10 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
     expect(bearer.body.success).toBe(true);
     const second = (await client.get('/api/user/token')).body.data as string;
     expect(second).not.toBe(first);
-    expect((await server.client(first).get('/api/user/self')).body).toEqual({ success: false, message: '无权进行此操作，access token 无效' });
+    expect((await server.client(first).get('/api/user/self')).body).toEqual({
+      success: false,
+      message: '无权进行此操作，access token 无效',
+    });
     expect((await server.client(second).get('/api/user/self')).body.success).toBe(true);
   });
 
@@ -79,14 +118,20 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
     const username = uniqueName('bye');
     const { client, id } = await signUp(server, username);
     const token = (await client.get('/api/user/token')).body.data as string;
-    await db().updateTable('users').set({ email: `${username}@example.com`, github_id: `gh-${username}` }).where('id', '=', id).execute();
+    await db()
+      .updateTable('users')
+      .set({ email: `${username}@example.com`, github_id: `gh-${username}` })
+      .where('id', '=', id)
+      .execute();
     expect((await client.delete('/api/user/self')).body).toEqual({ success: true, message: '', data: null });
     const row = await db().selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.username).toMatch(/^deleted_[0-9a-f]{32}$/);
     expect(row).toMatchObject({ status: 3, email: '', github_id: '', access_token: null });
     expect((await client.get('/api/user/self')).status).toBe(401);
     expect((await server.client(token).get('/api/user/self')).body.success).toBe(false);
-    expect((await server.client().post('/api/user/login', { username, password: 'password123' })).body.success).toBe(false);
+    expect((await server.client().post('/api/user/login', { username, password: 'password123' })).body.success).toBe(
+      false,
+    );
     // The name and the email are free again.
     await signUp(server, username);
   });
@@ -97,7 +142,15 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
     const today = now - (now % 86_400);
     const day = (offset: number) => new Date((today - offset * 86_400) * 1000).toISOString().slice(0, 10);
     const log = (created_at: number, model_name: string, quota: number, type = 2, user_id = id) => ({
-      user_id, created_at, type, model_name, quota, prompt_tokens: quota * 2, completion_tokens: quota * 3, content: '', username: 'x',
+      user_id,
+      created_at,
+      type,
+      model_name,
+      quota,
+      prompt_tokens: quota * 2,
+      completion_tokens: quota * 3,
+      content: '',
+      username: 'x',
     });
     await server.context.logDatabase.db
       .insertInto('logs')

@@ -27,9 +27,13 @@ export const userRoutes: RouteModule = async (app, kit) => {
     return ok();
   });
 
-  app.get('/user/token', { preHandler: requireUser }, async (request) => ok(await regenerateAccessToken(context, currentUser(request))));
+  app.get('/user/token', { preHandler: requireUser }, async (request) =>
+    ok(await regenerateAccessToken(context, currentUser(request))),
+  );
 
-  app.get('/user/aff', { preHandler: requireUser }, async (request) => ok(await ensureAffCode(context, currentUser(request))));
+  app.get('/user/aff', { preHandler: requireUser }, async (request) =>
+    ok(await ensureAffCode(context, currentUser(request))),
+  );
 
   app.get('/user/dashboard', { preHandler: requireUser }, async (request) => {
     try {

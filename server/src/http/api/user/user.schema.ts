@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { Role, UserStatus } from '../../../domain/user/user.constants.js';
-import { displayNameField, idField, optionalPasswordField, pageField, passwordField, quotaField, usernameField } from './user.fields.js';
+import {
+  displayNameField,
+  idField,
+  optionalPasswordField,
+  pageField,
+  passwordField,
+  quotaField,
+  usernameField,
+} from './user.fields.js';
 
 export const userListQuery = z.object({
   p: pageField,
@@ -21,7 +29,11 @@ export const createUserBody = z.object({
   role: z.number().int().min(0).max(Role.Root).optional(),
 });
 
-const groupField = z.string().trim().max(32, 'group is at most 32 characters').regex(/^[^\s,]*$/, 'group has no spaces or commas');
+const groupField = z
+  .string()
+  .trim()
+  .max(32, 'group is at most 32 characters')
+  .regex(/^[^\s,]*$/, 'group has no spaces or commas');
 
 /** PUT /api/user/: the console sends the whole user; only these fields are read. */
 export const updateUserBody = z.object({
@@ -43,7 +55,9 @@ export const updateSelfBody = z.object({
 
 export const manageUserBody = z.object({
   username: z.string().trim().min(1).max(191),
-  action: z.enum(['disable', 'enable', 'delete', 'promote', 'demote'], { message: 'action must be one of disable, enable, delete, promote, demote' }),
+  action: z.enum(['disable', 'enable', 'delete', 'promote', 'demote'], {
+    message: 'action must be one of disable, enable, delete, promote, demote',
+  }),
 });
 
 export const topUpBody = z.object({

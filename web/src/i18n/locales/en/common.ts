@@ -17,7 +17,8 @@ const common: Record<keyof typeof zh, string> = {
   'common.codeSent': 'Verification code sent successfully, check your mailbox!',
   'common.retryIn': 'Retry ({{seconds}})',
   'common.turnstilePending': 'Please retry in a few seconds, the check is running!',
-  'common.wechat.hint': 'Scan the QR code with WeChat, follow the account and send "验证码" to get a code (valid for 3 minutes)',
+  'common.wechat.hint':
+    'Scan the QR code with WeChat, follow the account and send "验证码" to get a code (valid for 3 minutes)',
   'common.wechat.codePlaceholder': 'Verification code',
   'common.wechat.codeRequired': 'Please enter the verification code',
   'common.error.tooManyRequests': 'Error: too many requests, please try again later!',

@@ -24,7 +24,8 @@ const setting: Record<keyof typeof zh, string> = {
   'setting.personal.notBound': 'Not bound',
   'setting.personal.updated': 'User info updated!',
   'setting.personal.accessToken': 'System access token',
-  'setting.personal.accessTokenHint': 'An access token calls the management API instead of a login session. Generating a new one revokes the old one at once.',
+  'setting.personal.accessTokenHint':
+    'An access token calls the management API instead of a login session. Generating a new one revokes the old one at once.',
   'setting.personal.generateToken': 'Generate system access token',
   'setting.personal.tokenCopied': 'Token reset and copied to the clipboard',
   'setting.personal.copyInvitation': 'Copy invitation link',
@@ -41,7 +42,8 @@ const setting: Record<keyof typeof zh, string> = {
   'setting.personal.wechatBound': 'WeChat bound successfully!',
   'setting.personal.dangerZone': 'Danger zone',
   'setting.personal.deleteAccount': 'Delete my account',
-  'setting.personal.deleteWarning': 'You are deleting your own account; all its data is removed and cannot be recovered',
+  'setting.personal.deleteWarning':
+    'You are deleting your own account; all its data is removed and cannot be recovered',
   'setting.personal.deletePrompt': 'Type your account name {{username}} to confirm the deletion',
   'setting.personal.deleteConfirm': 'Delete',
   'setting.personal.deleteConfirmMismatch': 'Please enter your account name to confirm deletion!',
