@@ -18,8 +18,9 @@ export async function confirmPopup(page: Page): Promise<void> {
   await page.locator('.ant-popconfirm .ant-btn-primary').last().click();
 }
 
-/** Saves a README screenshot under docs/screenshots/. */
+/** Saves a README screenshot under docs/screenshots/ when asked to (E2E_SCREENSHOTS=1), so test runs leave the tree clean. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.E2E_SCREENSHOTS !== '1') return;
   const folder = join(repositoryRoot, 'docs', 'screenshots');
   mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: join(folder, `${name}.png`), fullPage: false });
