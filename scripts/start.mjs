@@ -5,9 +5,10 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
-/** Newest modification time under a folder (0 when it does not exist). */
+/** Newest modification time of a file, or of anything under a folder (0 when it does not exist). */
 function newest(folder) {
   if (!existsSync(folder)) return 0;
+  if (!statSync(folder).isDirectory()) return statSync(folder).mtimeMs;
   let latest = 0;
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'dist') continue;
