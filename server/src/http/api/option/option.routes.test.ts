@@ -75,4 +75,32 @@ describe.each(await availableEngines())('options and status on $label', (engine)
     expect(refused.body.success).toBe(false);
     expect(server.context.options.string('Notice')).toBe('');
   });
+  test('notice, about and home page content are public and follow their options', async () => {
+    const root = await server.rootClient();
+    await root.put('/api/option/', { key: 'Notice', value: '**维护通知**' });
+    await root.put('/api/option/', { key: 'About', value: '<p>about us</p>' });
+    await root.put('/api/option/', { key: 'HomePageContent', value: 'https://example.test/home' });
+    const visitor = server.client();
+    expect((await visitor.get('/api/notice')).body).toEqual({ success: true, message: '', data: '**维护通知**' });
+    expect((await visitor.get('/api/about')).body.data).toBe('<p>about us</p>');
+    expect((await visitor.get('/api/home_page_content')).body.data).toBe('https://example.test/home');
+  });
+
+  test('the group list is for admins and follows GroupRatio', async () => {
+    const root = await server.rootClient();
+    await root.put('/api/option/', {
+      key: 'GroupRatio',
+      value: JSON.stringify({ default: 1, vip: 0.8, partner: 0.5 }),
+    });
+    expect((await root.get('/api/group/')).body).toEqual({
+      success: true,
+      message: '',
+      data: ['default', 'partner', 'vip'],
+    });
+    const anonymous = await server.client().get('/api/group/');
+    expect(anonymous.status).toBe(401);
+    const badRatio = await root.put('/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: -1 }) });
+    expect(badRatio.body.success).toBe(false);
+    expect((await root.get('/api/group/')).body.data).toEqual(['default', 'partner', 'vip']);
+  });
 });
