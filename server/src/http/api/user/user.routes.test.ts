@@ -50,6 +50,15 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
     });
   });
 
+  test('GET /api/user/logout ends the session: the next call is not signed in', async () => {
+    const { client } = await signUp(server, uniqueName('out'));
+    expect((await client.get('/api/user/self')).body.success).toBe(true);
+    const logout = await client.get('/api/user/logout');
+    expect(logout.body).toEqual({ success: true, message: '', data: null });
+    expect(client.cookies.has('session')).toBe(false);
+    expect((await client.get('/api/user/self')).status).toBe(401);
+  });
+
   test('PUT /api/user/self changes only the given fields and refuses bad or taken values', async () => {
     const username = uniqueName('edit');
     const { client, id } = await signUp(server, username);
