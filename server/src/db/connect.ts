@@ -51,6 +51,7 @@ export function openDatabase(dsn: string, options: OpenDatabaseOptions): Databas
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`busy_timeout = ${options.sqliteBusyTimeoutMs}`);
   sqlite.pragma('foreign_keys = OFF');
+  cachePreparedStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
@@ -74,4 +75,23 @@ export function mysqlConnectionOptions(dsn: string) {
   if (!match?.groups) throw new Error('SQL_DSN is neither postgres://, mysql:// nor user:pass@tcp(host:port)/db');
   const { user, password, host, port, database } = match.groups;
   return { host: host ?? '127.0.0.1', port: Number(port ?? 3306), user, password: password ?? '', database };
+}
+
+/**
+ * Kysely prepares every query anew; on the relay's write path that costs as much as running it. SQLite
+ * statements are reusable (and re-prepared by SQLite itself after a schema change), and better-sqlite3 runs
+ * them synchronously, so one cached statement per SQL text is safe.
+ */
+function cachePreparedStatements(sqlite: SQLite.Database, capacity = 500): void {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = prepare(source);
+      if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
 }
