@@ -68,7 +68,8 @@ describe('model list for a signed-in user', () => {
       name: 'e2e channel',
       type: 1,
       key: 'sk-e2e-not-used',
-      base_url: '',
+      // Never called; loopback all the same, so nothing here can reach the network.
+      base_url: 'http://127.0.0.1:9',
       other: '',
       model_mapping: '',
       system_prompt: '',

@@ -15,6 +15,8 @@ beforeAll(async () => {
     name: 'status-ch',
     type: 1,
     key: 'sk-x',
+    // Loopback only (refused at once): nothing in the suite may reach the network.
+    base_url: 'http://127.0.0.1:9',
     models: 'gpt-4o-mini',
     group: 'default',
   });
