@@ -10,6 +10,7 @@ import { ChannelModelPicker } from './channel-model-picker';
 import { loadChannelModels, storedChannelModels, type ChannelModelMap } from './channel-models';
 import { ChannelTypeFields } from './channel-type-fields';
 import { CHANNEL_TYPES, ChannelTypeId, KEY_HINT_TYPES } from './channel-types';
+import { useSaving } from '../../hooks/use-saving';
 
 const MAPPING_EXAMPLE = JSON.stringify({ 'gpt-3.5-turbo-0301': 'gpt-3.5-turbo', 'gpt-4-0314': 'gpt-4' }, null, 2);
 
@@ -23,7 +24,7 @@ export default function ChannelEditPage() {
   const [form] = Form.useForm<ChannelFormValues>();
   const type = Form.useWatch('type', form) ?? ChannelTypeId.openAI;
   const [loading, setLoading] = useState(!creating);
-  const [saving, setSaving] = useState(false);
+  const { saving, run: save } = useSaving();
   const [batch, setBatch] = useState(false);
   const [groups, setGroups] = useState<string[]>(['default']);
   const [typeModels, setTypeModels] = useState<ChannelModelMap>(storedChannelModels);
@@ -61,8 +62,7 @@ export default function ChannelEditPage() {
       notify.info(t(`channel.form.error.${result.error}`));
       return;
     }
-    setSaving(true);
-    try {
+    await save(async () => {
       if (creating) {
         await createChannel(result.input);
         notify.success(t('channel.toast.created'));
@@ -71,11 +71,7 @@ export default function ChannelEditPage() {
         await updateChannel({ ...result.input, id: channelId });
         notify.success(t('channel.toast.updated'));
       }
-    } catch {
-      // shown by the common handler
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   const keyHint = (KEY_HINT_TYPES as readonly number[]).includes(type)

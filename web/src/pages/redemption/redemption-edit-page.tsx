@@ -7,6 +7,7 @@ import { PageHeading } from '../../components/page-heading/page-heading';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { notify } from '../../lib/notify';
 import { downloadCodes } from './redemption-download';
+import { useSaving } from '../../hooks/use-saving';
 
 interface RedemptionFormValues {
   name: string;
@@ -25,7 +26,7 @@ export default function RedemptionEditPage() {
   const [form] = Form.useForm<RedemptionFormValues>();
   const quota = Form.useWatch('quota', form);
   const [loading, setLoading] = useState(!creating);
-  const [saving, setSaving] = useState(false);
+  const { saving, run: save } = useSaving();
 
   useEffect(() => {
     if (creating) return;
@@ -39,8 +40,7 @@ export default function RedemptionEditPage() {
     const name = (values.name ?? '').trim();
     if (creating && !name) return;
     const amount = Math.trunc(Number(values.quota) || 0);
-    setSaving(true);
-    try {
+    await save(async () => {
       if (creating) {
         const codes = await createRedemptions({ name, quota: amount, count: Math.trunc(Number(values.count) || 0) });
         notify.success(t('redemption.toast.created'));
@@ -50,11 +50,7 @@ export default function RedemptionEditPage() {
         await updateRedemption({ id: codeId, name, quota: amount });
         notify.success(t('redemption.toast.updated'));
       }
-    } catch {
-      // shown by the common handler
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (

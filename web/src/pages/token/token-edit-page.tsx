@@ -10,6 +10,7 @@ import { notify } from '../../lib/notify';
 import { formatTimestamp, nowSeconds } from '../../lib/time';
 import { emptyTokenForm, formToToken, tokenToForm, type TokenFormValues } from './token-form-values';
 import { dollarsToQuota, EXPIRY_PICKS, expiryFromPick, NEVER_EXPIRES, QUOTA_PICKS_DOLLARS } from './token-quick-picks';
+import { useSaving } from '../../hooks/use-saving';
 
 /** Create (/token/add) or edit (/token/edit/:id) a token. */
 export default function TokenEditPage() {
@@ -23,7 +24,7 @@ export default function TokenEditPage() {
   const dollars = Form.useWatch('remain_dollars', form);
   const [models, setModels] = useState<string[]>([]);
   const [loading, setLoading] = useState(!creating);
-  const [saving, setSaving] = useState(false);
+  const { saving, run: save } = useSaving();
 
   useEffect(() => {
     fetchAvailableModels().then(
@@ -56,8 +57,7 @@ export default function TokenEditPage() {
       notify.error(t('token.form.expiryError'));
       return;
     }
-    setSaving(true);
-    try {
+    await save(async () => {
       if (creating) {
         await createToken(result.input);
         notify.success(t('token.toast.created'));
@@ -66,11 +66,7 @@ export default function TokenEditPage() {
         await updateToken({ ...result.input, id: tokenId });
         notify.success(t('token.toast.updated'));
       }
-    } catch {
-      // shown by the common handler
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
