@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { LocalCache } from './cache/local-cache.js';
 import { LocalBus, RedisBus, type InvalidationBus } from './cache/invalidation-bus.js';
@@ -47,8 +47,8 @@ export async function createContext(
     sqliteBusyTimeoutMs: config.SQLITE_BUSY_TIMEOUT,
     maxConnections: config.SQL_MAX_OPEN_CONNS,
   };
-  const database = openDatabase(config.SQL_DSN, databaseOptions);
-  const logDatabase = config.LOG_SQL_DSN ? openDatabase(config.LOG_SQL_DSN, databaseOptions) : database;
+  const database = await openDatabase(config.SQL_DSN, databaseOptions);
+  const logDatabase = config.LOG_SQL_DSN ? await openDatabase(config.LOG_SQL_DSN, databaseOptions) : database;
   if (config.isMaster) {
     await migrateToLatest(database.db, database.dialect);
     if (logDatabase !== database) await ensureLogTable(logDatabase.db, logDatabase.dialect);
@@ -56,6 +56,8 @@ export async function createContext(
   let redis: Redis | null = null;
   let bus: InvalidationBus = new LocalBus();
   if (config.redisEnabled) {
+    // Loaded only when configured, like the SQL drivers.
+    const { Redis } = await import('ioredis');
     redis = new Redis(config.REDIS_CONN_STRING, {
       maxRetriesPerRequest: 2,
       connectTimeout: 5000,

@@ -98,8 +98,12 @@ export async function createToken(
   return { id, key };
 }
 
-/** The balances billing touches, read from the database. */
+/** Waits for the charges the relay has answered but not yet written (it answers first). */
+export const settled = (server: TestServer) => relayRuntime(server.context).settlements.settled();
+
+/** The balances billing touches, read from the database once pending charges are written. */
 export async function balances(server: TestServer, userId: number, tokenId: number, channelId?: number) {
+  await settled(server);
   const db = server.context.database.db;
   const user = await db
     .selectFrom('users')

@@ -2,8 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import { createPool as createMysqlPool } from 'mysql2';
-import pg from 'pg';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -12,6 +10,8 @@ export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly dialect: DialectName;
+  /** The in-process SQLite database itself, for the relay's synchronous write path (SQLite only). */
+  readonly sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -21,19 +21,23 @@ export interface OpenDatabaseOptions {
   maxConnections: number;
 }
 
-// node-postgres returns int8 and numeric as strings; every such column here is a quota or a count that
-// stays far below 2^53, so numbers are the honest type.
-pg.types.setTypeParser(20, (value) => Number(value));
-pg.types.setTypeParser(1700, (value) => Number(value));
-
-/** Opens SQL_DSN when set (postgres:// or mysql://, or one-api's `user:pass@tcp(host:port)/db`), else SQLite. */
-export function openDatabase(dsn: string, options: OpenDatabaseOptions): DatabaseHandle {
+/**
+ * Opens SQL_DSN when set (postgres:// or mysql://, or one-api's `user:pass@tcp(host:port)/db`), else SQLite.
+ * The PostgreSQL and MySQL drivers load only when used: the default SQLite process stays smaller.
+ */
+export async function openDatabase(dsn: string, options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (/^postgres(ql)?:\/\//.test(dsn)) {
+    const { default: pg } = await import('pg');
+    // node-postgres returns int8 and numeric as strings; every such column here is a quota or a count that
+    // stays far below 2^53, so numbers are the honest type.
+    pg.types.setTypeParser(20, (value) => Number(value));
+    pg.types.setTypeParser(1700, (value) => Number(value));
     const pool = new pg.Pool({ connectionString: dsn, max: options.maxConnections });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (dsn !== '') {
+    const { createPool: createMysqlPool } = await import('mysql2');
     const pool = createMysqlPool({
       ...mysqlConnectionOptions(dsn),
       connectionLimit: options.maxConnections,
@@ -53,7 +57,7 @@ export function openDatabase(dsn: string, options: OpenDatabaseOptions): Databas
   sqlite.pragma('foreign_keys = OFF');
   cachePreparedStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
 /** Accepts a mysql:// URL or the Go driver's DSN that one-api users already have in their environment. */

@@ -134,6 +134,17 @@ export interface OpenedAnswer {
   body: AsyncIterable<Buffer>;
 }
 
+/**
+ * Watches an OpenAI-format event stream that the pipeline forwards byte for byte: sees each `data:` payload
+ * as it passes and tells, at the end, what billing needs.
+ */
+export interface StreamWatcher {
+  /** Sees one payload; false drops its line from the stream (an event the client has no use for). */
+  payload(data: string): boolean;
+  /** The last usage the stream reported, and the generated text when it reported none. */
+  result(): { usage?: Usage; text: string };
+}
+
 export interface Adaptor {
   /** Same as the folder name under relay/adaptors/. */
   readonly id: string;
@@ -153,6 +164,11 @@ export interface Adaptor {
   readResponse(response: UpstreamResponse, call: RelayCall, tools: AdaptorTools): RelayResult | Promise<RelayResult>;
   /** Converts a 2xx stream; `body` yields the raw bytes as they arrive. */
   readStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk>;
+  /**
+   * Only for upstreams whose stream is already what an OpenAI client expects: the pipeline then forwards
+   * its bytes unchanged (no decoding and re-encoding per event) and this only watches them for billing.
+   */
+  watchStream?(call: RelayCall): StreamWatcher;
   /** Reads a non-2xx answer into an OpenAI-shaped error. */
   readError(response: UpstreamResponse, call: RelayCall): UpstreamErrorBody;
 }

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import { AppError } from '../../lib/errors.js';
 import type { OptionStore } from '../option/option.store.js';
 
@@ -28,6 +27,8 @@ export class Mailer {
     const account = this.options.string('SMTPAccount');
     const password = this.options.string('SMTPToken');
     const systemName = this.options.string('SystemName');
+    // Loaded on the first mail: most processes never send one.
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
       host,
       port,

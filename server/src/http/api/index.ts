@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { relayRuntime } from '../../relay/runtime.js';
 import { Role } from '../../domain/user/user.constants.js';
 import { authenticate } from '../middleware/authenticate.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
@@ -32,12 +33,20 @@ const modules: RouteModule[] = [
   serviceStatusRoutes,
 ];
 
-/** The management API under /api: compression, the global API limit, then each resource's routes. */
+/**
+ * The management API under /api: compression, the global API limit, then each resource's routes. The relay
+ * answers before its charge is written; a read here first waits for the charges this node has pending, so
+ * a balance or log read after an answer always includes it.
+ */
 export async function registerApi(app: FastifyInstance, context: AppContext, limits: RateLimits): Promise<void> {
   await app.register(
     async (api) => {
       await api.register(compress, { threshold: 1024 });
       api.addHook('onRequest', limits.api);
+      const settlements = relayRuntime(context).settlements;
+      api.addHook('onRequest', async () => {
+        if (settlements.busy) await settlements.settled();
+      });
       const kit: RouteKit = {
         context,
         requireUser: authenticate(context, Role.Common),

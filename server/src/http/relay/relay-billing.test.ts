@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { batchUpdateJob } from '../../jobs/batch-update.job.js';
 import { availableEngines } from '../../../test/engines.js';
@@ -150,5 +151,42 @@ describe('low-balance reminder', () => {
     expect(mail.subject).toBe('额度提醒');
     expect(mail.html).toContain('您的额度即将用尽');
     expect(mail.html).toContain('http://gate.test/topup');
+  });
+});
+
+const postgres = (await availableEngines()).find((engine) => engine.name === 'postgres');
+
+describe.runIf(postgres)('answer first, charge after', () => {
+  test('a call is answered while its charge waits for a row lock; an /api read waits for the charge', async () => {
+    const server = await startTestServer({ engine: postgres });
+    const upstream = await MockOpenAIUpstream.start({ usage: { prompt_tokens: 10, completion_tokens: 10 } });
+    const locker = new pg.Client({ connectionString: server.context.config.SQL_DSN });
+    try {
+      await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo' });
+      // Far above 100× the estimate, so nothing is reserved before the call: only the charge writes.
+      const userId = await createUser(server, { username: 'answered-first', quota: 10_000_000 });
+      const token = await createToken(server, userId);
+      const root = await server.rootClient();
+      await locker.connect();
+      await locker.query('begin');
+      await locker.query('select id from users where id = $1 for update', [userId]);
+
+      const response = await chat(server, token.key);
+      expect(response.status).toBe(200);
+      await response.text();
+      let readDone = false;
+      const read = root.request('GET', `/api/user/${userId}`).then((result) => {
+        readDone = true;
+        return result;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(readDone).toBe(false);
+      await locker.query('commit');
+      expect((await read).body.data.quota).toBe(10_000_000 - perCall);
+    } finally {
+      await locker.end().catch(() => {});
+      await server.close();
+      await upstream.close();
+    }
   });
 });

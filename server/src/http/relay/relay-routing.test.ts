@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
-import { createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
+import { createChannel, createToken, createUser, setOption, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
 describe.each(await availableEngines())('routing, retries and channel health on $label', (engine) => {
@@ -166,6 +166,7 @@ describe.each(await availableEngines())('routing, retries and channel health on 
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'hi' },
     ]);
+    await settled(server);
     const log = await server.context.logDatabase.db
       .selectFrom('logs')
       .selectAll()

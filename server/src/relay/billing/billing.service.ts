@@ -81,8 +81,8 @@ function remindIfLow(context: AppContext, user: UserRow, quotaBefore: number, am
     );
 }
 
-/** Gives a whole reservation back (any failure path). Never throws: a failed refund is logged. */
-export async function refund(context: AppContext, reservation: Reservation): Promise<void> {
+/** Gives a whole reservation back (any failure path), through the settlement writer, which keeps what fails. */
+export function refund(context: AppContext, reservation: Reservation): void {
   if (reservation.amount <= 0) return;
   const amount = reservation.amount;
   reservation.amount = 0;
@@ -97,12 +97,7 @@ export async function refund(context: AppContext, reservation: Reservation): Pro
     requestCount: 0,
   };
   adjustCachedBalances(context, reservation, -amount, change.tokenUsedDelta);
-  try {
-    await relayRuntime(context).settlements.submit(change, null);
-  } catch (error) {
-    // Kept by the writer and written again.
-    context.logger.error({ err: error, userId: change.userId, amount }, 'a refund is delayed');
-  }
+  relayRuntime(context).settlements.submit(change, null);
 }
 
 export interface Settlement {
@@ -114,9 +109,11 @@ export interface Settlement {
 /**
  * Charges the final price: the difference to the reservation on the balances, the whole price on the used
  * counters (also for unlimited tokens, which one-api never counted), one request, the channel's usage, and
- * the consume log. In batch mode the counters go to the batcher.
+ * the consume log. In batch mode the counters go to the batcher. The relay calls it once the answer has
+ * gone out, so no client waits for the write: this node's caches change at once (its next check sees the
+ * new balance), /api reads wait for the write, and shutdown drains it.
  */
-export async function settle(context: AppContext, reservation: Reservation, settlement: Settlement): Promise<void> {
+export function settle(context: AppContext, reservation: Reservation, settlement: Settlement): void {
   const delta = settlement.quota - reservation.amount;
   const change: QuotaChange = {
     userId: reservation.user.id,
@@ -141,10 +138,5 @@ export async function settle(context: AppContext, reservation: Reservation, sett
   const { batcher, settlements } = relayRuntime(context);
   if (batcher) batcher.add(change);
   adjustCachedBalances(context, reservation, delta, change.tokenUsedDelta);
-  try {
-    await settlements.submit(batcher ? null : change, log);
-  } catch (error) {
-    // Kept by the writer and written again; the request itself is answered.
-    context.logger.error({ err: error, change }, 'settling a relay charge is delayed');
-  }
+  settlements.submit(batcher ? null : change, log);
 }

@@ -3,14 +3,20 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import type { QuotaChange } from './quota.repository.js';
 
-interface UserTotals {
+export interface UserTotals {
   balance: number;
   used: number;
   requests: number;
 }
-interface TokenTotals {
+export interface TokenTotals {
   balance: number;
   used: number;
+}
+/** Accumulated changes per row: balance change and used counters (channels: used only). */
+export interface BalanceTotals {
+  users: Map<number, UserTotals>;
+  tokens: Map<number, TokenTotals>;
+  channels: Map<number, number>;
 }
 
 const add = <T extends object>(map: Map<number, T>, id: number, empty: () => T, apply: (totals: T) => void) => {
@@ -66,12 +72,8 @@ export class QuotaBatcher {
    * that concurrent writers never deadlock). On failure nothing is written and everything is kept.
    */
   async flush(db: Kysely<Database>): Promise<void> {
-    const users = this.users;
-    const tokens = this.tokens;
-    const channels = this.channels;
-    this.users = new Map();
-    this.tokens = new Map();
-    this.channels = new Map();
+    const taken = this.take();
+    const { users, tokens, channels } = taken;
     try {
       await db.transaction().execute(async (transaction) => {
         for (const [id, totals] of sortedById(tokens)) {
@@ -105,17 +107,22 @@ export class QuotaBatcher {
         }
       });
     } catch (error) {
-      this.restore(users, tokens, channels);
+      this.restore(taken);
       throw error;
     }
   }
 
+  /** Everything accumulated so far, leaving the batcher empty (for a writer that writes it elsewhere). */
+  take(): BalanceTotals {
+    const totals = { users: this.users, tokens: this.tokens, channels: this.channels };
+    this.users = new Map();
+    this.tokens = new Map();
+    this.channels = new Map();
+    return totals;
+  }
+
   /** Puts totals that failed to write back in front of whatever arrived meanwhile. */
-  private restore(
-    users: Map<number, UserTotals>,
-    tokens: Map<number, TokenTotals>,
-    channels: Map<number, number>,
-  ): void {
+  restore({ users, tokens, channels }: BalanceTotals): void {
     for (const [id, totals] of users) {
       add(
         this.users,
@@ -143,7 +150,8 @@ export class QuotaBatcher {
   }
 }
 
-const sortedById = <T>(map: Map<number, T>) => [...map].sort(([a], [b]) => a - b);
+/** Rows in ascending id order, so that concurrent writers never deadlock. */
+export const sortedById = <T>(map: Map<number, T>) => [...map].sort(([a], [b]) => a - b);
 
 /** `column - balance`: a charge never takes a balance below zero, a refund (negative) adds back. */
 const changedBy = (column: 'quota' | 'remain_quota', balance: number) =>

@@ -2,39 +2,54 @@ import type { AppContext } from '../../context.js';
 import type { NewLog } from '../../db/tables.js';
 import { insertLogRows } from '../../domain/log/log.writer.js';
 import { QuotaBatcher } from './quota-batcher.js';
+import { writeSettlementsToSqlite } from './sqlite-settlement.js';
 import type { QuotaChange } from './quota.repository.js';
-
-interface Waiter {
-  resolve(): void;
-  reject(error: unknown): void;
-}
 
 /** Logs held back at most while the log database is failing, so an outage cannot exhaust memory. */
 const maxHeldLogs = 50_000;
 const retryDelayMs = 1000;
+/** How long a charge waits for others to share its write; also the most a crash can lose. */
+const groupWindowMs = 10;
+/** A queue this long is written at once. */
+const maxGroupSize = 1000;
 
 /**
- * Group commit for the relay's settlements: every charge (and its consume log) submitted while a write is
- * in progress goes into the next write, one transaction for all balances and one multi-row insert for the
- * logs. A caller's promise settles when its own change is committed, so nothing is acknowledged before it
- * is durable; under load, dozens of requests share one transaction instead of four statements each.
- * What fails to write is kept and written again (money is never dropped).
+ * Group commit for the relay's settlements. The relay answers first and submits the charge (and its consume
+ * log) here; everything submitted within a few milliseconds goes into one write: one transaction for all
+ * balances and one multi-row insert for the logs, or on SQLite holding the logs too, one synchronous
+ * transaction for both. Under load, dozens of requests share a commit instead of paying four statements
+ * each; at one client, the commit no longer sits between an answer and the next request. `settled()` waits
+ * for what is queued (/api reads, tests); shutdown drains. What fails to write is kept and written again
+ * (money is never dropped).
  */
 export class SettlementWriter {
   private readonly balances = new QuotaBatcher();
   private logs: NewLog[] = [];
-  private waiters: Waiter[] = [];
+  private submitted = 0;
+  private waiters: (() => void)[] = [];
   private writing: Promise<void> | null = null;
-  private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly context: AppContext) {}
 
-  /** Queues a balance change and/or a log row; resolves once both are written. */
-  submit(change: QuotaChange | null, log: NewLog | null): Promise<void> {
+  /** Queues a balance change and/or a log row for the next write. */
+  submit(change: QuotaChange | null, log: NewLog | null): void {
     if (change) this.balances.add(change);
     if (log) this.logs.push(log);
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
+    this.submitted += 1;
+    this.schedule(this.submitted >= maxGroupSize ? 0 : groupWindowMs);
+  }
+
+  /** Whether changes are queued or being written. */
+  get busy(): boolean {
+    return this.writing !== null || this.submitted > 0 || this.logs.length > 0 || this.balances.pending > 0;
+  }
+
+  /** Resolves once everything submitted so far is written, or has failed and is kept for the next write. */
+  async settled(): Promise<void> {
+    if (!this.busy) return;
+    await new Promise<void>((resolve) => {
+      this.waiters.push(resolve);
       this.schedule(0);
     });
   }
@@ -43,45 +58,62 @@ export class SettlementWriter {
   async drain(): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.writing) await this.writing;
-      if (this.balances.pending === 0 && this.logs.length === 0 && this.waiters.length === 0) return;
+      if (this.balances.pending === 0 && this.logs.length === 0 && this.submitted === 0) return;
       await this.write();
     }
   }
 
+  /** Writes after `delayMs`, or sooner when a shorter delay is asked for (someone waits, the queue is full). */
   private schedule(delayMs: number): void {
-    if (this.scheduled || this.writing) return;
-    this.scheduled = true;
-    const run = () => {
-      this.scheduled = false;
+    if (this.writing) return;
+    if (this.timer && delayMs > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
       void this.write();
-    };
-    if (delayMs > 0) setTimeout(run, delayMs).unref();
-    else setImmediate(run);
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private keepLogs(logs: NewLog[]): void {
+    this.logs = [...logs, ...this.logs].slice(-maxHeldLogs);
   }
 
   private write(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     const logs = this.logs;
     const waiters = this.waiters;
     this.logs = [];
     this.waiters = [];
+    this.submitted = 0;
     this.writing = (async () => {
       let failure: unknown;
-      try {
-        await this.balances.flush(this.context.database.db);
-      } catch (error) {
-        failure = error;
-      }
-      try {
-        if (logs.length > 0) await insertLogRows(this.context, logs);
-      } catch (error) {
-        failure ??= error;
-        this.logs = [...logs, ...this.logs].slice(-maxHeldLogs);
+      const { database, logDatabase } = this.context;
+      if (database.sqlite && logDatabase === database) {
+        const totals = this.balances.take();
+        try {
+          writeSettlementsToSqlite(database.sqlite, totals, logs);
+        } catch (error) {
+          failure = error;
+          this.balances.restore(totals);
+          this.keepLogs(logs);
+        }
+      } else {
+        try {
+          await this.balances.flush(database.db);
+        } catch (error) {
+          failure = error;
+        }
+        try {
+          if (logs.length > 0) await insertLogRows(this.context, logs);
+        } catch (error) {
+          failure ??= error;
+          this.keepLogs(logs);
+        }
       }
       if (failure) this.context.logger.error({ err: failure }, 'writing settlements failed; kept for the next write');
-      for (const waiter of waiters) {
-        if (failure) waiter.reject(failure);
-        else waiter.resolve();
-      }
+      for (const resolve of waiters) resolve();
     })().finally(() => {
       this.writing = null;
       if (this.waiters.length > 0) this.schedule(0);

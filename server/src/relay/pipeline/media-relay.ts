@@ -63,7 +63,7 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
     const response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
     result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
   } catch (error) {
-    await refund(context, reservation);
+    refund(context, reservation);
     throw error;
   }
   const transcript = job.mode === 'audio-transcription' || job.mode === 'audio-translation';
@@ -72,7 +72,8 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
     : 0;
   // Transcripts are priced by the tokens of the text with the model's ratio (one-api ignored the ratio).
   const quota = transcript ? (transcriptTokens === 0 ? 0 : Math.max(1, Math.ceil(transcriptTokens * ratio))) : price;
-  await settle(context, reservation, {
+  job.reply.status(result.status).headers(result.headers).send(result.body);
+  settle(context, reservation, {
     quota,
     channelId: channel.row.id,
     log: {
@@ -90,6 +91,4 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
       system_prompt_reset: 0,
     },
   });
-  job.reply.status(result.status).headers(result.headers);
-  await job.reply.send(result.body);
 }

@@ -2,10 +2,18 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * Writes server-sent events straight to the socket (the reply is hijacked), honouring back-pressure so a
- * slow client slows the upstream read instead of filling memory.
+ * slow client slows the upstream read instead of filling memory. Events written in one turn of the event
+ * loop (all those of one upstream read) leave in one system call: the socket is corked at the first and
+ * uncorked when the turn ends.
  */
 export class SseWriter {
   private started = false;
+  private corked = false;
+  private readonly uncork = () => {
+    if (!this.corked) return;
+    this.corked = false;
+    this.reply.raw.uncork();
+  };
 
   /** `format` turns a `data:` payload into the SSE text to write (a non-OpenAI front's events). */
   constructor(
@@ -33,25 +41,39 @@ export class SseWriter {
     return this.reply.raw.destroyed || this.reply.raw.writableEnded;
   }
 
-  /** One `data:` event; resolves once the socket can take more. */
-  async send(data: string): Promise<void> {
-    if (this.closed) return;
+  /**
+   * Queues one `data:` event. Returns a promise only when the client is not keeping up (await it before
+   * sending more); otherwise nothing, so the caller goes on without a pause.
+   */
+  send(data: string): Promise<void> | undefined {
     const text = this.format(data);
-    if (text === '') return;
-    if (!this.reply.raw.write(text)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.reply.raw.off('drain', done);
-          this.reply.raw.off('close', done);
-          resolve();
-        };
-        this.reply.raw.on('drain', done);
-        this.reply.raw.on('close', done);
-      });
+    return text === '' ? undefined : this.forward(text);
+  }
+
+  /** Queues SSE text or bytes as they are (a forwarded upstream stream); returns a promise as `send` does. */
+  forward(bytes: string | Buffer): Promise<void> | undefined {
+    if (this.closed) return undefined;
+    const raw = this.reply.raw;
+    if (!this.corked) {
+      this.corked = true;
+      raw.cork();
+      setImmediate(this.uncork);
     }
+    if (raw.write(bytes)) return undefined;
+    this.uncork();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        raw.off('drain', done);
+        raw.off('close', done);
+        resolve();
+      };
+      raw.on('drain', done);
+      raw.on('close', done);
+    });
   }
 
   end(): void {
+    this.uncork();
     if (!this.closed) this.reply.raw.end();
   }
 }

@@ -7,6 +7,7 @@ import { adaptorFor, withRetries } from './attempts.js';
 import { prepareBody } from './prepare-body.js';
 import { elapsedMs, type RelayJob } from './relay-job.js';
 import { adaptorTools, sendToUpstream } from './send.js';
+import { forwardStream } from './stream-forward.js';
 import { SseWriter } from './stream-writer.js';
 import { completeUsage, textQuota } from './usage.js';
 
@@ -75,7 +76,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   try {
     response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
   } catch (error) {
-    await refund(context, reservation);
+    refund(context, reservation);
     throw error;
   }
   const finish = (usage: Usage) => charge(job, channel, reservation, pricing, usage, systemPromptReset);
@@ -85,29 +86,36 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     try {
       result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
     } catch (error) {
-      await refund(context, reservation);
+      refund(context, reservation);
       throw error;
     }
+    const output = job.front ? job.front.whole(result.body, result.status) : result;
+    job.reply.status(result.status).headers(output.headers).send(output.body);
+    // Charged once the answer is on its way, so the write is off the client's path (see settle).
     const approximate = context.options.bool('ApproximateTokenEnabled');
-    await finish(
+    finish(
       completeUsage(result.usage, pricing.promptTokens, () => countText(result.text ?? '', upstreamModel, approximate)),
     );
-    const output = job.front ? job.front.whole(result.body, result.status) : result;
-    job.reply.status(result.status).headers(output.headers);
-    await job.reply.send(output.body);
     return;
   }
 
   const writer = new SseWriter(job.reply, job.front?.event);
   writer.start();
+  const watcher = job.front ? undefined : adaptor.watchStream?.(call);
   let text = '';
   let usage: Usage | undefined;
   let brokenOff: string | undefined;
+  let upstreamDone = false;
   try {
-    for await (const chunk of adaptor.readStream(response.body, call)) {
-      if (chunk.text) text += chunk.text;
-      if (chunk.usage) usage = chunk.usage;
-      await writer.send(chunk.data);
+    if (watcher) {
+      upstreamDone = (await forwardStream(response.body, watcher, writer)).done;
+    } else {
+      for await (const chunk of adaptor.readStream(response.body, call)) {
+        if (chunk.text) text += chunk.text;
+        if (chunk.usage) usage = chunk.usage;
+        const slowClient = writer.send(chunk.data);
+        if (slowClient) await slowClient;
+      }
     }
   } catch (error) {
     if (!job.signal.aborted) {
@@ -118,33 +126,33 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
       brokenOff = `the upstream stream broke off: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
-  // Whatever was generated is charged, also when the client left or the stream broke off; the charge is
-  // written before the last event so that a client reading its balance afterwards sees it.
-  const approximate = context.options.bool('ApproximateTokenEnabled');
-  await finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
+  if (watcher) ({ usage, text } = watcher.result());
   if (brokenOff) {
-    await writer.send(
+    writer.send(
       JSON.stringify({
         error: { message: brokenOff, type: 'upstream_error', param: null, code: 'stream_interrupted' },
       }),
     );
-  } else {
-    await writer.send('[DONE]');
+  } else if (!upstreamDone) {
+    writer.send('[DONE]');
   }
   writer.end();
+  // Whatever was generated is charged, also when the client left or the stream broke off (see settle).
+  const approximate = context.options.bool('ApproximateTokenEnabled');
+  finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
 }
 
-async function charge(
+function charge(
   job: RelayJob,
   channel: RoutedChannel,
   reservation: Reservation,
   pricing: Pricing,
   usage: Usage,
   systemPromptReset: boolean,
-): Promise<void> {
+): void {
   const ratio = pricing.modelRatio * pricing.groupRatio;
   const quota = textQuota(usage, ratio, pricing.completionRatio);
-  await settle(job.context, reservation, {
+  settle(job.context, reservation, {
     quota,
     channelId: channel.row.id,
     log: {

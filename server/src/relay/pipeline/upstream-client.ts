@@ -16,6 +16,8 @@ export interface OpenResponse {
 
 /** Largest whole answer the relay reads into memory (images in base64 can be large). */
 const maxBodyBytes = 64 * 1024 * 1024;
+/** What is read and dropped after a reader stops early (an event stream's `[DONE]`) to keep the connection. */
+const maxDrainBytes = 256 * 1024;
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const result: Record<string, string> = {};
@@ -38,6 +40,32 @@ function decoded(body: Readable, encoding: string | undefined): Readable {
     default:
       return body;
   }
+}
+
+/**
+ * The body as an iterable whose early exit (a reader that stops at `[DONE]`) reads the little that is left
+ * in the background instead of destroying the stream: a destroyed body closes the upstream connection, and
+ * the next call would pay for a new one.
+ */
+function reusableBody(body: Readable): AsyncIterable<Buffer> {
+  return {
+    [Symbol.asyncIterator]() {
+      const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      return {
+        next: () => iterator.next(),
+        return: async () => {
+          void (async () => {
+            let dropped = 0;
+            for (let part = await iterator.next(); !part.done; part = await iterator.next()) {
+              dropped += part.value.length;
+              if (dropped > maxDrainBytes) return body.destroy();
+            }
+          })().catch(() => body.destroy());
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
 }
 
 /**
@@ -86,7 +114,7 @@ export class UpstreamClient {
       return {
         status: response.statusCode,
         headers,
-        body,
+        body: reusableBody(body),
         discard: () => response.body.destroy(),
       };
     } catch (error) {

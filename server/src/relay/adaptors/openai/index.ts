@@ -2,7 +2,7 @@ import type { Adaptor, RelayMode } from '../../adaptor.js';
 import { openAIModels } from './models.js';
 import { buildOpenAIRequest, type OpenAIUrlRules } from './request.js';
 import { readErrorBody, readOpenAIResponse } from './response.js';
-import { readOpenAIStream } from './stream.js';
+import { OpenAIStreamWatcher, readOpenAIStream } from './stream.js';
 
 export const allOpenAIModes: readonly RelayMode[] = [
   'chat',
@@ -31,6 +31,7 @@ export function openAICompatible(settings: OpenAICompatibleSettings) {
     buildRequest: (call) => buildOpenAIRequest(call, settings),
     readResponse: readOpenAIResponse,
     readStream: readOpenAIStream,
+    watchStream: () => new OpenAIStreamWatcher(),
     readError: (response) => readErrorBody(response.status, response.body),
   } satisfies Adaptor;
 }

@@ -1,4 +1,4 @@
-import type { RelayCall, RelayChunk } from '../../adaptor.js';
+import type { RelayCall, RelayChunk, StreamWatcher, Usage } from '../../adaptor.js';
 import { readSseData } from '../../pipeline/sse-lines.js';
 import { choicesText, readUsage } from './response.js';
 
@@ -21,5 +21,69 @@ export async function* readOpenAIStream(body: AsyncIterable<Buffer>, _call: Rela
     const choices = payload.choices;
     if (Array.isArray(choices) && choices.length === 0 && !usage && !payload.error) continue;
     yield { data, usage, text: choicesText(payload) };
+  }
+}
+
+const emptyChoices = /"choices"\s*:\s*\[\s*\]/;
+
+/** Payload text kept unparsed before it is folded into the running text (bounds memory on long answers). */
+const maxUnparsedChars = 64 * 1024;
+
+/**
+ * Watches a forwarded OpenAI stream. Payloads are kept unparsed: the usage that OpenAI-compatible upstreams
+ * send at the end (the relay asks for it) is all billing needs, so most streams parse only their last event.
+ * Without it, every event is parsed for its text, as readOpenAIStream does.
+ */
+export class OpenAIStreamWatcher implements StreamWatcher {
+  private unparsed: string[] = [];
+  private unparsedChars = 0;
+  private text = '';
+  private usage: Usage | undefined;
+
+  payload(data: string): boolean {
+    if (data === '') return true;
+    if (emptyChoices.test(data)) {
+      // Azure's content-filter prelude: no choices, no usage, no error (dropped as readOpenAIStream does).
+      const payload = parsed(data);
+      if (payload && !readUsage(payload.usage) && !payload.error) return false;
+    }
+    this.unparsed.push(data);
+    this.unparsedChars += data.length;
+    if (this.unparsedChars > maxUnparsedChars) this.parseKept();
+    return true;
+  }
+
+  result(): { usage?: Usage; text: string } {
+    // The last events that mention usage come first: a complete count there makes the text unnecessary.
+    for (let index = this.unparsed.length - 1; index >= Math.max(0, this.unparsed.length - 3); index--) {
+      const data = this.unparsed[index]!;
+      if (!data.includes('"usage"')) continue;
+      const usage = readUsage(parsed(data)?.usage);
+      if (!usage) continue;
+      if (usage.prompt_tokens > 0 && usage.completion_tokens > 0) return { usage, text: '' };
+      break;
+    }
+    this.parseKept();
+    return { usage: this.usage, text: this.text };
+  }
+
+  private parseKept(): void {
+    for (const data of this.unparsed) {
+      const payload = parsed(data);
+      if (!payload) continue;
+      this.usage = readUsage(payload.usage) ?? this.usage;
+      this.text += choicesText(payload);
+    }
+    this.unparsed = [];
+    this.unparsedChars = 0;
+  }
+}
+
+function parsed(data: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,0 +1,86 @@
+import { describe, expect, test } from 'vitest';
+import { OpenAIStreamWatcher } from '../adaptors/openai/stream.js';
+import { forwardStream } from './stream-forward.js';
+
+const chunk = (content: string) =>
+  `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
+const usageEvent =
+  'data: {"id":"c","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}\n\n';
+const prelude = 'data: {"id":"","object":"","created":0,"choices":[],"prompt_filter_results":[]}\n\n';
+
+/** The upstream's bytes cut every `size` bytes; `reads` counts how far the reader went. */
+function upstream(text: string, size: number, reads = { count: 0 }, breakAt?: number) {
+  const bytes = Buffer.from(text);
+  return (async function* () {
+    for (let offset = 0; offset < bytes.length; offset += size) {
+      if (breakAt !== undefined && offset >= breakAt) throw new Error('connection reset');
+      reads.count += 1;
+      yield bytes.subarray(offset, offset + size);
+    }
+  })();
+}
+
+function collector() {
+  const parts: string[] = [];
+  return { parts, forward: (bytes: string | Buffer) => void parts.push(bytes.toString()) };
+}
+
+describe('forwarding an OpenAI stream as it comes', () => {
+  const stream = chunk('Hel') + chunk('lo 你好') + usageEvent + 'data: [DONE]\n\n';
+
+  test('the bytes reach the client unchanged, in whole lines, whatever the upstream cuts', async () => {
+    for (const size of [1, 2, 7, 64, 4096]) {
+      const writer = collector();
+      const watcher = new OpenAIStreamWatcher();
+      const { done } = await forwardStream(upstream(stream, size), watcher, writer);
+      expect(done).toBe(true);
+      expect(writer.parts.join('')).toBe(stream);
+      for (const part of writer.parts) expect(part.endsWith('\n')).toBe(true);
+      expect(watcher.result()).toEqual({
+        usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
+        text: '',
+      });
+    }
+  });
+
+  test('stops reading at [DONE]', async () => {
+    const reads = { count: 0 };
+    await forwardStream(
+      upstream(`${stream}: trailing noise\n`.repeat(50), 16, reads),
+      new OpenAIStreamWatcher(),
+      collector(),
+    );
+    expect(reads.count).toBeLessThan(Math.ceil(stream.length / 16) + 2);
+  });
+
+  test("Azure's content-filter prelude is dropped; the rest passes", async () => {
+    const writer = collector();
+    await forwardStream(upstream(prelude + stream, 4096), new OpenAIStreamWatcher(), writer);
+    expect(writer.parts.join('')).toBe('\n' + stream);
+  });
+
+  test('without usage the text is collected for counting; a last line without newline becomes an event', async () => {
+    const writer = collector();
+    const watcher = new OpenAIStreamWatcher();
+    const { done } = await forwardStream(upstream(chunk('a') + chunk('b').trimEnd(), 5), watcher, writer);
+    expect(done).toBe(false);
+    expect(writer.parts.join('')).toBe(chunk('a') + chunk('b'));
+    expect(watcher.result()).toEqual({ usage: undefined, text: 'ab' });
+  });
+
+  test('a stream that breaks off leaves no half line at the client', async () => {
+    const writer = collector();
+    const text = chunk('a') + chunk('b');
+    await expect(
+      forwardStream(upstream(text, 10, { count: 0 }, chunk('a').length + 10), new OpenAIStreamWatcher(), writer),
+    ).rejects.toThrow('connection reset');
+    expect(writer.parts.join('')).toBe(chunk('a'));
+  });
+
+  test('a long answer is folded into text as it goes, so memory stays bounded', async () => {
+    const watcher = new OpenAIStreamWatcher();
+    const many = Array.from({ length: 2000 }, () => chunk('xy')).join('');
+    await forwardStream(upstream(many, 4096), watcher, collector());
+    expect(watcher.result().text).toBe('xy'.repeat(2000));
+  });
+});

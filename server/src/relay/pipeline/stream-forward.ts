@@ -1,0 +1,66 @@
+import type { StreamWatcher } from '../adaptor.js';
+import { ssePayload } from './sse-lines.js';
+import type { SseWriter } from './stream-writer.js';
+
+/** Longest line held while waiting for its end; an upstream that sends more without a newline is cut off. */
+const maxHeldBytes = 16 * 1024 * 1024;
+const newline = 0x0a;
+
+/**
+ * Forwards an OpenAI-format event stream as its bytes arrive, whole lines only (a stream that breaks off
+ * never leaves half an event at the client), showing each `data:` payload to the watcher. Stops at the
+ * upstream's `[DONE]`; tells whether it came.
+ */
+export async function forwardStream(
+  body: AsyncIterable<Buffer>,
+  watcher: StreamWatcher,
+  writer: Pick<SseWriter, 'forward'>,
+): Promise<{ done: boolean }> {
+  let held: Buffer | undefined;
+  let done = false;
+  let eventOpen = false;
+  // The last bytes forwarded, to tell whether they closed an event (a blank line).
+  let tail = '';
+  /** Shows the lines' payloads to the watcher; returns the text without dropped lines, or undefined if none was. */
+  const watch = (text: string): string | undefined => {
+    let kept: string[] | undefined;
+    let from = 0;
+    while (from < text.length) {
+      let end = text.indexOf('\n', from);
+      if (end === -1) end = text.length;
+      const line = text.charCodeAt(end - 1) === 13 ? text.slice(from, end - 1) : text.slice(from, end);
+      const data = ssePayload(line);
+      if (data === '[DONE]') done = true;
+      if (data !== undefined && data !== '[DONE]' && !watcher.payload(data)) kept ??= [text.slice(0, from)];
+      else kept?.push(text.slice(from, end + 1));
+      from = end + 1;
+    }
+    return kept?.join('');
+  };
+  for await (const chunk of body) {
+    const bytes = held ? Buffer.concat([held, chunk]) : chunk;
+    const cut = bytes.lastIndexOf(newline);
+    if (cut === -1) {
+      if (bytes.length > maxHeldBytes) throw new Error(`an event line longer than ${maxHeldBytes} bytes`);
+      held = bytes;
+      continue;
+    }
+    held = cut + 1 < bytes.length ? bytes.subarray(cut + 1) : undefined;
+    const lines = bytes.subarray(0, cut + 1);
+    // A newline byte never sits inside a multi-byte character, so whole lines decode on their own.
+    const filtered = watch(lines.toString('utf8'));
+    tail = (tail + lines.subarray(-3).toString('latin1')).slice(-3);
+    eventOpen = !(tail.endsWith('\n\n') || tail.endsWith('\n\r\n'));
+    const slowClient = writer.forward(filtered ?? lines);
+    if (slowClient) await slowClient;
+    if (done) break;
+  }
+  // Whatever comes next (the relay's own [DONE] or error) must be an event of its own.
+  if (held && !done) {
+    const last = held.toString('utf8');
+    writer.forward(`${watch(last) ?? last}\n\n`);
+  } else if (eventOpen) {
+    writer.forward('\n');
+  }
+  return { done };
+}
