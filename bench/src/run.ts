@@ -1,7 +1,7 @@
 // The relay overhead benchmark: ModelGate and Portkey's open-source gateway side by side, in one sitting,
 // against one local mock upstream, alternating runs (A B A B) as bench-notes.md asks. Loopback only.
 import { execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { firstLine, startProcess, waitUntil, type Started } from './processes.js';
@@ -39,9 +39,12 @@ async function main() {
     const mockPort = Number(await firstLine(mock.process));
 
     const dataDirectory = mkdtempSync(join(tmpdir(), 'modelgate-bench-data-'));
+    // Started with the Node flags `npm start` ships with (memory tuning), on the built server.
+    const startScript: string = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).scripts.start;
+    const nodeFlags = startScript.split(/\s+/).filter((part) => part.startsWith('--'));
     const modelgate = startProcess(
       process.execPath,
-      [join(repositoryRoot, 'server/dist/main.js')],
+      [...nodeFlags, join(repositoryRoot, 'server/dist/main.js')],
       {
         PORT: String(modelgatePort),
         HOST: '127.0.0.1',
@@ -155,6 +158,16 @@ async function main() {
       }
     }
 
+    // One stream at a time: the first-byte time the gateway itself adds, without queueing behind other streams.
+    for (let round = 0; round < rounds; round++) {
+      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const streams = await runStreams(target, 1, seconds);
+        record(target.name, 'ttfbP50@1', streams.ttfbP50Ms);
+        record(target.name, 'streamErrors', streams.errors);
+        console.log(`${target.name} one stream round ${round + 1}: ttfb p50 ${streams.ttfbP50Ms.toFixed(3)} ms`);
+      }
+    }
+
     const m = (target: string, metric: string) => median(results[target]?.[metric] ?? []);
     const rows: [string, (target: string) => string][] = [
       ['calls/s at concurrency 32', (t) => m(t, 'rps@32').toFixed(0)],
@@ -167,13 +180,18 @@ async function main() {
         'added p50 with one client (ms)',
         (t) => (t === 'direct' ? '—' : `+${(m(t, 'p50@1') - m('direct', 'p50@1')).toFixed(3)}`),
       ],
-      ['streams/s, 20 chunks, 32 streams', (t) => m(t, 'streams/s').toFixed(0)],
-      ['time to first streamed byte p50 (ms)', (t) => m(t, 'ttfbP50').toFixed(2)],
+      ['streams/s, 20 chunks at once, 32 streams', (t) => m(t, 'streams/s').toFixed(0)],
+      ['time to first streamed byte p50, 32 streams (ms)', (t) => m(t, 'ttfbP50').toFixed(2)],
       [
-        'added time to first byte (ms)',
+        'added time to first byte, 32 streams (ms)',
         (t) => (t === 'direct' ? '—' : `+${(m(t, 'ttfbP50') - m('direct', 'ttfbP50')).toFixed(2)}`),
       ],
       ['gateway CPU per stream (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUsPerStream').toFixed(0))],
+      ['time to first streamed byte p50, one stream (ms)', (t) => m(t, 'ttfbP50@1').toFixed(3)],
+      [
+        'added time to first byte, one stream (ms)',
+        (t) => (t === 'direct' ? '—' : `+${(m(t, 'ttfbP50@1') - m('direct', 'ttfbP50@1')).toFixed(3)}`),
+      ],
       [
         'errors (all runs)',
         (t) =>

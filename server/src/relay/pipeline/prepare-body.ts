@@ -5,10 +5,6 @@ import type { JobBody } from './relay-job.js';
 type Json = Record<string, unknown>;
 
 /**
- * The body for one channel: the model mapped, the channel's system prompt forced, and stream usage asked
- * for. Untouched requests keep the client's bytes (one-api forwards them as they came).
- */
-/**
  * A multipart upload with its `model` field replaced (the channel's model mapping), re-encoded; the other
  * parts, files included, are kept as they came.
  */
@@ -25,6 +21,10 @@ export async function remapMultipart(
   };
 }
 
+/**
+ * The body for one channel: the model mapped, the channel's system prompt forced, and stream usage asked
+ * for. Untouched requests keep the client's bytes (one-api forwards them as they came).
+ */
 export function prepareBody(
   body: JobBody,
   mode: RelayMode,
