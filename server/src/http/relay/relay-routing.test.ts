@@ -100,6 +100,26 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     await setOption(server, 'RetryTimes', '0');
   });
 
+  test('a retry reserves again from the balance the failed attempt gave back', async () => {
+    await setOption(server, 'RetryTimes', '1');
+    const broken = await mock({ failure: { status: 500 } });
+    const healthy = await mock();
+    await createChannel(server, { base_url: broken.url, models: 'route-tight', priority: 5 });
+    await createChannel(server, { base_url: healthy.url, models: 'route-tight', priority: 0 });
+    // Room for one reservation only: the retry succeeds only if the refund is written before it reserves.
+    const userId = await createUser(server, { username: 'tight', quota: 20_000 });
+    const tight = new OpenAI({
+      apiKey: `sk-${(await createToken(server, userId)).key}`,
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+    });
+    const answer = await ask('route-tight', {}, tight);
+    expect(answer.choices[0]!.message.content).toBe('Hello from the mock upstream');
+    expect(broken.requests).toHaveLength(1);
+    expect(healthy.requests).toHaveLength(1);
+    await setOption(server, 'RetryTimes', '0');
+  });
+
   test('client errors (400) and RetryTimes 0 are not retried', async () => {
     await setOption(server, 'RetryTimes', '2');
     const refusing = await mock({

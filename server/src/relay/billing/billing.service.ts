@@ -81,8 +81,11 @@ function remindIfLow(context: AppContext, user: UserRow, quotaBefore: number, am
     );
 }
 
-/** Gives a whole reservation back (any failure path), through the settlement writer, which keeps what fails. */
-export function refund(context: AppContext, reservation: Reservation): void {
+/**
+ * Gives a whole reservation back (any failure path), through the settlement writer, which keeps what fails.
+ * Resolves once it is written: a retry on another channel reserves again and must see the balance back.
+ */
+export async function refund(context: AppContext, reservation: Reservation): Promise<void> {
   if (reservation.amount <= 0) return;
   const amount = reservation.amount;
   reservation.amount = 0;
@@ -97,7 +100,9 @@ export function refund(context: AppContext, reservation: Reservation): void {
     requestCount: 0,
   };
   adjustCachedBalances(context, reservation, -amount, change.tokenUsedDelta);
-  relayRuntime(context).settlements.submit(change, null);
+  const { settlements } = relayRuntime(context);
+  settlements.submit(change, null);
+  await settlements.settled();
 }
 
 export interface Settlement {

@@ -63,7 +63,7 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
     const response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
     result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
   } catch (error) {
-    refund(context, reservation);
+    await refund(context, reservation);
     throw error;
   }
   const transcript = job.mode === 'audio-transcription' || job.mode === 'audio-translation';

@@ -76,7 +76,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   try {
     response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
   } catch (error) {
-    refund(context, reservation);
+    await refund(context, reservation);
     throw error;
   }
   const finish = (usage: Usage) => charge(job, channel, reservation, pricing, usage, systemPromptReset);
@@ -86,7 +86,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     try {
       result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
     } catch (error) {
-      refund(context, reservation);
+      await refund(context, reservation);
       throw error;
     }
     const output = job.front ? job.front.whole(result.body, result.status) : result;
