@@ -2,9 +2,9 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * Writes server-sent events straight to the socket (the reply is hijacked), honouring back-pressure so a
- * slow client slows the upstream read instead of filling memory. Events written in one turn of the event
- * loop (all those of one upstream read) leave in one system call: the socket is corked at the first and
- * uncorked when the turn ends.
+ * slow client slows the upstream read instead of filling memory. Events written while one upstream read is
+ * handled leave in one system call: the socket is corked at the first and uncorked on the next tick, as
+ * Node does for a single write (a later phase of the loop would hold them behind other connections' work).
  */
 export class SseWriter {
   private started = false;
@@ -57,7 +57,7 @@ export class SseWriter {
     if (!this.corked) {
       this.corked = true;
       raw.cork();
-      setImmediate(this.uncork);
+      process.nextTick(this.uncork);
     }
     if (raw.write(bytes)) return undefined;
     this.uncork();

@@ -12,6 +12,8 @@ export interface OpenResponse {
   body: AsyncIterable<Buffer>;
   /** Drops the body without reading it. */
   discard(): void;
+  /** The same body as a Node stream, when it is one (read whole through events, cheaper than iterating). */
+  stream?: Readable;
 }
 
 /** Largest whole answer the relay reads into memory (images in base64 can be large). */
@@ -74,6 +76,7 @@ function reusableBody(body: Readable): AsyncIterable<Buffer> {
  */
 export class UpstreamClient {
   private readonly pools = new Map<string, Pool>();
+  private readonly targets = new Map<string, { origin: string; path: string }>();
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -92,17 +95,29 @@ export class UpstreamClient {
     return pool;
   }
 
+  /** Origin and path of an upstream URL; a channel calls the same few URLs over and over. */
+  private target(url: string): { origin: string; path: string } {
+    let target = this.targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: parsed.pathname + parsed.search };
+      if (this.targets.size >= 1000) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+
   /** Sends a request; transport failures (refused, reset, timeout, abort) become retryable UpstreamErrors. */
   async open(request: UpstreamRequest, signal?: AbortSignal): Promise<OpenResponse> {
-    let url: URL;
+    let target: { origin: string; path: string };
     try {
-      url = new URL(request.url);
+      target = this.target(request.url);
     } catch (error) {
       throw transportError(error, false);
     }
     try {
-      const response = await this.pool(url.origin).request({
-        path: url.pathname + url.search,
+      const response = await this.pool(target.origin).request({
+        path: target.path,
         method: request.method,
         headers: { ...request.headers, 'accept-encoding': 'identity' },
         body: request.body,
@@ -116,6 +131,7 @@ export class UpstreamClient {
         headers,
         body: reusableBody(body),
         discard: () => response.body.destroy(),
+        stream: body,
       };
     } catch (error) {
       const name = String((error as { code?: unknown }).code ?? '');
@@ -127,14 +143,31 @@ export class UpstreamClient {
   async readAll(response: OpenResponse): Promise<UpstreamResponse> {
     const parts: Buffer[] = [];
     let size = 0;
+    const add = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        response.discard();
+        throw unreadableAnswer(`answer larger than ${maxBodyBytes} bytes`);
+      }
+      parts.push(chunk);
+    };
     try {
-      for await (const chunk of response.body) {
-        size += chunk.length;
-        if (size > maxBodyBytes) {
-          response.discard();
-          throw unreadableAnswer(`answer larger than ${maxBodyBytes} bytes`);
-        }
-        parts.push(chunk);
+      const stream = response.stream;
+      if (stream) {
+        await new Promise<void>((resolve, reject) => {
+          stream.on('data', (chunk: Buffer) => {
+            try {
+              add(chunk);
+            } catch (error) {
+              reject(error);
+            }
+          });
+          stream.once('end', resolve);
+          stream.once('error', reject);
+          stream.once('close', () => reject(new Error('the answer was cut off')));
+        });
+      } else {
+        for await (const chunk of response.body) add(chunk);
       }
     } catch (error) {
       if (isUpstreamError(error)) throw error;
