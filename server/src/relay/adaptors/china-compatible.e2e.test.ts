@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
-import type { ApiClient } from '../../../test/api-client.js';
 import { startAliBailianMock } from '../../../test/mock-upstreams/ali-bailian.js';
 import { startBaichuanMock } from '../../../test/mock-upstreams/baichuan.js';
 import { startBaiduV2Mock } from '../../../test/mock-upstreams/baidu-v2.js';
@@ -10,8 +9,8 @@ import { startDoubaoMock } from '../../../test/mock-upstreams/doubao.js';
 import { startFastGptMock } from '../../../test/mock-upstreams/fastgpt.js';
 import { startMinimaxMock } from '../../../test/mock-upstreams/minimax.js';
 import { startXunfeiV2Mock } from '../../../test/mock-upstreams/xunfei-v2.js';
-import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
-import { startTestServer, type TestServer } from '../../../test/test-server.js';
+import { readChunks, startProviderKit, type ProviderKit } from '../../../test/provider-kit.js';
+import { createChannel } from '../../../test/relay-fixtures.js';
 
 const pricedModels = [
   'abab6.5s-chat',
@@ -30,38 +29,15 @@ const tools: OpenAI.ChatCompletionTool[] = [
 ];
 const hello: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: [{ type: 'text', text: '你好' }] }];
 
-async function streamText(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
-  let content = '';
-  let finish: string | null = null;
-  for await (const chunk of stream) {
-    content += chunk.choices[0]?.delta?.content ?? '';
-    finish = chunk.choices[0]?.finish_reason ?? finish;
-  }
-  return { content, finish };
-}
-
 describe.each(await availableEngines())('China providers (OpenAI-like) end to end on $label', (engine) => {
-  let server: TestServer;
-  let root: ApiClient;
-  let client: OpenAI;
-  let userId: number;
-  let tokenId: number;
   const mocks: Record<string, MockUpstream> = {};
-  const channels: Record<string, number> = {};
 
-  async function charged<T>(call: () => Promise<T>): Promise<{ result: T; quota: number }> {
-    const before = (await balances(server, userId, tokenId)).userUsed;
-    const result = await call();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return { result, quota: (await balances(server, userId, tokenId)).userUsed - before };
-  }
-
-  const probe = async (name: string) =>
-    (await root.get(`/api/channel/test/${channels[name]}`)).body as { success: boolean; message: string };
+  let kit: ProviderKit;
+  const charged: ProviderKit['charged'] = (call) => kit.charged(call);
+  const probe: ProviderKit['probe'] = (name, model) => kit.probe(name, model);
 
   beforeAll(async () => {
-    server = await startTestServer({ engine });
-    root = await server.rootClient();
+    kit = await startProviderKit(engine, { username: 'china-compat', pricedModels });
     const [minimax, xunfeiV2, baichuan, doubao, baiduV2, bailian, fastgpt] = await Promise.all([
       startMinimaxMock({ apiKey: 'mm' }),
       startXunfeiV2Mock({ apiPassword: 'xf-pw' }),
@@ -72,10 +48,7 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
       startFastGptMock({ apiKey: 'fastgpt-app-key' }),
     ]);
     Object.assign(mocks, { minimax, xunfeiV2, baichuan, doubao, baiduV2, bailian, fastgpt });
-    await setOption(server, 'ModelRatio', JSON.stringify(Object.fromEntries(pricedModels.map((model) => [model, 1]))));
-    const add = async (name: string, fields: Parameters<typeof createChannel>[1]) => {
-      channels[name] = (await createChannel(server, { name, ...fields })).id;
-    };
+    const add = kit.addChannel;
     await add('minimax', { type: 27, key: 'mm', base_url: minimax.url, models: 'abab6.5s-chat' });
     await add('xunfeiV2', { type: 48, key: 'xf-pw', base_url: xunfeiV2.url, models: 'generalv3.5' });
     await add('baichuan', { type: 26, key: 'bc', base_url: baichuan.url, models: 'Baichuan4,Baichuan-Text-Embedding' });
@@ -94,44 +67,48 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
       base_url: `${fastgpt.url}/api/openapi`,
       models: 'fastgpt-app',
     });
-    userId = await createUser(server, { username: 'china-compat', quota: 1_000_000 });
-    const token = await createToken(server, userId);
-    tokenId = token.id;
-    client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
 
   afterAll(async () => {
-    await server?.close();
+    await kit?.close();
     await Promise.all(Object.values(mocks).map((mock) => mock.close()));
   });
 
   test('MiniMax: chatcompletion_v2, whole and streamed with usage, and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'abab6.5s-chat', messages: hello }));
+    const whole = await charged(() => kit.client.chat.completions.create({ model: 'abab6.5s-chat', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是 MiniMax 助手。');
     expect(whole.quota).toBe(30);
     const streamed = await charged(async () =>
-      streamText(await client.chat.completions.create({ model: 'abab6.5s-chat', messages: hello, stream: true })),
+      readChunks(await kit.client.chat.completions.create({ model: 'abab6.5s-chat', messages: hello, stream: true })),
     );
-    expect(streamed.result).toEqual({ content: '你好！我是 MiniMax 助手。', finish: 'stop' });
+    expect(streamed.result).toMatchObject({ content: '你好！我是 MiniMax 助手。', finish: 'stop' });
     expect(streamed.quota).toBe(30);
     expect(await probe('minimax')).toMatchObject({ success: true });
   });
 
   test('Spark HTTP: whole and streamed, and the channel test', async () => {
-    expect((await charged(() => client.chat.completions.create({ model: 'generalv3.5', messages: hello }))).quota).toBe(
-      13,
-    );
     expect(
-      (await streamText(await client.chat.completions.create({ model: 'generalv3.5', messages: hello, stream: true })))
-        .content,
+      (await charged(() => kit.client.chat.completions.create({ model: 'generalv3.5', messages: hello }))).quota,
+    ).toBe(13);
+    expect(
+      (
+        await readChunks(
+          await kit.client.chat.completions.create({ model: 'generalv3.5', messages: hello, stream: true }),
+        )
+      ).content,
     ).toBe('你好！我是讯飞星火认知大模型。');
     expect(await probe('xunfeiV2')).toMatchObject({ success: true });
   });
 
   test('Baichuan: a rebuilt body the strict upstream accepts, stream usage, embeddings, channel test', async () => {
     const streamed = await charged(async () =>
-      streamText(
-        await client.chat.completions.create({ model: 'Baichuan4', messages: hello, stream: true, logprobs: false }),
+      readChunks(
+        await kit.client.chat.completions.create({
+          model: 'Baichuan4',
+          messages: hello,
+          stream: true,
+          logprobs: false,
+        }),
       ),
     );
     expect(streamed.result.content).toBe('你好！我是百川大模型。');
@@ -140,7 +117,7 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
       stream_options: { include_usage: true },
       messages: [{ role: 'user', content: '你好' }],
     });
-    const embeddings = await client.embeddings.create({
+    const embeddings = await kit.client.embeddings.create({
       model: 'Baichuan-Text-Embedding',
       input: 'a',
       encoding_format: 'float',
@@ -150,15 +127,15 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
   });
 
   test('Doubao: mapped endpoint ids, tools, stream usage, embeddings, channel test', async () => {
-    const tool = await client.chat.completions.create({ model: 'Doubao-pro-32k', messages: hello, tools });
+    const tool = await kit.client.chat.completions.create({ model: 'Doubao-pro-32k', messages: hello, tools });
     expect(tool.choices[0]!.message.tool_calls![0]).toMatchObject({ function: { name: 'get_weather' } });
     expect(mocks.doubao!.requests.at(-1)!.json!.model).toBe('ep-20240601123456-abcde');
     const streamed = await charged(async () =>
-      streamText(await client.chat.completions.create({ model: 'Doubao-pro-32k', messages: hello, stream: true })),
+      readChunks(await kit.client.chat.completions.create({ model: 'Doubao-pro-32k', messages: hello, stream: true })),
     );
     expect(streamed.quota).toBe(14);
     expect(
-      (await client.embeddings.create({ model: 'Doubao-embedding', input: 'a', encoding_format: 'float' })).usage
+      (await kit.client.embeddings.create({ model: 'Doubao-embedding', input: 'a', encoding_format: 'float' })).usage
         .total_tokens,
     ).toBe(3);
     expect(await probe('doubao')).toMatchObject({ success: true });
@@ -166,19 +143,19 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
 
   test('Qianfan v2, Bailian and FastGPT answer, stream and pass the channel test', async () => {
     expect(
-      (await charged(() => client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: hello }))).quota,
+      (await charged(() => kit.client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: hello }))).quota,
     ).toBe(10);
     expect(mocks.baiduV2!.requests.at(-1)!.json!.model).toBe('ernie-4.0-8k');
     const bailian = await charged(async () =>
-      streamText(await client.chat.completions.create({ model: 'qwen-plus', messages: hello, stream: true })),
+      readChunks(await kit.client.chat.completions.create({ model: 'qwen-plus', messages: hello, stream: true })),
     );
     expect(bailian.result.content).toBe('你好！我是通义千问。');
     expect(bailian.quota).toBe(16);
     expect(
-      (await client.embeddings.create({ model: 'text-embedding-v3', input: 'a', encoding_format: 'float' })).data,
+      (await kit.client.embeddings.create({ model: 'text-embedding-v3', input: 'a', encoding_format: 'float' })).data,
     ).toHaveLength(1);
     const fastgpt = await charged(async () =>
-      streamText(await client.chat.completions.create({ model: 'fastgpt-app', messages: hello, stream: true })),
+      readChunks(await kit.client.chat.completions.create({ model: 'fastgpt-app', messages: hello, stream: true })),
     );
     expect(fastgpt.result.content).toBe('根据知识库，ModelGate 是一个网关。');
     expect(fastgpt.quota).toBeGreaterThan(0);
@@ -187,24 +164,24 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
   });
 
   test('vendor errors keep their message: MiniMax 200 errors and a wrong Spark password', async () => {
-    const wrong = await createChannel(server, {
+    const wrong = await createChannel(kit.server, {
       name: 'mm-wrong',
       type: 27,
       key: 'nope',
       base_url: mocks.minimax!.url,
       models: 'abab-wrong',
     });
-    const answer = (await root.get(`/api/channel/test/${wrong.id}`)).body;
+    const answer = (await kit.root.get(`/api/channel/test/${wrong.id}`)).body;
     expect(answer.success).toBe(false);
     expect(answer.message).toContain('login fail');
-    const spark = await createChannel(server, {
+    const spark = await createChannel(kit.server, {
       name: 'xf-wrong',
       type: 48,
       key: 'nope',
       base_url: mocks.xunfeiV2!.url,
       models: 'generalv3.5-wrong',
     });
-    expect((await root.get(`/api/channel/test/${spark.id}?model=generalv3.5-wrong`)).body.message).toContain(
+    expect((await kit.root.get(`/api/channel/test/${spark.id}?model=generalv3.5-wrong`)).body.message).toContain(
       'auth no license',
     );
   });

@@ -8,9 +8,8 @@ import type { MockUpstream } from '../../../test/mock-upstreams/china-mock-kit.j
 import { startTencentMock } from '../../../test/mock-upstreams/tencent.js';
 import { startXunfeiMock, type XunfeiMock } from '../../../test/mock-upstreams/xunfei.js';
 import { startZhipuMock } from '../../../test/mock-upstreams/zhipu.js';
-import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
-import { startTestServer, type TestServer } from '../../../test/test-server.js';
-import type { ApiClient } from '../../../test/api-client.js';
+import { createChannel, setOption } from '../../../test/relay-fixtures.js';
+import { readChunks, startProviderKit, type ProviderKit } from '../../../test/provider-kit.js';
 
 /** Every model used here costs 1 quota per token, prompt and completion alike. */
 const pricedModels = [
@@ -43,51 +42,20 @@ const hello: OpenAI.ChatCompletionMessageParam[] = [
   { role: 'user', content: '你好' },
 ];
 
-async function streamText(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
-  let content = '';
-  let finish: string | null = null;
-  const toolNames: string[] = [];
-  for await (const chunk of stream) {
-    const choice = chunk.choices[0];
-    content += choice?.delta?.content ?? '';
-    finish = choice?.finish_reason ?? finish;
-    for (const call of choice?.delta?.tool_calls ?? []) if (call.function?.name) toolNames.push(call.function.name);
-  }
-  return { content, finish, toolNames };
-}
-
 describe.each(await availableEngines())('China providers (own protocols) end to end on $label', (engine) => {
-  let server: TestServer;
-  let root: ApiClient;
-  let client: OpenAI;
-  let userId: number;
-  let tokenId: number;
   let baiduMock: MockUpstream;
   let aliMock: MockUpstream;
   let zhipuMock: MockUpstream;
   let tencentMock: MockUpstream;
   let libraryMock: MockUpstream;
   let xunfeiMock: XunfeiMock;
-  const channels: Record<string, number> = {};
 
-  /** Runs a call and returns the quota it cost the user. */
-  async function charged<T>(call: () => Promise<T>): Promise<{ result: T; quota: number }> {
-    const before = (await balances(server, userId, tokenId)).userUsed;
-    const result = await call();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return { result, quota: (await balances(server, userId, tokenId)).userUsed - before };
-  }
-
-  async function probe(name: string, model: string) {
-    return (await root.get(`/api/channel/test/${channels[name]}?model=${encodeURIComponent(model)}`)).body as {
-      success: boolean;
-      message: string;
-    };
-  }
+  let kit: ProviderKit;
+  const charged: ProviderKit['charged'] = (call) => kit.charged(call);
+  const probe: ProviderKit['probe'] = (name, model) => kit.probe(name, model);
 
   beforeAll(async () => {
-    server = await startTestServer({ engine });
-    root = await server.rootClient();
+    kit = await startProviderKit(engine, { username: 'china-native', pricedModels });
     [baiduMock, aliMock, zhipuMock, tencentMock, libraryMock, xunfeiMock] = await Promise.all([
       startBaiduMock({ apiKey: 'bd-ak', secretKey: 'bd-sk' }),
       startAliMock({ apiKey: 'sk-ali' }),
@@ -96,44 +64,38 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
       startAiProxyLibraryMock({ apiKey: 'lib-key', libraryId: 'lib-1' }),
       startXunfeiMock({ appId: 'xf-app', apiSecret: 'xf-secret', apiKey: 'xf-key' }),
     ]);
-    await setOption(server, 'ModelRatio', JSON.stringify(Object.fromEntries(pricedModels.map((model) => [model, 1]))));
-    const add = async (name: string, type: number, key: string, base_url: string, models: string, config = '{}') => {
-      channels[name] = (await createChannel(server, { name, type, key, base_url, models, config })).id;
-    };
+    const add = (name: string, type: number, key: string, base_url: string, models: string, config = '{}') =>
+      kit.addChannel(name, { type, key, base_url, models, config });
     await add('baidu', 15, 'bd-ak|bd-sk', baiduMock.url, 'ERNIE-3.5-8K,Embedding-V1');
     await add('ali', 17, 'sk-ali', aliMock.url, 'qwen-max,text-embedding-v1,wanx-v1');
     await add('zhipu', 16, 'zp.zp-secret', zhipuMock.url, 'glm-4,chatglm_turbo,embedding-2,cogview-3');
     await add('tencent', 23, '1300000000|AKIDmock|tc-secret', tencentMock.url, 'hunyuan-lite,hunyuan-embedding');
     await add('library', 21, 'lib-key', libraryMock.url, 'library-gpt', JSON.stringify({ library_id: 'lib-1' }));
     await add('xunfei', 18, 'xf-app|xf-secret|xf-key', xunfeiMock.url, 'Spark-Max');
-    userId = await createUser(server, { username: 'china-native', quota: 1_000_000 });
-    const token = await createToken(server, userId);
-    tokenId = token.id;
-    client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
 
   afterAll(async () => {
-    await server?.close();
+    await kit?.close();
     await Promise.all(
       [baiduMock, aliMock, zhipuMock, tencentMock, libraryMock, xunfeiMock].map((mock) => mock?.close()),
     );
   });
 
   test('Baidu: token exchange once, chat, stream, tool call, embeddings, billing and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello }));
+    const whole = await charged(() => kit.client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是文心一言。');
     expect(whole.quota).toBe(18);
     const streamed = await charged(async () =>
-      streamText(await client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, stream: true })),
+      readChunks(await kit.client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, stream: true })),
     );
     expect(streamed.result).toMatchObject({ content: '你好！我是文心一言。', finish: 'stop' });
     expect(streamed.quota).toBe(18);
-    const tool = await client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, tools });
+    const tool = await kit.client.chat.completions.create({ model: 'ERNIE-3.5-8K', messages: hello, tools });
     expect(tool.choices[0]).toMatchObject({
       finish_reason: 'tool_calls',
       message: { tool_calls: [{ function: { name: 'get_weather' } }] },
     });
-    const embeddings = await charged(() => client.embeddings.create({ model: 'Embedding-V1', input: ['a', 'b'] }));
+    const embeddings = await charged(() => kit.client.embeddings.create({ model: 'Embedding-V1', input: ['a', 'b'] }));
     expect(embeddings.result.data[1]!.embedding[0]).toBeCloseTo(0.0321, 4);
     expect(embeddings.quota).toBe(4);
     expect(baiduMock.requests.filter((request) => request.path === '/oauth/2.0/token')).toHaveLength(1);
@@ -142,19 +104,19 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
   });
 
   test('Ali: chat, stream, tools, embeddings, an image task and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'qwen-max', messages: hello }));
+    const whole = await charged(() => kit.client.chat.completions.create({ model: 'qwen-max', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！有什么可以帮你的吗？');
     expect(whole.quota).toBe(20);
     const streamed = await charged(async () =>
-      streamText(await client.chat.completions.create({ model: 'qwen-max', messages: hello, stream: true })),
+      readChunks(await kit.client.chat.completions.create({ model: 'qwen-max', messages: hello, stream: true })),
     );
     expect(streamed.result).toMatchObject({ content: '你好！有什么可以帮你的吗？', finish: 'stop' });
     expect(streamed.quota).toBe(20);
-    const toolStream = await streamText(
-      await client.chat.completions.create({ model: 'qwen-max', messages: hello, tools, stream: true }),
+    const toolStream = await readChunks(
+      await kit.client.chat.completions.create({ model: 'qwen-max', messages: hello, tools, stream: true }),
     );
-    expect(toolStream).toMatchObject({ finish: 'tool_calls', toolNames: ['get_weather'] });
-    const vision = await client.chat.completions.create({
+    expect(toolStream).toMatchObject({ finish: 'tool_calls', calls: [{ name: 'get_weather' }] });
+    const vision = await kit.client.chat.completions.create({
       model: 'qwen-max',
       messages: [
         {
@@ -168,9 +130,11 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
     });
     expect(vision.choices[0]!.message.content).toBe('图中是一只橘猫，趴在窗台上。');
     expect(aliMock.requests.at(-1)!.path).toBe('/api/v1/services/aigc/multimodal-generation/generation');
-    const embeddings = await client.embeddings.create({ model: 'text-embedding-v1', input: 'a' });
+    const embeddings = await kit.client.embeddings.create({ model: 'text-embedding-v1', input: 'a' });
     expect(embeddings.data[0]!.embedding).toHaveLength(3);
-    const image = await charged(() => client.images.generate({ model: 'wanx-v1', prompt: 'a cat', size: '1024x1024' }));
+    const image = await charged(() =>
+      kit.client.images.generate({ model: 'wanx-v1', prompt: 'a cat', size: '1024x1024' }),
+    );
     expect(image.result.data![0]!.url).toBe(`${aliMock.url}/pictures/cat.png`);
     expect(image.quota).toBeGreaterThan(0);
     expect(await probe('ali', 'qwen-max')).toMatchObject({ success: true });
@@ -178,40 +142,46 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
 
   test('Zhipu: v4 chat, tools and stream, v3 legacy chat, embeddings, and the channel test', async () => {
     const whole = await charged(() =>
-      client.chat.completions.create({ model: 'glm-4', messages: hello, temperature: 1 }),
+      kit.client.chat.completions.create({ model: 'glm-4', messages: hello, temperature: 1 }),
     );
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是智谱清言。');
     expect(whole.quota).toBe(17);
     expect(zhipuMock.requests.at(-1)!.json!.temperature).toBe(0.99);
-    const tool = await client.chat.completions.create({ model: 'glm-4', messages: hello, tools });
+    const tool = await kit.client.chat.completions.create({ model: 'glm-4', messages: hello, tools });
     expect(tool.choices[0]!.finish_reason).toBe('tool_calls');
     expect(
-      await streamText(await client.chat.completions.create({ model: 'glm-4', messages: hello, stream: true })),
+      await readChunks(await kit.client.chat.completions.create({ model: 'glm-4', messages: hello, stream: true })),
     ).toMatchObject({ content: '你好！我是智谱清言。', finish: 'stop' });
-    const legacy = await charged(() => client.chat.completions.create({ model: 'chatglm_turbo', messages: hello }));
+    const legacy = await charged(() => kit.client.chat.completions.create({ model: 'chatglm_turbo', messages: hello }));
     expect(legacy.result.choices[0]!.message.content).toBe(' 你好！我是ChatGLM。\n很高兴见到你。');
     expect(legacy.quota).toBe(18);
     expect(
-      await streamText(await client.chat.completions.create({ model: 'chatglm_turbo', messages: hello, stream: true })),
+      await readChunks(
+        await kit.client.chat.completions.create({ model: 'chatglm_turbo', messages: hello, stream: true }),
+      ),
     ).toMatchObject({ content: '你好！我是\nChatGLM。' });
-    const embeddings = await client.embeddings.create({ model: 'embedding-2', input: 'a', encoding_format: 'float' });
+    const embeddings = await kit.client.embeddings.create({
+      model: 'embedding-2',
+      input: 'a',
+      encoding_format: 'float',
+    });
     expect(embeddings.usage.total_tokens).toBe(3);
-    const image = await charged(() => client.images.generate({ model: 'cogview-3', prompt: 'a cat' }));
+    const image = await charged(() => kit.client.images.generate({ model: 'cogview-3', prompt: 'a cat' }));
     expect(image.result.data![0]!.url).toContain('cogview');
     expect(image.quota).toBe(1000);
     expect(await probe('zhipu', 'glm-4')).toMatchObject({ success: true, message: '你好！我是智谱清言。' });
   });
 
   test('iFlytek Spark over WebSocket: whole, stream, function call and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'Spark-Max', messages: hello }));
+    const whole = await charged(() => kit.client.chat.completions.create({ model: 'Spark-Max', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是讯飞星火。');
     expect(whole.quota).toBe(14);
     const streamed = await charged(async () =>
-      streamText(await client.chat.completions.create({ model: 'Spark-Max', messages: hello, stream: true })),
+      readChunks(await kit.client.chat.completions.create({ model: 'Spark-Max', messages: hello, stream: true })),
     );
     expect(streamed.result).toMatchObject({ content: '你好！我是讯飞星火。', finish: 'stop' });
     expect(streamed.quota).toBe(14);
-    const tool = await client.chat.completions.create({ model: 'Spark-Max', messages: hello, tools });
+    const tool = await kit.client.chat.completions.create({ model: 'Spark-Max', messages: hello, tools });
     expect(tool.choices[0]).toMatchObject({
       finish_reason: 'tool_calls',
       message: { tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"合肥"}' } }] },
@@ -221,21 +191,21 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
   });
 
   test('Tencent Hunyuan: signed chat, tools, stream, embeddings and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'hunyuan-lite', messages: hello }));
+    const whole = await charged(() => kit.client.chat.completions.create({ model: 'hunyuan-lite', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toBe('你好！我是腾讯混元。');
     expect(whole.quota).toBe(10);
-    const tool = await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, tools });
+    const tool = await kit.client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, tools });
     expect(tool.choices[0]!.message.tool_calls![0]!.id).toBe('call_cq8a3n2l3mbd0r4f5sc0');
-    const toolStream = await streamText(
-      await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, tools, stream: true }),
+    const toolStream = await readChunks(
+      await kit.client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, tools, stream: true }),
     );
-    expect(toolStream).toMatchObject({ finish: 'tool_calls', toolNames: ['get_weather'] });
+    expect(toolStream).toMatchObject({ finish: 'tool_calls', calls: [{ name: 'get_weather' }] });
     const streamed = await charged(async () =>
-      streamText(await client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, stream: true })),
+      readChunks(await kit.client.chat.completions.create({ model: 'hunyuan-lite', messages: hello, stream: true })),
     );
     expect(streamed.result).toMatchObject({ content: '你好！我是腾讯混元。', finish: 'stop' });
     expect(streamed.quota).toBe(10);
-    const vision = await client.chat.completions.create({
+    const vision = await kit.client.chat.completions.create({
       model: 'hunyuan-lite',
       messages: [
         {
@@ -257,23 +227,25 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
         ],
       },
     ]);
-    const embeddings = await client.embeddings.create({ model: 'hunyuan-embedding', input: ['a', 'b'] });
+    const embeddings = await kit.client.embeddings.create({ model: 'hunyuan-embedding', input: ['a', 'b'] });
     expect(embeddings.data).toHaveLength(2);
     expect(await probe('tencent', 'hunyuan-lite')).toMatchObject({ success: true });
   });
 
   test('AI Proxy library: answers with references, counted usage, and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'library-gpt', messages: hello }));
+    const whole = await charged(() => kit.client.chat.completions.create({ model: 'library-gpt', messages: hello }));
     expect(whole.result.choices[0]!.message.content).toContain('参考文档');
     expect(whole.quota).toBeGreaterThan(0);
     expect(
-      await streamText(await client.chat.completions.create({ model: 'library-gpt', messages: hello, stream: true })),
+      await readChunks(
+        await kit.client.chat.completions.create({ model: 'library-gpt', messages: hello, stream: true }),
+      ),
     ).toMatchObject({ finish: 'stop' });
     expect(await probe('library', 'library-gpt')).toMatchObject({ success: true });
   });
 
   test('vendor errors reach the client in OpenAI shape with the upstream message', async () => {
-    const bad = await createChannel(server, {
+    const bad = await createChannel(kit.server, {
       name: 'bad-tencent',
       type: 23,
       key: '1300000000|AKIDmock|wrong',
@@ -281,32 +253,32 @@ describe.each(await availableEngines())('China providers (own protocols) end to 
       models: 'hunyuan-bad',
     });
     await setOption(
-      server,
+      kit.server,
       'ModelRatio',
       JSON.stringify(Object.fromEntries([...pricedModels, 'hunyuan-bad'].map((model) => [model, 1]))),
     );
-    const error = await client.chat.completions
+    const error = await kit.client.chat.completions
       .create({ model: 'hunyuan-bad', messages: hello })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('could not be validated');
-    const streamError = await client.chat.completions
+    const streamError = await kit.client.chat.completions
       .create({ model: 'hunyuan-bad', messages: hello, stream: true })
       .catch((caught: unknown) => caught);
     // Hunyuan answers the failed stream with a 200 JSON error; its code, not 502, decides the status.
     expect(streamError).toMatchObject({ status: 401, code: 'AuthFailure.SignatureFailure' });
-    const answer = (await root.get(`/api/channel/test/${bad.id}`)).body;
+    const answer = (await kit.root.get(`/api/channel/test/${bad.id}`)).body;
     expect(answer.success).toBe(false);
     expect(answer.message).toContain('http status code 401');
     expect(answer.message).toContain('could not be validated');
-    const misfit = await createChannel(server, {
+    const misfit = await createChannel(kit.server, {
       name: 'misfit-baidu',
       type: 15,
       key: 'only-one-part',
       base_url: baiduMock.url,
       models: 'ERNIE-misfit',
     });
-    const misfitAnswer = (await root.get(`/api/channel/test/${misfit.id}`)).body;
+    const misfitAnswer = (await kit.root.get(`/api/channel/test/${misfit.id}`)).body;
     expect(misfitAnswer).toMatchObject({ success: false });
     expect(misfitAnswer.message).toContain('APIKey|SecretKey');
   });

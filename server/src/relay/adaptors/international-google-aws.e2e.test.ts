@@ -1,6 +1,5 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ApiClient } from '../../../test/api-client.js';
 import { availableEngines } from '../../../test/engines.js';
 import { anthropicMockKey, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
 import { awsMockKey, startAwsMock } from '../../../test/mock-upstreams/aws.js';
@@ -9,8 +8,7 @@ import type { MockUpstream } from '../../../test/mock-upstreams/international-mo
 import { palmMockKey, startPalmMock } from '../../../test/mock-upstreams/palm.js';
 import { fixture, fixtureJson, startMockUpstream } from '../../../test/mock-upstreams/international-mock-kit.js';
 import { startVertexMock, type VertexMock } from '../../../test/mock-upstreams/vertexai.js';
-import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
-import { startTestServer, type TestServer } from '../../../test/test-server.js';
+import { hello, readChunks, startProviderKit, tools, type ProviderKit } from '../../../test/provider-kit.js';
 
 /** Every model here costs 1 quota per token, prompt and completion alike, so a charge equals the token count. */
 const pricedModels = [
@@ -24,71 +22,26 @@ const pricedModels = [
   'PaLM-2',
   'gemini-2.0-flash',
 ];
-const tools: OpenAI.ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      description: 'Current weather',
-      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    },
-  },
-];
-const hello: OpenAI.ChatCompletionMessageParam[] = [
-  { role: 'system', content: 'You are terse.' },
-  { role: 'user', content: 'hi' },
-];
-
-/** Reads an SDK stream: joined content, last finish reason, tool calls merged by index, the usage chunk. */
-export async function readChunks(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
-  let content = '';
-  let finish: string | null = null;
-  let usage: OpenAI.CompletionUsage | undefined;
-  const calls: { name: string; arguments: string }[] = [];
-  for await (const chunk of stream) {
-    usage = chunk.usage ?? usage;
-    const choice = chunk.choices[0];
-    content += choice?.delta?.content ?? '';
-    finish = choice?.finish_reason ?? finish;
-    for (const call of choice?.delta?.tool_calls ?? []) {
-      const slot = (calls[call.index] ??= { name: '', arguments: '' });
-      slot.name += call.function?.name ?? '';
-      slot.arguments += call.function?.arguments ?? '';
-    }
-  }
-  return { content, finish, calls, usage };
-}
 
 describe.each(await availableEngines())('Anthropic, Google and AWS channels end to end on $label', (engine) => {
-  let server: TestServer;
-  let root: ApiClient;
-  let client: OpenAI;
-  let userId: number;
-  let tokenId: number;
   let anthropicMock: MockUpstream;
   let geminiMock: MockUpstream;
   let vertexMock: VertexMock;
   let awsMock: MockUpstream;
   let palmMock: MockUpstream;
   let geminiOpenAIMock: MockUpstream;
-  const channels: Record<string, number> = {};
 
-  async function charged<T>(call: () => Promise<T>): Promise<{ result: T; quota: number }> {
-    const before = (await balances(server, userId, tokenId)).userUsed;
-    const result = await call();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return { result, quota: (await balances(server, userId, tokenId)).userUsed - before };
-  }
-
-  const probe = async (name: string, model: string) =>
-    (await root.get(`/api/channel/test/${channels[name]}?model=${encodeURIComponent(model)}`)).body as {
-      success: boolean;
-      message: string;
-    };
+  let kit: ProviderKit;
+  const charged: ProviderKit['charged'] = (call) => kit.charged(call);
+  const probe: ProviderKit['probe'] = (name, model) => kit.probe(name, model);
 
   beforeAll(async () => {
-    server = await startTestServer({ engine });
-    root = await server.rootClient();
+    // Bedrock's Llama has a per-type default (`llama3-8b-8192(33)`) that wins over a plain name.
+    kit = await startProviderKit(engine, {
+      username: 'international-a',
+      pricedModels: [...pricedModels, 'llama3-8b-8192(33)'],
+      priceCompletions: true,
+    });
     [anthropicMock, geminiMock, vertexMock, awsMock, palmMock] = await Promise.all([
       startAnthropicMock(),
       startGeminiMock(),
@@ -96,15 +49,8 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
       startAwsMock(),
       startPalmMock(),
     ]);
-    // Bedrock's Llama has a per-type default (`llama3-8b-8192(33)`) that wins over a plain name.
-    const ratios = JSON.stringify(
-      Object.fromEntries([...pricedModels, 'llama3-8b-8192(33)'].map((model) => [model, 1])),
-    );
-    await setOption(server, 'ModelRatio', ratios);
-    await setOption(server, 'CompletionRatio', ratios);
-    const add = async (name: string, type: number, key: string, base_url: string, models: string, config = '{}') => {
-      channels[name] = (await createChannel(server, { name, type, key, base_url, models, config })).id;
-    };
+    const add = (name: string, type: number, key: string, base_url: string, models: string, config = '{}') =>
+      kit.addChannel(name, { type, key, base_url, models, config });
     await add('anthropic', 14, anthropicMockKey, anthropicMock.url, 'claude-3-5-sonnet-20241022');
     await add('gemini', 24, geminiMockKey, geminiMock.url, 'gemini-1.5-flash,text-embedding-004');
     await add(
@@ -135,14 +81,10 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
       return reply.json(200, fixtureJson('openai', 'chat-completion.json'));
     });
     await add('gemini-openai', 51, geminiMockKey, `${geminiOpenAIMock.url}/v1beta/openai`, 'gemini-2.0-flash');
-    userId = await createUser(server, { username: 'international-a', quota: 1_000_000 });
-    const token = await createToken(server, userId);
-    tokenId = token.id;
-    client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
 
   afterAll(async () => {
-    await server?.close();
+    await kit?.close();
     await Promise.all(
       [anthropicMock, geminiMock, vertexMock, awsMock, palmMock, geminiOpenAIMock].map((mock) => mock?.close()),
     );
@@ -150,7 +92,7 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
 
   test('Anthropic: chat, stream with usage, tool calls, billing, upstream errors and the channel test', async () => {
     const whole = await charged(() =>
-      client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello }),
+      kit.client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello }),
     );
     expect(whole.result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
     expect(whole.result.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 10 });
@@ -162,7 +104,7 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
     });
     const streamed = await charged(async () =>
       readChunks(
-        await client.chat.completions.create({
+        await kit.client.chat.completions.create({
           model: 'claude-3-5-sonnet-20241022',
           messages: hello,
           stream: true,
@@ -176,13 +118,17 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
       usage: { prompt_tokens: 12, completion_tokens: 8 },
     });
     expect(streamed.quota).toBe(20);
-    const tool = await client.chat.completions.create({ model: 'claude-3-5-sonnet-20241022', messages: hello, tools });
+    const tool = await kit.client.chat.completions.create({
+      model: 'claude-3-5-sonnet-20241022',
+      messages: hello,
+      tools,
+    });
     expect(tool.choices[0]).toMatchObject({
       finish_reason: 'tool_calls',
       message: { tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' } }] },
     });
     const toolStream = await readChunks(
-      await client.chat.completions.create({
+      await kit.client.chat.completions.create({
         model: 'claude-3-5-sonnet-20241022',
         messages: hello,
         tools,
@@ -197,7 +143,7 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
       type: 'error',
       error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
     });
-    const failed = await client.chat.completions
+    const failed = await kit.client.chat.completions
       .create({ model: 'claude-3-5-sonnet-20241022', messages: hello })
       .catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(OpenAI.APIError);
@@ -209,7 +155,9 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
   });
 
   test('Gemini: chat, stream, function calling, embeddings, a wrong key, and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello }));
+    const whole = await charged(() =>
+      kit.client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello }),
+    );
     expect(whole.result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
     expect(whole.quota).toBe(19);
     expect(geminiMock.requests.at(-1)).toMatchObject({
@@ -217,20 +165,22 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
       json: { systemInstruction: { parts: [{ text: 'You are terse.' }] } },
     });
     const streamed = await charged(async () =>
-      readChunks(await client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello, stream: true })),
+      readChunks(
+        await kit.client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello, stream: true }),
+      ),
     );
     expect(streamed.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
     expect(streamed.quota).toBe(16);
-    const tool = await client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello, tools });
+    const tool = await kit.client.chat.completions.create({ model: 'gemini-1.5-flash', messages: hello, tools });
     expect(tool.choices[0]).toMatchObject({
       finish_reason: 'tool_calls',
       message: { tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
     });
-    const embeddings = await client.embeddings.create({ model: 'text-embedding-004', input: ['a', 'b'] });
+    const embeddings = await kit.client.embeddings.create({ model: 'text-embedding-004', input: ['a', 'b'] });
     expect(embeddings.data.map((item) => item.index)).toEqual([0, 1]);
     // The SDK asks for base64 float32 by default, so values come back at float32 precision.
     expect(embeddings.data[1]!.embedding.map((value) => Number(value.toFixed(6)))).toEqual([0.002, 0.017, -0.011]);
-    const floats = await client.embeddings.create({
+    const floats = await kit.client.embeddings.create({
       model: 'text-embedding-004',
       input: 'a',
       encoding_format: 'float',
@@ -239,7 +189,7 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
     geminiMock.failNext(400, {
       error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' },
     });
-    const failed = (await client.chat.completions
+    const failed = (await kit.client.chat.completions
       .create({ model: 'gemini-1.5-flash', messages: hello })
       .catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
     expect(failed.status).toBe(400);
@@ -249,18 +199,22 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
 
   test('Vertex AI: token minted once, Gemini and Claude publishers, streams and the channel test', async () => {
     const gemini = await charged(() =>
-      client.chat.completions.create({ model: 'gemini-1.5-pro-002', messages: hello }),
+      kit.client.chat.completions.create({ model: 'gemini-1.5-pro-002', messages: hello }),
     );
     expect(gemini.result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
     expect(gemini.quota).toBe(19);
     const claude = await charged(async () =>
       readChunks(
-        await client.chat.completions.create({ model: 'claude-3-5-sonnet-v2@20241022', messages: hello, stream: true }),
+        await kit.client.chat.completions.create({
+          model: 'claude-3-5-sonnet-v2@20241022',
+          messages: hello,
+          stream: true,
+        }),
       ),
     );
     expect(claude.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
     expect(claude.quota).toBe(20);
-    const tool = await client.chat.completions.create({
+    const tool = await kit.client.chat.completions.create({
       model: 'claude-3-5-sonnet-v2@20241022',
       messages: hello,
       tools,
@@ -275,19 +229,24 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
 
   test('AWS Bedrock: Claude and Llama through the SDK (SigV4, event stream), billing and the channel test', async () => {
     const whole = await charged(() =>
-      client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello }),
+      kit.client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello }),
     );
     expect(whole.result.choices[0]!.message.content).toBe('Hello from Bedrock!');
     expect(whole.quota).toBe(20);
     const streamed = await charged(async () =>
       readChunks(
-        await client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello, stream: true }),
+        await kit.client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello, stream: true }),
       ),
     );
     expect(streamed.result).toMatchObject({ content: 'Hello from Bedrock!', finish: 'stop' });
     expect(streamed.quota).toBe(20);
     const toolStream = await readChunks(
-      await client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: hello, tools, stream: true }),
+      await kit.client.chat.completions.create({
+        model: 'claude-3-haiku-20240307',
+        messages: hello,
+        tools,
+        stream: true,
+      }),
     );
     expect(toolStream).toMatchObject({
       finish: 'tool_calls',
@@ -295,7 +254,7 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
     });
     const llama = await charged(async () =>
       readChunks(
-        await client.chat.completions.create({
+        await kit.client.chat.completions.create({
           model: 'llama3-8b-8192',
           messages: hello,
           stream: true,
@@ -313,21 +272,23 @@ describe.each(await availableEngines())('Anthropic, Google and AWS channels end 
   });
 
   test('PaLM: chat, a one-chunk stream and the channel test', async () => {
-    const whole = await client.chat.completions.create({ model: 'PaLM-2', messages: hello });
+    const whole = await kit.client.chat.completions.create({ model: 'PaLM-2', messages: hello });
     expect(whole.choices[0]!.message.content).toBe('Hello! How can I help you today?');
     const streamed = await readChunks(
-      await client.chat.completions.create({ model: 'PaLM-2', messages: hello, stream: true }),
+      await kit.client.chat.completions.create({ model: 'PaLM-2', messages: hello, stream: true }),
     );
     expect(streamed).toMatchObject({ content: 'Hello! How can I help you today?', finish: 'stop' });
     expect(await probe('palm', 'PaLM-2')).toMatchObject({ success: true });
   });
 
   test('Gemini OpenAI-compatible: chat and stream under /v1beta/openai, billing and the channel test', async () => {
-    const whole = await charged(() => client.chat.completions.create({ model: 'gemini-2.0-flash', messages: hello }));
+    const whole = await charged(() =>
+      kit.client.chat.completions.create({ model: 'gemini-2.0-flash', messages: hello }),
+    );
     expect(whole.result.choices[0]!.message.content).toBe('Hello!');
     expect(whole.quota).toBe(15);
     const streamed = await readChunks(
-      await client.chat.completions.create({ model: 'gemini-2.0-flash', messages: hello, stream: true }),
+      await kit.client.chat.completions.create({ model: 'gemini-2.0-flash', messages: hello, stream: true }),
     );
     expect(streamed).toMatchObject({ content: 'Hello!', finish: 'stop' });
     expect(geminiOpenAIMock.requests.at(-1)!.path).toBe('/v1beta/openai/chat/completions');

@@ -1,6 +1,5 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ApiClient } from '../../../test/api-client.js';
 import { availableEngines } from '../../../test/engines.js';
 import {
   cloudflareMockAccount,
@@ -13,9 +12,8 @@ import { deeplMockKey, startDeeplMock } from '../../../test/mock-upstreams/deepl
 import { startMockUpstream, type MockUpstream } from '../../../test/mock-upstreams/international-mock-kit.js';
 import { startOllamaMock } from '../../../test/mock-upstreams/ollama.js';
 import { mockPng, replicateMockToken, startReplicateMock } from '../../../test/mock-upstreams/replicate.js';
-import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
-import { startTestServer, type TestServer } from '../../../test/test-server.js';
-import { readChunks } from './international-google-aws.e2e.test.js';
+import { createToken, createUser } from '../../../test/relay-fixtures.js';
+import { hello, readChunks, startProviderKit, tools, type ProviderKit } from '../../../test/provider-kit.js';
 
 const coze = `bot-${cozeMockBot}`;
 const pricedModels = [
@@ -29,49 +27,19 @@ const pricedModels = [
   'meta/meta-llama-3-8b-instruct',
   'black-forest-labs/flux-schnell',
 ];
-const tools: OpenAI.ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      description: 'Current weather',
-      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    },
-  },
-];
-const hello: OpenAI.ChatCompletionMessageParam[] = [
-  { role: 'system', content: 'You are terse.' },
-  { role: 'user', content: 'hi' },
-];
 
 describe.each(await availableEngines())(
   'Ollama, Cohere, Cloudflare, Coze, DeepL, Replicate and Proxy channels end to end on $label',
   (engine) => {
-    let server: TestServer;
-    let root: ApiClient;
-    let client: OpenAI;
-    let userId: number;
-    let tokenId: number;
     let adminKey: string;
     const mocks: Record<string, MockUpstream> = {};
-    const channels: Record<string, number> = {};
 
-    async function charged<T>(call: () => Promise<T>): Promise<{ result: T; quota: number }> {
-      const before = (await balances(server, userId, tokenId)).userUsed;
-      const result = await call();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return { result, quota: (await balances(server, userId, tokenId)).userUsed - before };
-    }
-
-    const probe = async (name: string, model: string) =>
-      (await root.get(`/api/channel/test/${channels[name]}?model=${encodeURIComponent(model)}`)).body as {
-        success: boolean;
-        message: string;
-      };
+    let kit: ProviderKit;
+    const charged: ProviderKit['charged'] = (call) => kit.charged(call);
+    const probe: ProviderKit['probe'] = (name, model) => kit.probe(name, model);
 
     beforeAll(async () => {
-      server = await startTestServer({ engine });
-      root = await server.rootClient();
+      kit = await startProviderKit(engine, { username: 'international-b', pricedModels, priceCompletions: true });
       const [ollama, cohere, cloudflare, cozeMock, deepl, replicate, echo] = await Promise.all([
         startOllamaMock(),
         startCohereMock(),
@@ -91,12 +59,8 @@ describe.each(await availableEngines())(
         ),
       ]);
       Object.assign(mocks, { ollama, cohere, cloudflare, coze: cozeMock, deepl, replicate, echo });
-      const ratios = JSON.stringify(Object.fromEntries(pricedModels.map((model) => [model, 1])));
-      await setOption(server, 'ModelRatio', ratios);
-      await setOption(server, 'CompletionRatio', ratios);
-      const add = async (name: string, type: number, key: string, base_url: string, models: string, config = '{}') => {
-        channels[name] = (await createChannel(server, { name, type, key, base_url, models, config })).id;
-      };
+      const add = (name: string, type: number, key: string, base_url: string, models: string, config = '{}') =>
+        kit.addChannel(name, { type, key, base_url, models, config });
       await add('ollama', 30, '', ollama.url, 'llama3:latest,llama3.1:latest,nomic-embed-text');
       await add('cohere', 35, cohereMockKey, cohere.url, 'command-r');
       await add(
@@ -117,21 +81,19 @@ describe.each(await availableEngines())(
         'meta/meta-llama-3-8b-instruct,black-forest-labs/flux-schnell',
       );
       await add('proxy', 43, 'Bearer upstream-secret', echo.url, 'proxy');
-      userId = await createUser(server, { username: 'international-b', quota: 1_000_000 });
-      const token = await createToken(server, userId);
-      tokenId = token.id;
-      client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
-      const adminId = await createUser(server, { username: 'proxy-admin', quota: 1_000, role: 10 });
-      adminKey = (await createToken(server, adminId)).key;
+      const adminId = await createUser(kit.server, { username: 'proxy-admin', quota: 1_000, role: 10 });
+      adminKey = (await createToken(kit.server, adminId)).key;
     });
 
     afterAll(async () => {
-      await server?.close();
+      await kit?.close();
       await Promise.all(Object.values(mocks).map((mock) => mock.close()));
     });
 
     test('Ollama: chat, NDJSON stream, tools, embeddings, billing and the channel test', async () => {
-      const whole = await charged(() => client.chat.completions.create({ model: 'llama3:latest', messages: hello }));
+      const whole = await charged(() =>
+        kit.client.chat.completions.create({ model: 'llama3:latest', messages: hello }),
+      );
       expect(whole.result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
       expect(whole.quota).toBe(36);
       expect(mocks.ollama!.requests.at(-1)!.json).toMatchObject({
@@ -140,17 +102,17 @@ describe.each(await availableEngines())(
         messages: [{ role: 'system' }, { role: 'user', content: 'hi' }],
       });
       const streamed = await charged(async () =>
-        readChunks(await client.chat.completions.create({ model: 'llama3:latest', messages: hello, stream: true })),
+        readChunks(await kit.client.chat.completions.create({ model: 'llama3:latest', messages: hello, stream: true })),
       );
       expect(streamed.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
       expect(streamed.quota).toBe(33);
-      const tool = await client.chat.completions.create({ model: 'llama3.1:latest', messages: hello, tools });
+      const tool = await kit.client.chat.completions.create({ model: 'llama3.1:latest', messages: hello, tools });
       expect(tool.choices[0]).toMatchObject({
         finish_reason: 'tool_calls',
         message: { tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
       });
       const embeddings = await charged(() =>
-        client.embeddings.create({ model: 'nomic-embed-text', input: ['a', 'b'] }),
+        kit.client.embeddings.create({ model: 'nomic-embed-text', input: ['a', 'b'] }),
       );
       expect(embeddings.result.data).toHaveLength(2);
       expect(embeddings.quota).toBe(8);
@@ -158,7 +120,7 @@ describe.each(await availableEngines())(
     });
 
     test('Cohere: chat, NDJSON stream, tools, billing and the channel test', async () => {
-      const whole = await charged(() => client.chat.completions.create({ model: 'command-r', messages: hello }));
+      const whole = await charged(() => kit.client.chat.completions.create({ model: 'command-r', messages: hello }));
       expect(whole.result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
       expect(whole.quota).toBe(77);
       expect(mocks.cohere!.requests.at(-1)!.json).toMatchObject({
@@ -167,12 +129,12 @@ describe.each(await availableEngines())(
         preamble: 'You are terse.',
       });
       const streamed = await charged(async () =>
-        readChunks(await client.chat.completions.create({ model: 'command-r', messages: hello, stream: true })),
+        readChunks(await kit.client.chat.completions.create({ model: 'command-r', messages: hello, stream: true })),
       );
       expect(streamed.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
       expect(streamed.quota).toBe(75);
       const toolStream = await readChunks(
-        await client.chat.completions.create({ model: 'command-r', messages: hello, tools, stream: true }),
+        await kit.client.chat.completions.create({ model: 'command-r', messages: hello, tools, stream: true }),
       );
       expect(toolStream).toMatchObject({
         finish: 'tool_calls',
@@ -183,12 +145,12 @@ describe.each(await availableEngines())(
 
     test('Cloudflare: compatible chat and stream, native completions, billing and the channel test', async () => {
       const whole = await charged(() =>
-        client.chat.completions.create({ model: '@cf/meta/llama-3.1-8b-instruct', messages: hello }),
+        kit.client.chat.completions.create({ model: '@cf/meta/llama-3.1-8b-instruct', messages: hello }),
       );
       expect(whole.result.choices[0]!.message.content).toBe('Hello from Workers AI!');
       expect(whole.quota).toBe(18);
       const streamed = await readChunks(
-        await client.chat.completions.create({
+        await kit.client.chat.completions.create({
           model: '@cf/meta/llama-3.1-8b-instruct',
           messages: hello,
           stream: true,
@@ -196,7 +158,7 @@ describe.each(await availableEngines())(
       );
       expect(streamed.content).toBe('Hello from Workers AI!');
       const completion = await charged(() =>
-        client.completions.create({ model: '@cf/meta/llama-3.1-8b-instruct', prompt: 'Once' }),
+        kit.client.completions.create({ model: '@cf/meta/llama-3.1-8b-instruct', prompt: 'Once' }),
       );
       expect(completion.result.choices[0]!.text).toBe('Once upon a time');
       expect(completion.quota).toBe(9);
@@ -207,12 +169,12 @@ describe.each(await availableEngines())(
     });
 
     test('Coze: whole answers gathered from the stream, streams, usage and the channel test', async () => {
-      const whole = await charged(() => client.chat.completions.create({ model: coze, messages: hello }));
+      const whole = await charged(() => kit.client.chat.completions.create({ model: coze, messages: hello }));
       expect(whole.result.choices[0]!.message.content).toBe('Hello from Coze!');
       expect(whole.quota).toBe(633);
       expect(mocks.coze!.requests.at(-1)!.json).toMatchObject({ bot_id: cozeMockBot, user_id: 'u-42', stream: true });
       const streamed = await charged(async () =>
-        readChunks(await client.chat.completions.create({ model: coze, messages: hello, stream: true })),
+        readChunks(await kit.client.chat.completions.create({ model: coze, messages: hello, stream: true })),
       );
       expect(streamed.result).toMatchObject({ content: 'Hello from Coze!', finish: 'stop' });
       expect(streamed.quota).toBe(633);
@@ -221,11 +183,11 @@ describe.each(await availableEngines())(
 
     test('DeepL: translation as a chat answer and a one-chunk stream, characters billed, and the channel test', async () => {
       const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Hello, world!' }];
-      const whole = await charged(() => client.chat.completions.create({ model: 'deepl-zh', messages }));
+      const whole = await charged(() => kit.client.chat.completions.create({ model: 'deepl-zh', messages }));
       expect(whole.result.choices[0]!.message.content).toBe('你好，世界！');
       expect(whole.quota).toBe(13);
       const streamed = await readChunks(
-        await client.chat.completions.create({ model: 'deepl-zh', messages, stream: true }),
+        await kit.client.chat.completions.create({ model: 'deepl-zh', messages, stream: true }),
       );
       expect(streamed).toMatchObject({ content: '你好，世界！', finish: 'stop' });
       expect(await probe('deepl', 'deepl-zh')).toMatchObject({ success: true, message: '你好，世界！' });
@@ -233,15 +195,19 @@ describe.each(await availableEngines())(
 
     test('Replicate: chat by prediction, a streamed prediction, an image and the channel test', async () => {
       const whole = await charged(() =>
-        client.chat.completions.create({ model: 'meta/meta-llama-3-8b-instruct', messages: hello }),
+        kit.client.chat.completions.create({ model: 'meta/meta-llama-3-8b-instruct', messages: hello }),
       );
       expect(whole.result.choices[0]!.message.content).toBe('Hello! How can I help?');
       expect(whole.quota).toBe(18);
       const streamed = await readChunks(
-        await client.chat.completions.create({ model: 'meta/meta-llama-3-8b-instruct', messages: hello, stream: true }),
+        await kit.client.chat.completions.create({
+          model: 'meta/meta-llama-3-8b-instruct',
+          messages: hello,
+          stream: true,
+        }),
       );
       expect(streamed).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
-      const image = await client.images.generate({
+      const image = await kit.client.images.generate({
         model: 'black-forest-labs/flux-schnell',
         prompt: 'a cat',
         response_format: 'b64_json',
@@ -251,7 +217,7 @@ describe.each(await availableEngines())(
     });
 
     test('Proxy: administrators pass through with the channel key, others are refused', async () => {
-      const response = await fetch(`${server.url}/v1/oneapi/proxy/${channels.proxy}/some/path?x=1`, {
+      const response = await fetch(`${kit.server.url}/v1/oneapi/proxy/${kit.channels.proxy}/some/path?x=1`, {
         method: 'POST',
         headers: { authorization: `Bearer sk-${adminKey}`, 'x-custom': 'kept', 'content-type': 'text/plain' },
         body: 'raw body',
@@ -265,14 +231,14 @@ describe.each(await availableEngines())(
         custom: 'kept',
         body: 'raw body',
       });
-      const refused = await fetch(`${server.url}/v1/oneapi/proxy/${channels.proxy}/some/path`, {
-        headers: { authorization: `Bearer ${client.apiKey}` },
+      const refused = await fetch(`${kit.server.url}/v1/oneapi/proxy/${kit.channels.proxy}/some/path`, {
+        headers: { authorization: `Bearer ${kit.client.apiKey}` },
       });
       expect(refused.status).toBe(403);
       expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
         '普通用户不支持指定渠道',
       );
-      const notProxy = await fetch(`${server.url}/v1/oneapi/proxy/${channels.deepl}/x`, {
+      const notProxy = await fetch(`${kit.server.url}/v1/oneapi/proxy/${kit.channels.deepl}/x`, {
         headers: { authorization: `Bearer sk-${adminKey}` },
       });
       expect(notProxy.status).toBe(400);
