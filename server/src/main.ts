@@ -14,7 +14,12 @@ import { startJobs } from './jobs/scheduler.js';
  */
 function tuneMemory(): void {
   const launchFlags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  if (!launchFlags.includes('heap-growing-percent')) setFlagsFromString('--heap-growing-percent=30');
+  if (launchFlags.includes('heap-growing-percent')) return;
+  try {
+    setFlagsFromString('--heap-growing-percent=30');
+  } catch {
+    // A Node whose V8 refuses flags after start keeps its defaults: more memory, nothing worse.
+  }
 }
 
 async function main(): Promise<void> {

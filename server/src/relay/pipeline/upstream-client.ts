@@ -20,6 +20,8 @@ export interface OpenResponse {
 const maxBodyBytes = 64 * 1024 * 1024;
 /** What is read and dropped after a reader stops early (an event stream's `[DONE]`) to keep the connection. */
 const maxDrainBytes = 256 * 1024;
+/** How long that may take; an upstream that keeps the stream open after `[DONE]` loses its connection. */
+const maxDrainMs = 2000;
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const result: Record<string, string> = {};
@@ -56,13 +58,16 @@ function reusableBody(body: Readable): AsyncIterable<Buffer> {
       return {
         next: () => iterator.next(),
         return: async () => {
+          const deadline = setTimeout(() => body.destroy(), maxDrainMs).unref();
           void (async () => {
             let dropped = 0;
             for (let part = await iterator.next(); !part.done; part = await iterator.next()) {
               dropped += part.value.length;
               if (dropped > maxDrainBytes) return body.destroy();
             }
-          })().catch(() => body.destroy());
+          })()
+            .catch(() => body.destroy())
+            .finally(() => clearTimeout(deadline));
           return { done: true, value: undefined };
         },
       };

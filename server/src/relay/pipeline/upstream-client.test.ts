@@ -1,0 +1,51 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { UpstreamClient } from './upstream-client.js';
+
+describe('the upstream client after a reader stops at [DONE]', () => {
+  let server: Server;
+  let url: string;
+  const sockets = new Set<unknown>();
+  const requests: { closedAt?: number }[] = [];
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const seen: { closedAt?: number } = {};
+      requests.push(seen);
+      sockets.add(request.socket);
+      request.socket.once('close', () => (seen.closedAt = Date.now()));
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: {"choices":[]}\n\ndata: [DONE]\n\n');
+      // `/done` ends the answer; `/open` keeps it open forever after [DONE].
+      if (request.url === '/done') response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  async function readUntilDone(client: UpstreamClient, path: string) {
+    const response = await client.open({ url: `${url}${path}`, method: 'POST', headers: {}, body: '{}' });
+    for await (const chunk of response.body) if (chunk.toString().includes('[DONE]')) break;
+  }
+
+  test('keeps the connection when the answer ends, and drops it when the upstream holds it open', async () => {
+    const client = new UpstreamClient(0);
+    await readUntilDone(client, '/done');
+    // The rest of the first answer is read in the background; then its connection serves the next call.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await readUntilDone(client, '/done');
+    // Both calls went over one connection: the first answer was drained, not destroyed.
+    expect(requests).toHaveLength(2);
+    expect(sockets.size).toBe(1);
+    expect(requests[0]!.closedAt).toBeUndefined();
+    const started = Date.now();
+    await readUntilDone(client, '/open');
+    await expect.poll(() => requests[2]?.closedAt, { timeout: 5000, interval: 100 }).toBeDefined();
+    expect(requests[2]!.closedAt! - started).toBeGreaterThan(1500);
+    await client.close();
+  });
+});
