@@ -1,66 +1,25 @@
-import { useCallback, useEffect, useState } from 'react';
-import { fetchTokenList, searchTokens, type TokenDetails, type TokenOrder } from '../../api/token';
+import { fetchTokenList, searchTokens, type TokenOrder } from '../../api/token';
+import { SERVER_PAGE_SIZE, usePagedList } from '../../hooks/use-paged-list';
 import { StorageKey, writeJson } from '../../lib/storage-keys';
 
-export const TOKEN_PAGE_SIZE = 10;
+export const TOKEN_PAGE_SIZE = SERVER_PAGE_SIZE;
+
+const source = {
+  /** The first page in any order is also kept for the chat page's key picker. */
+  fetchPage: async (page: number, order: TokenOrder) => {
+    const rows = await fetchTokenList(page, order);
+    if (page === 0)
+      writeJson(
+        StorageKey.tokenList,
+        (rows ?? []).map(({ name, key }) => ({ name, key })),
+      );
+    return rows;
+  },
+  search: searchTokens,
+};
 
 /** The token list state: server pages in a server sort order, or search results. */
 export function useTokenList() {
-  const [tokens, setTokens] = useState<TokenDetails[]>([]);
-  const [page, setPage] = useState(0);
-  const [order, setOrder] = useState<TokenOrder>('');
-  const [keyword, setKeyword] = useState('');
-  const [searching, setSearching] = useState(false);
-  const [loading, setLoading] = useState(false);
-
-  const load = useCallback(async (pageIndex: number, sortOrder: TokenOrder, search: string) => {
-    setLoading(true);
-    try {
-      const trimmed = search.trim();
-      const rows = (trimmed ? await searchTokens(trimmed) : await fetchTokenList(pageIndex, sortOrder)) ?? [];
-      setTokens(rows);
-      setSearching(Boolean(trimmed));
-      setPage(trimmed ? 0 : pageIndex);
-      if (!trimmed && pageIndex === 0)
-        writeJson(
-          StorageKey.tokenList,
-          rows.map(({ name, key }) => ({ name, key })),
-        );
-    } catch {
-      // shown by the common handler
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load(0, '', '');
-  }, [load]);
-
-  const replace = useCallback((id: number, change: Partial<TokenDetails> | null) => {
-    setTokens((rows) =>
-      change === null
-        ? rows.filter((row) => row.id !== id)
-        : rows.map((row) => (row.id === id ? { ...row, ...change } : row)),
-    );
-  }, []);
-
-  return {
-    tokens,
-    page,
-    order,
-    keyword,
-    setKeyword,
-    searching,
-    loading,
-    hasMore: !searching && tokens.length === TOKEN_PAGE_SIZE,
-    goTo: (pageIndex: number) => load(pageIndex, order, ''),
-    sortBy: (next: TokenOrder) => {
-      setOrder(next);
-      return load(0, next, '');
-    },
-    search: () => load(0, order, keyword),
-    refresh: () => load(page, order, keyword),
-    replace,
-  };
+  const list = usePagedList(source);
+  return { ...list, tokens: list.rows };
 }

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { User } from '../../api/types';
 import { fetchUserPage, searchUsers, type UserOrder } from '../../api/user-admin';
+import { replaceRow, SERVER_PAGE_SIZE } from '../../hooks/use-paged-list';
 
-export const USER_PAGE_SIZE = 10;
+export const USER_PAGE_SIZE = SERVER_PAGE_SIZE;
 
 /** Users loaded so far (server pages appended by load-more), or the search results. */
 export function useUserList() {
@@ -49,11 +50,7 @@ export function useUserList() {
   };
 
   const replace = useCallback((id: number, change: Partial<User> | null) => {
-    setUsers((rows) =>
-      change === null
-        ? rows.filter((row) => row.id !== id)
-        : rows.map((row) => (row.id === id ? { ...row, ...change } : row)),
-    );
+    setUsers((rows) => replaceRow(rows, id, change));
   }, []);
 
   return {
