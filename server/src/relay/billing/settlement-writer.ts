@@ -58,7 +58,7 @@ export class SettlementWriter {
   async drain(): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.writing) await this.writing;
-      if (this.balances.pending === 0 && this.logs.length === 0 && this.submitted === 0) return;
+      if (!this.busy) return;
       await this.write();
     }
   }
@@ -116,8 +116,11 @@ export class SettlementWriter {
       for (const resolve of waiters) resolve();
     })().finally(() => {
       this.writing = null;
+      // Someone waits: now; charges that came in during the write: after the usual window; only what a
+      // failed write kept: after a pause.
       if (this.waiters.length > 0) this.schedule(0);
-      else if (this.balances.pending > 0 || this.logs.length > 0) this.schedule(retryDelayMs);
+      else if (this.submitted > 0) this.schedule(groupWindowMs);
+      else if (this.busy) this.schedule(retryDelayMs);
     });
     return this.writing;
   }

@@ -14,10 +14,17 @@ const userUpdate = `update "users" set
   where "id" = :id`;
 const channelUpdate = `update "channels" set "used_quota" = "used_quota" + :used where "id" = :id`;
 
-/** One insert per set of columns; the statement cache of connect.ts keeps each prepared. */
+/** The insert for each set of columns a log row has (a handful of shapes); connect.ts keeps each prepared. */
+const logInserts = new Map<string, string>();
 const logInsert = (log: NewLog) => {
-  const columns = Object.keys(log);
-  return `insert into "logs" (${columns.map((name) => `"${name}"`).join(', ')}) values (${columns.map((name) => `:${name}`).join(', ')})`;
+  const signature = Object.keys(log).join(',');
+  let insert = logInserts.get(signature);
+  if (!insert) {
+    const columns = signature.split(',');
+    insert = `insert into "logs" (${columns.map((name) => `"${name}"`).join(', ')}) values (${columns.map((name) => `:${name}`).join(', ')})`;
+    logInserts.set(signature, insert);
+  }
+  return insert;
 };
 
 const writers = new WeakMap<SQLite.Database, (totals: BalanceTotals, logs: readonly NewLog[]) => void>();
