@@ -12,6 +12,8 @@ export interface RecordedRequest {
   json?: any;
   /** Multipart fields (files as their byte length) when it was multipart. */
   form?: Record<string, string | number>;
+  /** When (Date.now()) the connection it came on closed: the gateway abandoned the call (kept-alive ones stay open). */
+  connectionClosedAt?: number;
 }
 
 export type GarbageMode =
@@ -152,6 +154,7 @@ export class MockOpenAIUpstream {
       recorded.form = await parseMultipart(body, contentType);
     }
     this.requests.push(recorded);
+    request.socket.once('close', () => (recorded.connectionClosedAt = Date.now()));
 
     const behaviour = this.behaviour;
     if (behaviour.latencyMs) await sleep(behaviour.latencyMs);

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { ChannelRow } from '../db/tables.js';
 import type { RelayCall } from './adaptor.js';
 import { describeChannelType } from './channel-types.js';
+import { Cancel } from './pipeline/cancel.js';
 import { adaptorTools, sendToUpstream } from './pipeline/send.js';
 import { channelSettings, modelMapping } from './routing/channel-settings.js';
 import { relayRuntime } from './runtime.js';
@@ -54,7 +55,7 @@ export async function probeChannel(context: AppContext, channel: ChannelRow, mod
   const { client } = relayRuntime(context);
   const timeoutMs = context.config.RELAY_TIMEOUT > 0 ? context.config.RELAY_TIMEOUT * 1000 : probeTimeoutMs;
   try {
-    const tools = adaptorTools(client, AbortSignal.timeout(timeoutMs));
+    const tools = adaptorTools(client, Cancel.after(timeoutMs));
     const response = await sendToUpstream(client, adaptor, call, tools);
     const result = await adaptor.readResponse(await client.readAll(response), call, tools);
     if (response.status !== 200) return failure(`http status code ${response.status}`, elapsed(), model);

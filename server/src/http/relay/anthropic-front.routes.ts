@@ -9,6 +9,7 @@ import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
 import { anthropicToChatRequest, type AnthropicFrontRequest } from '../../relay/fronts/anthropic/request.js';
 import { chatCompletionToAnthropic } from '../../relay/fronts/anthropic/response.js';
 import { AnthropicEventWriter } from '../../relay/fronts/anthropic/stream.js';
+import { Cancel } from '../../relay/pipeline/cancel.js';
 import type { FrontOutput, RelayJob } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
 import { relayErrors } from '../../relay/relay-errors.js';
@@ -96,9 +97,9 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
       const body = parseBody(request, anthropicMessagesBody) as AnthropicFrontRequest;
       const chat = anthropicToChatRequest(body);
       assertModelAllowed(principal.token, chat.model);
-      const controller = new AbortController();
+      const cancel = new Cancel();
       reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
+        if (!reply.raw.writableFinished) cancel.cancel();
       });
       const value = chat as unknown as Record<string, unknown>;
       const job: RelayJob = {
@@ -114,7 +115,7 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
         stream: chat.stream === true,
         body: { kind: 'json', value, raw: Buffer.from(JSON.stringify(value)), filled: false },
         clientHeaders: { contentType: 'application/json' },
-        signal: controller.signal,
+        cancel,
         reply,
         front: anthropicOutput(
           chat.model,

@@ -254,8 +254,31 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
       .poll(async () => (await balances(server, userId, token.id)).requestCount, { timeout: 5000 })
       .toBe(before.requestCount + 1);
     const after = await balances(server, userId, token.id);
-    // the upstream stream was abandoned: fewer than the 20 chunks were generated and charged
+    // the upstream stream was abandoned: its connection is closed long before the 20 chunks (1 s) are out
+    expect(upstream.lastRequest?.connectionClosedAt).toBeDefined();
     expect(after.userUsed - before.userUsed).toBeGreaterThan(0);
     expect(after.userQuota).toBe(before.userQuota - (after.userUsed - before.userUsed));
+  });
+
+  test('a client that leaves before the upstream answers cancels the upstream call and is not charged', async () => {
+    upstream.set({ garbage: 'hang' });
+    const before = await balances(server, userId, token.id);
+    const leaving = new AbortController();
+    const call = fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
+      body: chatBody(),
+      signal: leaving.signal,
+    });
+    await expect.poll(() => upstream.requests.length).toBeGreaterThan(0);
+    const leftAt = Date.now();
+    leaving.abort();
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => upstream.lastRequest?.connectionClosedAt, { timeout: 5000 }).toBeDefined();
+    // RELAY_TIMEOUT (1 s here) would close it too, but only a second later.
+    expect(upstream.lastRequest!.connectionClosedAt! - leftAt).toBeLessThan(500);
+    const after = await balances(server, userId, token.id);
+    expect(after.userQuota).toBe(before.userQuota);
+    expect(after.requestCount).toBe(before.requestCount);
   });
 });

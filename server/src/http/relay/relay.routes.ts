@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { RelayMode } from '../../relay/adaptor.js';
 import { assertModelAllowed, authenticateRelay, type RelayPrincipal } from '../../relay/auth/token-auth.js';
+import { Cancel } from '../../relay/pipeline/cancel.js';
 import { relayMedia } from '../../relay/pipeline/media-relay.js';
 import type { RelayJob } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
@@ -37,9 +38,9 @@ function relayHandler(context: AppContext, runtime: RelayRuntime, mode: RelayMod
     const body = await readJobBody(request, mode, request.params.model);
     const { model, stream } = modelOf(body);
     assertModelAllowed(principal.token, model);
-    const controller = new AbortController();
+    const cancel = new Cancel();
     reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) controller.abort();
+      if (!reply.raw.writableFinished) cancel.cancel();
     });
     const [path = '', query = ''] = request.url.split('?');
     const job: RelayJob = {
@@ -55,7 +56,7 @@ function relayHandler(context: AppContext, runtime: RelayRuntime, mode: RelayMod
       stream: stream && (mode === 'chat' || mode === 'completions'),
       body,
       clientHeaders: { contentType: request.headers['content-type'], accept: request.headers.accept },
-      signal: controller.signal,
+      cancel,
       reply,
     };
     await (textModes.has(mode) ? relayText(job) : relayMedia(job));

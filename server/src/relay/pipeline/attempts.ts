@@ -59,7 +59,7 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
     const startedMs = Date.now();
     // One outcome per attempt for the service status page (a client that went away says nothing about the channel).
     const outcome = (success: boolean) => {
-      if (job.signal.aborted) return;
+      if (job.cancel.cancelled) return;
       recordRelayOutcome(job.context, {
         model: job.model,
         channelId: channel.row.id,
@@ -80,7 +80,7 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
         'relay attempt failed',
       );
       reportFailure(job, channel, error);
-      if (!error.retryable || job.signal.aborted) break;
+      if (!error.retryable || job.cancel.cancelled) break;
     }
   }
   if (!lastError) throw relayErrors.noChannel(group, job.model);

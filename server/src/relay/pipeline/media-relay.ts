@@ -56,7 +56,7 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
   const ratioOfGroup = groupRatio(context, job.principal.user.group);
   const ratio = ratioOfModel * ratioOfGroup;
   const price = fixedPrice(job, upstreamModel, ratio);
-  const tools = adaptorTools(job.runtime.client, job.signal);
+  const tools = adaptorTools(job.runtime.client, job.cancel);
   const reservation = await reserve(context, job.principal.user, job.principal.token, price);
   let result;
   try {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { RelayMode } from '../adaptor.js';
 import type { RelayPrincipal } from '../auth/token-auth.js';
 import type { RelayRuntime } from '../runtime.js';
+import type { Cancel } from './cancel.js';
 
 /** The front request's body, read once and kept whole so that every retry can resend it. */
 export type JobBody =
@@ -37,8 +38,8 @@ export interface RelayJob {
   stream: boolean;
   body: JobBody;
   clientHeaders: { contentType?: string; accept?: string };
-  /** Aborted when the client goes away: the upstream call is abandoned with it. */
-  signal: AbortSignal;
+  /** Cancelled when the client goes away: the upstream call is abandoned with it. */
+  cancel: Cancel;
   reply: FastifyReply;
   /** Set by non-OpenAI fronts; absent, answers go out in OpenAI's shapes unchanged. */
   front?: FrontOutput;

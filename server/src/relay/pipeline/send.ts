@@ -1,19 +1,32 @@
 import type { Adaptor, AdaptorTools, RelayCall } from '../adaptor.js';
 import { UpstreamError, isUpstreamError, transportError } from '../upstream-error.js';
+import type { Cancel } from './cancel.js';
 import type { OpenResponse, UpstreamClient } from './upstream-client.js';
 
+/** The adaptor's tools, plus the Cancel the pipeline's own upstream call listens to. */
+export interface PipelineTools extends AdaptorTools {
+  cancel?: Cancel;
+}
+
 /** The helpers an adaptor may use during one call: auxiliary requests through the relay's own client. */
-export function adaptorTools(client: UpstreamClient, signal?: AbortSignal): AdaptorTools {
-  return { send: async (request) => client.readAll(await client.open(request, signal)), signal };
+export function adaptorTools(client: UpstreamClient, cancel?: Cancel): PipelineTools {
+  return {
+    send: async (request) => client.readAll(await client.open(request, cancel)),
+    // Made on first use only (see Cancel).
+    get signal() {
+      return cancel?.signal;
+    },
+    cancel,
+  };
 }
 
 async function openAnswer(
   client: UpstreamClient,
   adaptor: Adaptor,
   call: RelayCall,
-  tools: AdaptorTools,
+  tools: PipelineTools,
 ): Promise<OpenResponse> {
-  if (!adaptor.open) return client.open(await adaptor.buildRequest(call, tools), tools.signal);
+  if (!adaptor.open) return client.open(await adaptor.buildRequest(call, tools), tools.cancel);
   try {
     const answer = await adaptor.open(call, tools);
     return { ...answer, discard: () => {} };
@@ -32,7 +45,7 @@ export async function sendToUpstream(
   client: UpstreamClient,
   adaptor: Adaptor,
   call: RelayCall,
-  tools: AdaptorTools,
+  tools: PipelineTools,
 ): Promise<OpenResponse> {
   const response = await openAnswer(client, adaptor, call, tools);
   const ok = response.status >= 200 && response.status < 300;

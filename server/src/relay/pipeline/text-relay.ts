@@ -70,7 +70,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
       pricing.modelRatio *
       pricing.groupRatio,
   );
-  const tools = adaptorTools(job.runtime.client, job.signal);
+  const tools = adaptorTools(job.runtime.client, job.cancel);
   const reservation = await reserve(context, job.principal.user, job.principal.token, estimate);
   let response;
   try {
@@ -118,7 +118,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
       }
     }
   } catch (error) {
-    if (!job.signal.aborted) {
+    if (!job.cancel.cancelled) {
       context.logger.warn(
         { err: error, requestId: job.requestId, channelId: channel.row.id },
         'upstream stream broke off',

@@ -1,8 +1,10 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import { Readable, pipeline } from 'node:stream';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamRequest, UpstreamResponse } from '../adaptor.js';
 import { isUpstreamError, transportError, unreadableAnswer } from '../upstream-error.js';
+import type { Cancel } from './cancel.js';
 
 /** An upstream answer whose body has not been read yet. */
 export interface OpenResponse {
@@ -12,8 +14,8 @@ export interface OpenResponse {
   body: AsyncIterable<Buffer>;
   /** Drops the body without reading it. */
   discard(): void;
-  /** The same body as a Node stream, when it is one (read whole through events, cheaper than iterating). */
-  stream?: Readable;
+  /** The whole body in one piece, when the transport can give it without iterating (cheaper for whole answers). */
+  whole?(limitBytes: number): Promise<Buffer>;
 }
 
 /** Largest whole answer the relay reads into memory (images in base64 can be large). */
@@ -22,57 +24,172 @@ const maxBodyBytes = 64 * 1024 * 1024;
 const maxDrainBytes = 256 * 1024;
 /** How long that may take; an upstream that keeps the stream open after `[DONE]` loses its connection. */
 const maxDrainMs = 2000;
+/** Body bytes held for a slow reader before the upstream socket stops being read. */
+const maxQueuedBytes = 64 * 1024;
 
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined) continue;
     result[name.toLowerCase()] = Array.isArray(value) ? (value[0] ?? '') : value;
   }
   return result;
 }
 
-function decoded(body: Readable, encoding: string | undefined): Readable {
-  switch (encoding) {
-    case 'gzip':
-    case 'x-gzip':
-      return body.pipe(createGunzip());
-    case 'deflate':
-      return body.pipe(createInflate());
-    case 'br':
-      return body.pipe(createBrotliDecompress());
-    default:
-      return body;
+/** Whether a transport failure is a timeout (undici's header and body timeouts, a channel test's deadline). */
+const timedOut = (error: unknown) => String((error as { code?: unknown } | undefined)?.code ?? '').includes('TIMEOUT');
+
+const decompressors: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/**
+ * One upstream call on undici's dispatcher, holding its answer's body until it is read. Cheaper per call
+ * than undici's `request()`, which builds an async resource, a Readable stream and an abort listener for
+ * every call: a whole answer is collected and handed over in one piece, a stream is read chunk by chunk
+ * with back-pressure, and a client that leaves aborts the call through its Cancel.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private readonly parts: Buffer[] = [];
+  private queuedBytes = 0;
+  private ended = false;
+  private failure: Error | undefined;
+  /** Set by `whole()`: the reader waits for the end only, with a size limit. */
+  private collectLimit = 0;
+  /** Set after an early stop: the rest is read and dropped, so the connection can serve another call. */
+  private droppedBytes = -1;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private waiting: (() => void) | undefined;
+  private readonly stopListening: (() => void) | undefined;
+
+  constructor(
+    private readonly answered: (response: OpenResponse) => void,
+    private readonly refused: (error: Error) => void,
+    cancel?: Cancel,
+  ) {
+    this.stopListening = cancel?.onCancel((reason) => this.abort(reason));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Cancelled while it waited for a connection.
+    if (this.failure) controller.abort(this.failure);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (statusCode < 200) return;
+    const flat = flatHeaders(headers);
+    const decompress = decompressors[flat['content-encoding'] ?? ''];
+    this.answered({
+      status: statusCode,
+      headers: flat,
+      body: decompress ? decompressed(this, decompress()) : this,
+      discard: () => this.abort(new Error('the answer was discarded')),
+      whole: decompress ? undefined : (limitBytes) => this.whole(limitBytes),
+    });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.droppedBytes >= 0) {
+      this.droppedBytes += chunk.length;
+      if (this.droppedBytes > maxDrainBytes) this.abort(new Error('the rest of the answer is too long to drain'));
+      return;
+    }
+    this.parts.push(chunk);
+    this.queuedBytes += chunk.length;
+    if (this.collectLimit > 0) {
+      if (this.queuedBytes > this.collectLimit)
+        this.abort(unreadableAnswer(`answer larger than ${this.collectLimit} bytes`));
+      return;
+    }
+    if (this.queuedBytes > maxQueuedBytes) controller.pause();
+    this.wake();
+  }
+
+  onResponseEnd(): void {
+    this.ended = true;
+    this.finish();
+  }
+
+  onResponseError(_controller: unknown, error: Error): void {
+    this.failure = error;
+    this.refused(error);
+    this.finish();
+  }
+
+  private finish(): void {
+    this.stopListening?.();
+    clearTimeout(this.drainTimer);
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.();
+  }
+
+  private abort(reason: Error): void {
+    if (this.ended || this.failure) return;
+    if (this.controller) this.controller.abort(reason);
+    else this.onResponseError(undefined, reason);
+  }
+
+  private next(): Promise<void> {
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  private async whole(limitBytes: number): Promise<Buffer> {
+    this.collectLimit = limitBytes;
+    if (this.queuedBytes > limitBytes) this.abort(unreadableAnswer(`answer larger than ${limitBytes} bytes`));
+    this.controller?.resume();
+    while (!this.ended && !this.failure) await this.next();
+    if (this.failure) throw this.failure;
+    return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.queuedBytes);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    return {
+      next: async () => {
+        while (this.parts.length === 0 && !this.ended && !this.failure) await this.next();
+        const part = this.parts.shift();
+        if (part) {
+          this.queuedBytes -= part.length;
+          if (this.queuedBytes <= maxQueuedBytes / 2 && this.controller?.paused) this.controller.resume();
+          return { done: false, value: part };
+        }
+        if (this.failure) throw this.failure;
+        return { done: true, value: undefined };
+      },
+      return: async () => {
+        this.dropRest();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** A reader stopped early: reads and drops the little that is left instead of closing the connection. */
+  private dropRest(): void {
+    this.parts.length = 0;
+    this.queuedBytes = 0;
+    if (this.ended || this.failure) return;
+    this.droppedBytes = 0;
+    this.drainTimer = setTimeout(
+      () => this.abort(new Error('the answer did not end after the reader stopped')),
+      maxDrainMs,
+    ).unref();
+    this.controller?.resume();
   }
 }
 
-/**
- * The body as an iterable whose early exit (a reader that stops at `[DONE]`) reads the little that is left
- * in the background instead of destroying the stream: a destroyed body closes the upstream connection, and
- * the next call would pay for a new one.
- */
-function reusableBody(body: Readable): AsyncIterable<Buffer> {
-  return {
-    [Symbol.asyncIterator]() {
-      const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-      return {
-        next: () => iterator.next(),
-        return: async () => {
-          const deadline = setTimeout(() => body.destroy(), maxDrainMs).unref();
-          void (async () => {
-            let dropped = 0;
-            for (let part = await iterator.next(); !part.done; part = await iterator.next()) {
-              dropped += part.value.length;
-              if (dropped > maxDrainBytes) return body.destroy();
-            }
-          })()
-            .catch(() => body.destroy())
-            .finally(() => clearTimeout(deadline));
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
+/** A compressed answer's body, inflated as it is read. */
+function decompressed(source: AsyncIterable<Buffer>, inflate: NodeJS.ReadWriteStream): AsyncIterable<Buffer> {
+  return pipeline(Readable.from(source, { objectMode: false }), inflate, () => {}) as unknown as AsyncIterable<Buffer>;
 }
 
 /**
@@ -112,74 +229,52 @@ export class UpstreamClient {
     return target;
   }
 
-  /** Sends a request; transport failures (refused, reset, timeout, abort) become retryable UpstreamErrors. */
-  async open(request: UpstreamRequest, signal?: AbortSignal): Promise<OpenResponse> {
-    let target: { origin: string; path: string };
+  /** Sends a request; transport failures (refused, reset, timeout, cancel) become retryable UpstreamErrors. */
+  async open(request: UpstreamRequest, cancel?: Cancel): Promise<OpenResponse> {
+    if (cancel?.cancelled) throw transportError(cancel.reason, timedOut(cancel.reason));
     try {
-      target = this.target(request.url);
-    } catch (error) {
-      throw transportError(error, false);
-    }
-    try {
-      const response = await this.pool(target.origin).request({
-        path: target.path,
-        method: request.method,
-        headers: { ...request.headers, 'accept-encoding': 'identity' },
-        body: request.body,
-        signal,
+      const target = this.target(request.url);
+      return await new Promise<OpenResponse>((resolve, reject) => {
+        const exchange = new Exchange(resolve, reject, cancel);
+        this.pool(target.origin).dispatch(
+          {
+            path: target.path,
+            method: request.method,
+            headers: { ...request.headers, 'accept-encoding': 'identity' },
+            body: request.body,
+          },
+          exchange,
+        );
       });
-      const headers = flatHeaders(response.headers);
-      const body = decoded(response.body, headers['content-encoding']);
-      body.on('error', () => {});
-      return {
-        status: response.statusCode,
-        headers,
-        body: reusableBody(body),
-        discard: () => response.body.destroy(),
-        stream: body,
-      };
     } catch (error) {
-      const name = String((error as { code?: unknown }).code ?? '');
-      throw transportError(error, name.includes('TIMEOUT'));
+      throw transportError(error, timedOut(error));
     }
   }
 
   /** Reads a whole body (bounded); a cut or stalled body becomes a retryable error. */
   async readAll(response: OpenResponse): Promise<UpstreamResponse> {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const add = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        response.discard();
-        throw unreadableAnswer(`answer larger than ${maxBodyBytes} bytes`);
-      }
-      parts.push(chunk);
-    };
+    let body: Buffer;
     try {
-      const stream = response.stream;
-      if (stream) {
-        await new Promise<void>((resolve, reject) => {
-          stream.on('data', (chunk: Buffer) => {
-            try {
-              add(chunk);
-            } catch (error) {
-              reject(error);
-            }
-          });
-          stream.once('end', resolve);
-          stream.once('error', reject);
-          stream.once('close', () => reject(new Error('the answer was cut off')));
-        });
+      if (response.whole) {
+        body = await response.whole(maxBodyBytes);
       } else {
-        for await (const chunk of response.body) add(chunk);
+        const parts: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of response.body) {
+          size += chunk.length;
+          if (size > maxBodyBytes) {
+            response.discard();
+            throw unreadableAnswer(`answer larger than ${maxBodyBytes} bytes`);
+          }
+          parts.push(chunk);
+        }
+        body = Buffer.concat(parts);
       }
     } catch (error) {
       if (isUpstreamError(error)) throw error;
-      const code = (error as { code?: string }).code ?? '';
-      throw transportError(error, code.includes('TIMEOUT'));
+      throw transportError(error, timedOut(error));
     }
-    return { status: response.status, headers: response.headers, body: Buffer.concat(parts) };
+    return { status: response.status, headers: response.headers, body };
   }
 
   async close(): Promise<void> {
