@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { DialectName } from './connect.js';
 import * as createTables from './migrations/2026_11_21_0600_create_tables.js';
 import * as createRelayOutcomes from './migrations/2026_11_21_0700_create_relay_outcomes.js';
+import * as dropRedundantLogIndexes from './migrations/2026_11_21_0800_drop_redundant_log_indexes.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
 export interface DialectMigration {
@@ -12,6 +13,7 @@ export interface DialectMigration {
 const migrations: Record<string, DialectMigration> = {
   '2026_11_21_0600_create_tables': createTables,
   '2026_11_21_0700_create_relay_outcomes': createRelayOutcomes,
+  '2026_11_21_0800_drop_redundant_log_indexes': dropRedundantLogIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

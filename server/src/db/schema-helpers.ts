@@ -71,7 +71,12 @@ export async function ensureTable(
   }
 }
 
-async function indexExists(db: Kysely<any>, dialect: DialectName, table: string, name: string): Promise<boolean> {
+export async function indexExists(
+  db: Kysely<any>,
+  dialect: DialectName,
+  table: string,
+  name: string,
+): Promise<boolean> {
   const query =
     dialect === 'sqlite'
       ? sql`select name from sqlite_master where type = 'index' and name = ${name}`
@@ -99,4 +104,16 @@ export async function ensureIndex(
     .columns(columns as string[]);
   if (unique) builder = builder.unique();
   await builder.execute();
+}
+
+/** Drops an index when it exists (MySQL has no DROP INDEX IF EXISTS and names the table). */
+export async function dropIndexIfExists(
+  db: Kysely<any>,
+  dialect: DialectName,
+  table: string,
+  name: string,
+): Promise<void> {
+  if (!(await indexExists(db, dialect, table, name))) return;
+  const drop = db.schema.dropIndex(name);
+  await (dialect === 'mysql' ? drop.on(table) : drop).execute();
 }

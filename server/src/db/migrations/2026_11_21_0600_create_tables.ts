@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../connect.js';
-import { ensureIndex, ensureTable, type ColumnSpec } from '../schema-helpers.js';
+import { dropIndexIfExists, ensureIndex, ensureTable, type ColumnSpec } from '../schema-helpers.js';
 
 // Column lists mirror one-api's GORM models (types as GORM creates them), plus `redemptions.used_user_id`.
 const users: ColumnSpec[] = [
@@ -143,15 +143,16 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
 /** The logs table alone, for a separate LOG_SQL_DSN database. */
 export async function ensureLogTable(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await ensureTable(db, dialect, 'logs', logs);
-  await ensureIndex(db, dialect, 'logs', 'idx_logs_user_id', ['user_id']);
   await ensureIndex(db, dialect, 'logs', 'idx_created_at_type', ['created_at', 'type']);
   await ensureIndex(db, dialect, 'logs', 'index_username_model_name', ['model_name', 'username']);
   await ensureIndex(db, dialect, 'logs', 'idx_logs_token_name', ['token_name']);
-  await ensureIndex(db, dialect, 'logs', 'idx_logs_model_name', ['model_name']);
   await ensureIndex(db, dialect, 'logs', 'idx_logs_channel_id', ['channel_id']);
   // Added by ModelGate: the self views filter by user and type and page by id.
   await ensureIndex(db, dialect, 'logs', 'idx_logs_user_type_id', ['user_id', 'type', 'id']);
   await ensureIndex(db, dialect, 'logs', 'idx_logs_username', ['username']);
+  // A log database one-api created has two more, redundant with the ones above (see the 0800 migration).
+  await dropIndexIfExists(db, dialect, 'logs', 'idx_logs_user_id');
+  await dropIndexIfExists(db, dialect, 'logs', 'idx_logs_model_name');
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

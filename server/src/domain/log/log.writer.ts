@@ -5,6 +5,9 @@ import { LogType } from './log.constants.js';
 
 export type LogEntry = Omit<NewLog, 'created_at' | 'id'> & { created_at?: number };
 
+/** A log row with every column but the id set: one shape for every row, so one prepared insert fits all. */
+export type LogRow = Required<Omit<NewLog, 'id'>>;
+
 /**
  * Writes one log row to the log database. Consume logs are skipped when LogConsumeEnabled is off.
  * The caller passes the username it already knows (one-api looked it up again for every log).
@@ -14,17 +17,33 @@ export async function recordLog(context: AppContext, entry: LogEntry): Promise<v
   if (row) await insertLogRows(context, [row]);
 }
 
-/** The row to write for an entry, or null when LogConsumeEnabled is off and it is a consume log. */
-export function logRow(context: AppContext, entry: LogEntry): NewLog | null {
+/** The row to write for an entry (absent columns take the table's defaults), or null when LogConsumeEnabled is off and it is a consume log. */
+export function logRow(context: AppContext, entry: LogEntry): LogRow | null {
   if (entry.type === LogType.Consume && !context.options.bool('LogConsumeEnabled')) return null;
-  return { created_at: nowSeconds(), content: '', ...entry };
+  return {
+    user_id: entry.user_id,
+    created_at: entry.created_at ?? nowSeconds(),
+    type: entry.type,
+    content: entry.content ?? '',
+    username: entry.username ?? '',
+    token_name: entry.token_name ?? '',
+    model_name: entry.model_name ?? '',
+    quota: entry.quota ?? 0,
+    prompt_tokens: entry.prompt_tokens ?? 0,
+    completion_tokens: entry.completion_tokens ?? 0,
+    channel_id: entry.channel_id ?? 0,
+    request_id: entry.request_id ?? '',
+    elapsed_time: entry.elapsed_time ?? 0,
+    is_stream: entry.is_stream ?? 0,
+    system_prompt_reset: entry.system_prompt_reset ?? 0,
+  };
 }
 
 /** Rows per INSERT: 16 columns each stays far below every engine's limit on bound parameters. */
 const rowsPerInsert = 200;
 
 /** Inserts log rows, many per statement (the relay writes its consume logs in groups). */
-export async function insertLogRows(context: AppContext, rows: readonly NewLog[]): Promise<void> {
+export async function insertLogRows(context: AppContext, rows: readonly LogRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
     await context.logDatabase.db
       .insertInto('logs')

@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { NewLog } from '../../db/tables.js';
-import { insertLogRows } from '../../domain/log/log.writer.js';
+import { insertLogRows, type LogRow } from '../../domain/log/log.writer.js';
 import { QuotaBatcher } from './quota-batcher.js';
 import { writeSettlementsToSqlite } from './sqlite-settlement.js';
 import type { QuotaChange } from './quota.repository.js';
@@ -24,7 +23,7 @@ const maxGroupSize = 1000;
  */
 export class SettlementWriter {
   private readonly balances = new QuotaBatcher();
-  private logs: NewLog[] = [];
+  private logs: LogRow[] = [];
   private submitted = 0;
   private waiters: (() => void)[] = [];
   private writing: Promise<void> | null = null;
@@ -33,7 +32,7 @@ export class SettlementWriter {
   constructor(private readonly context: AppContext) {}
 
   /** Queues a balance change and/or a log row for the next write. */
-  submit(change: QuotaChange | null, log: NewLog | null): void {
+  submit(change: QuotaChange | null, log: LogRow | null): void {
     if (change) this.balances.add(change);
     if (log) this.logs.push(log);
     this.submitted += 1;
@@ -75,7 +74,7 @@ export class SettlementWriter {
     this.timer.unref();
   }
 
-  private keepLogs(logs: NewLog[]): void {
+  private keepLogs(logs: LogRow[]): void {
     this.logs = [...logs, ...this.logs].slice(-maxHeldLogs);
   }
 

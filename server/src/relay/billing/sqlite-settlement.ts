@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { NewLog } from '../../db/tables.js';
+import type { LogRow } from '../../domain/log/log.writer.js';
 import { sortedById, type BalanceTotals } from './quota-batcher.js';
 
 // A charge (positive) never takes a balance below zero; a refund (negative) adds back.
@@ -14,20 +14,12 @@ const userUpdate = `update "users" set
   where "id" = :id`;
 const channelUpdate = `update "channels" set "used_quota" = "used_quota" + :used where "id" = :id`;
 
-/** The insert for each set of columns a log row has (a handful of shapes); connect.ts keeps each prepared. */
-const logInserts = new Map<string, string>();
-const logInsert = (log: NewLog) => {
-  const signature = Object.keys(log).join(',');
-  let insert = logInserts.get(signature);
-  if (!insert) {
-    const columns = signature.split(',');
-    insert = `insert into "logs" (${columns.map((name) => `"${name}"`).join(', ')}) values (${columns.map((name) => `:${name}`).join(', ')})`;
-    logInserts.set(signature, insert);
-  }
-  return insert;
-};
+// Positional parameters: binding fifteen named ones from an object costs more than the insert itself.
+const logInsert = `insert into "logs" ("user_id", "created_at", "type", "content", "username", "token_name",
+  "model_name", "quota", "prompt_tokens", "completion_tokens", "channel_id", "request_id", "elapsed_time",
+  "is_stream", "system_prompt_reset") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-const writers = new WeakMap<SQLite.Database, (totals: BalanceTotals, logs: readonly NewLog[]) => void>();
+const writers = new WeakMap<SQLite.Database, (totals: BalanceTotals, logs: readonly LogRow[]) => void>();
 
 /**
  * The settlement write on SQLite, the default engine: balances and consume logs in one synchronous
@@ -37,11 +29,11 @@ const writers = new WeakMap<SQLite.Database, (totals: BalanceTotals, logs: reado
 export function writeSettlementsToSqlite(
   sqlite: SQLite.Database,
   totals: BalanceTotals,
-  logs: readonly NewLog[],
+  logs: readonly LogRow[],
 ): void {
   let write = writers.get(sqlite);
   if (!write) {
-    write = sqlite.transaction((taken: BalanceTotals, rows: readonly NewLog[]) => {
+    write = sqlite.transaction((taken: BalanceTotals, rows: readonly LogRow[]) => {
       const tokens = sqlite.prepare(tokenUpdate);
       for (const [id, { balance, used }] of sortedById(taken.tokens))
         if (balance !== 0 || used !== 0) tokens.run({ id, balance, used });
@@ -50,7 +42,25 @@ export function writeSettlementsToSqlite(
         users.run({ id, balance, used, requests });
       const channels = sqlite.prepare(channelUpdate);
       for (const [id, used] of sortedById(taken.channels)) channels.run({ id, used });
-      for (const row of rows) sqlite.prepare(logInsert(row)).run(row);
+      const logs = sqlite.prepare(logInsert);
+      for (const row of rows)
+        logs.run(
+          row.user_id,
+          row.created_at,
+          row.type,
+          row.content,
+          row.username,
+          row.token_name,
+          row.model_name,
+          row.quota,
+          row.prompt_tokens,
+          row.completion_tokens,
+          row.channel_id,
+          row.request_id,
+          row.elapsed_time,
+          row.is_stream,
+          row.system_prompt_reset,
+        );
     });
     writers.set(sqlite, write);
   }
