@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -41,6 +42,8 @@ const modules: RouteModule[] = [
 export async function registerApi(app: FastifyInstance, context: AppContext, limits: RateLimits): Promise<void> {
   await app.register(
     async (api) => {
+      // Sessions and CSRF live here only: the relay never reads a cookie, so it does not parse them.
+      await api.register(cookie, { secret: context.config.SESSION_SECRET, hook: 'onRequest' });
       await api.register(compress, { threshold: 1024 });
       api.addHook('onRequest', limits.api);
       const settlements = relayRuntime(context).settlements;

@@ -1,10 +1,10 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 /**
  * one-api's CORS on the relay: any origin (echoed, so credentials work), common methods, any header.
  * Preflights are answered here without authentication.
  */
-export async function relayCors(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function relayCors(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const origin = request.headers.origin;
   reply.header('access-control-allow-origin', origin ?? '*');
   if (origin) {
@@ -15,6 +15,8 @@ export async function relayCors(request: FastifyRequest, reply: FastifyReply): P
     reply.header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS');
     reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
     reply.header('access-control-max-age', '43200');
-    await reply.status(204).send();
+    void reply.status(204).send();
+    return;
   }
+  done();
 }

@@ -22,12 +22,12 @@ export async function registerRelay(app: FastifyInstance, context: AppContext, l
   await app.register(async (scope) => {
     scope.setErrorHandler(openAIErrorHandler);
     scope.addHook('onRequest', relayCors);
-    scope.addHook('preParsing', async (request, _reply, payload) => {
-      if (request.headers['content-encoding'] !== 'gzip') return payload;
+    scope.addHook('preParsing', (request, _reply, payload, done) => {
+      if (request.headers['content-encoding'] !== 'gzip') return done(null, payload);
       delete request.headers['content-length'];
       const gunzip = createGunzip();
       gunzip.on('error', () => {});
-      return payload.pipe(gunzip);
+      done(null, payload.pipe(gunzip));
     });
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

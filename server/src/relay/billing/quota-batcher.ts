@@ -19,15 +19,6 @@ export interface BalanceTotals {
   channels: Map<number, number>;
 }
 
-const add = <T extends object>(map: Map<number, T>, id: number, empty: () => T, apply: (totals: T) => void) => {
-  let totals = map.get(id);
-  if (!totals) {
-    totals = empty();
-    map.set(id, totals);
-  }
-  apply(totals);
-};
-
 /**
  * BATCH_UPDATE_ENABLED mode: settlements accumulate in memory per user, token and channel and are written
  * every BATCH_UPDATE_INTERVAL seconds and at shutdown, as one `col = col + n` per row. Reservations stay
@@ -38,29 +29,31 @@ export class QuotaBatcher {
   private tokens = new Map<number, TokenTotals>();
   private channels = new Map<number, number>();
 
+  private userTotals(id: number): UserTotals {
+    let totals = this.users.get(id);
+    if (!totals) this.users.set(id, (totals = { balance: 0, used: 0, requests: 0 }));
+    return totals;
+  }
+
+  private tokenTotals(id: number): TokenTotals {
+    let totals = this.tokens.get(id);
+    if (!totals) this.tokens.set(id, (totals = { balance: 0, used: 0 }));
+    return totals;
+  }
+
+  private addChannelUse(id: number, used: number): void {
+    this.channels.set(id, (this.channels.get(id) ?? 0) + used);
+  }
+
   add(change: QuotaChange): void {
-    add(
-      this.users,
-      change.userId,
-      () => ({ balance: 0, used: 0, requests: 0 }),
-      (totals) => {
-        totals.balance += change.balanceDelta;
-        totals.used += change.usedQuota;
-        totals.requests += change.requestCount;
-      },
-    );
-    add(
-      this.tokens,
-      change.tokenId,
-      () => ({ balance: 0, used: 0 }),
-      (totals) => {
-        if (change.limited) totals.balance += change.balanceDelta;
-        totals.used += change.tokenUsedDelta;
-      },
-    );
-    if (change.channelId > 0 && change.usedQuota !== 0) {
-      this.channels.set(change.channelId, (this.channels.get(change.channelId) ?? 0) + change.usedQuota);
-    }
+    const user = this.userTotals(change.userId);
+    user.balance += change.balanceDelta;
+    user.used += change.usedQuota;
+    user.requests += change.requestCount;
+    const token = this.tokenTotals(change.tokenId);
+    if (change.limited) token.balance += change.balanceDelta;
+    token.used += change.tokenUsedDelta;
+    if (change.channelId > 0 && change.usedQuota !== 0) this.addChannelUse(change.channelId, change.usedQuota);
   }
 
   get pending(): number {
@@ -124,29 +117,17 @@ export class QuotaBatcher {
   /** Puts totals that failed to write back in front of whatever arrived meanwhile. */
   restore({ users, tokens, channels }: BalanceTotals): void {
     for (const [id, totals] of users) {
-      add(
-        this.users,
-        id,
-        () => ({ balance: 0, used: 0, requests: 0 }),
-        (kept) => {
-          kept.balance += totals.balance;
-          kept.used += totals.used;
-          kept.requests += totals.requests;
-        },
-      );
+      const kept = this.userTotals(id);
+      kept.balance += totals.balance;
+      kept.used += totals.used;
+      kept.requests += totals.requests;
     }
     for (const [id, totals] of tokens) {
-      add(
-        this.tokens,
-        id,
-        () => ({ balance: 0, used: 0 }),
-        (kept) => {
-          kept.balance += totals.balance;
-          kept.used += totals.used;
-        },
-      );
+      const kept = this.tokenTotals(id);
+      kept.balance += totals.balance;
+      kept.used += totals.used;
     }
-    for (const [id, used] of channels) this.channels.set(id, (this.channels.get(id) ?? 0) + used);
+    for (const [id, used] of channels) this.addChannelUse(id, used);
   }
 }
 
