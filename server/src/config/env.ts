@@ -33,6 +33,8 @@ const environmentSchema = z.object({
   BATCH_UPDATE_ENABLED: booleanString,
   BATCH_UPDATE_INTERVAL: z.coerce.number().int().min(1).default(5),
   RELAY_TIMEOUT: seconds(0),
+  /** Re-serialise every relayed JSON body (one-api's flag); streams are asked for usage either way. */
+  ENFORCE_INCLUDE_USAGE: booleanString,
   GLOBAL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(480),
   GLOBAL_WEB_RATE_LIMIT: z.coerce.number().int().min(0).default(240),
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
