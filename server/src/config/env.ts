@@ -33,6 +33,12 @@ const environmentSchema = z.object({
   BATCH_UPDATE_ENABLED: booleanString,
   BATCH_UPDATE_INTERVAL: z.coerce.number().int().min(1).default(5),
   RELAY_TIMEOUT: seconds(0),
+  /** Re-serialise every relayed JSON body (one-api's flag); streams are asked for usage either way. */
+  ENFORCE_INCLUDE_USAGE: booleanString,
+  /** Disable channels whose recent first-attempt success rate falls below the threshold (one-api's metric). */
+  ENABLE_METRIC: booleanString,
+  METRIC_QUEUE_SIZE: z.coerce.number().int().min(1).default(10),
+  METRIC_SUCCESS_RATE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.8),
   GLOBAL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(480),
   GLOBAL_WEB_RATE_LIMIT: z.coerce.number().int().min(0).default(240),
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(0).default(20),

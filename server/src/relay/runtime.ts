@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { QuotaBatcher } from './billing/quota-batcher.js';
 import { SettlementWriter } from './billing/settlement-writer.js';
+import { ChannelSuccessRate } from './health/channel-success-rate.js';
 import { UpstreamClient } from './pipeline/upstream-client.js';
 import { ChannelRouter } from './routing/channel-router.js';
 
@@ -12,6 +13,8 @@ export interface RelayRuntime {
   batcher: QuotaBatcher | null;
   /** Group commit of settlements and consume logs. */
   settlements: SettlementWriter;
+  /** Set when ENABLE_METRIC: recent outcomes per channel, to disable those that fail too often. */
+  successRate: ChannelSuccessRate | null;
 }
 
 const runtimes = new WeakMap<AppContext, RelayRuntime>();
@@ -27,7 +30,9 @@ export function relayRuntime(context: AppContext): RelayRuntime {
   const router = new ChannelRouter(context);
   const batcher = context.config.BATCH_UPDATE_ENABLED ? new QuotaBatcher() : null;
   const settlements = new SettlementWriter(context);
-  runtime = { client, router, batcher, settlements };
+  const { ENABLE_METRIC, METRIC_QUEUE_SIZE, METRIC_SUCCESS_RATE_THRESHOLD } = context.config;
+  const successRate = ENABLE_METRIC ? new ChannelSuccessRate(METRIC_QUEUE_SIZE, METRIC_SUCCESS_RATE_THRESHOLD) : null;
+  runtime = { client, router, batcher, settlements, successRate };
   runtimes.set(context, runtime);
   context.bus.subscribe(({ topic }) => {
     if (topic === 'channels' || topic === 'channel') void router.scheduleReload();

@@ -30,15 +30,35 @@ export function adaptorFor(channel: RoutedChannel, job: RelayJob): Adaptor {
   );
 }
 
-/** Disables the channel when the failure is fatal and the option is on; never delays the request. */
+function disableInBackground(job: RelayJob, channel: RoutedChannel, reason: string): void {
+  void autoDisableChannel(job.context, channel.row.id, channel.row.name, reason).catch((failure: unknown) =>
+    job.context.logger.error({ err: failure, channelId: channel.row.id }, 'auto-disabling a channel failed'),
+  );
+}
+
+const percent = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
+
+/**
+ * Disables the channel when the failure is fatal and the option is on; any other failure counts against
+ * the channel's success rate when the metric is on. Never delays the request.
+ */
 function reportFailure(job: RelayJob, channel: RoutedChannel, error: UpstreamError): void {
   const { context } = job;
-  if (!context.options.bool('AutomaticDisableChannelEnabled')) return;
-  if (!shouldDisableChannel({ ...error.body, type: error.body.type, code: error.body.code ?? undefined })) return;
-  const reason = `status code ${error.status}: ${error.body.message}`;
-  void autoDisableChannel(context, channel.row.id, channel.row.name, reason).catch((failure: unknown) =>
-    context.logger.error({ err: failure, channelId: channel.row.id }, 'auto-disabling a channel failed'),
-  );
+  const fatal =
+    context.options.bool('AutomaticDisableChannelEnabled') &&
+    shouldDisableChannel({ ...error.body, type: error.body.type, code: error.body.code ?? undefined });
+  if (fatal) {
+    disableInBackground(job, channel, `status code ${error.status}: ${error.body.message}`);
+    return;
+  }
+  const metric = job.runtime.successRate;
+  // A rejected request (400) or a client that left says nothing about the channel; counting them would let
+  // any token holder disable a channel for everyone (one-api counts them).
+  if (!metric || error.status === 400 || job.cancel.cancelled) return;
+  const rate = metric.recordFailure(channel.row.id);
+  if (rate === undefined) return;
+  const reason = `最近 ${metric.size} 次请求成功率 ${percent(rate)} 低于阈值 ${percent(metric.threshold)}`;
+  disableInBackground(job, channel, reason);
 }
 
 /**
@@ -50,6 +70,7 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
   const forced = job.principal.forcedChannelId !== undefined || job.principal.badChannelSuffix !== undefined;
   const retries = forced ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
   const group = job.principal.user.group;
+  const metric = job.runtime.successRate;
   const tried = new Set<number>();
   let lastError: UpstreamError | undefined;
   for (let index = 0; index <= retries; index++) {
@@ -70,6 +91,8 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
     try {
       await attempt(channel);
       outcome(true);
+      // As in one-api, only a first attempt's success counts for the metric.
+      if (metric && index === 0) metric.recordSuccess(channel.row.id);
       return;
     } catch (error) {
       outcome(false);

@@ -23,7 +23,8 @@ export async function remapMultipart(
 
 /**
  * The body for one channel: the model mapped, the channel's system prompt forced, and stream usage asked
- * for. Untouched requests keep the client's bytes (one-api forwards them as they came).
+ * for. Untouched requests keep the client's bytes (one-api forwards them as they came) unless
+ * `alwaysReserialise` (ENFORCE_INCLUDE_USAGE) is set.
  */
 export function prepareBody(
   body: JobBody,
@@ -31,11 +32,12 @@ export function prepareBody(
   stream: boolean,
   channel: RoutedChannel,
   upstreamModel: string,
+  alwaysReserialise = false,
 ): { body: RelayBody; systemPromptReset: boolean } {
   if (body.kind === 'binary')
     return { body: { kind: 'binary', raw: body.raw, contentType: body.contentType }, systemPromptReset: false };
   const value: Json = { ...body.value };
-  let changed = body.filled;
+  let changed = body.filled || alwaysReserialise;
   let systemPromptReset = false;
   if (value.model !== undefined && value.model !== upstreamModel) {
     value.model = upstreamModel;

@@ -45,7 +45,14 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   const { context } = job;
   const adaptor = adaptorFor(channel, job);
   const upstreamModel = channel.mapping[job.model] ?? job.model;
-  const { body, systemPromptReset } = prepareBody(job.body, job.mode, job.stream, channel, upstreamModel);
+  const { body, systemPromptReset } = prepareBody(
+    job.body,
+    job.mode,
+    job.stream,
+    channel,
+    upstreamModel,
+    context.config.ENFORCE_INCLUDE_USAGE,
+  );
   const call: RelayCall = {
     mode: job.mode,
     path: job.path,

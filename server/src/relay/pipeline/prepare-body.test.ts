@@ -1,0 +1,81 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
+import { createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
+import { startTestServer, type TestServer } from '../../../test/test-server.js';
+
+// The SDK writes compact JSON, which re-serialising reproduces byte for byte; these hand-written bodies
+// (indented, spaced) tell forwarded bytes from re-serialised ones.
+const wholeBody = '{\n  "model": "gpt-4o-mini",\n  "messages": [ { "role": "user", "content": "hi" } ]\n}';
+const streamWithUsageBody =
+  '{ "model": "gpt-4o-mini", "stream": true, "stream_options": { "include_usage": true },' +
+  ' "messages": [ { "role": "user", "content": "hi" } ] }';
+
+describe.each([
+  { enforced: false, label: 'off' },
+  { enforced: true, label: 'on' },
+])('ENFORCE_INCLUDE_USAGE $label', ({ enforced }) => {
+  let server: TestServer;
+  let upstream: MockOpenAIUpstream;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: enforced ? { ENFORCE_INCLUDE_USAGE: 'true' } : {} });
+    upstream = await MockOpenAIUpstream.start();
+    await createChannel(server, { base_url: upstream.url, models: 'gpt-4o-mini' });
+    const userId = await createUser(server, { username: 'usage', quota: 100_000_000 });
+    apiKey = `sk-${(await createToken(server, userId)).key}`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+  });
+
+  /** Sends `body` as the client's exact bytes and returns the bytes the upstream received. */
+  async function relayed(body: string): Promise<string> {
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    return upstream.lastRequest!.body.toString('utf8');
+  }
+
+  test(
+    enforced
+      ? 'requests with no reason to be rewritten are re-serialised'
+      : 'requests with no reason to be rewritten reach the upstream as the client sent them',
+    async () => {
+      for (const body of [wholeBody, streamWithUsageBody]) {
+        expect(await relayed(body)).toBe(enforced ? JSON.stringify(JSON.parse(body)) : body);
+      }
+    },
+  );
+
+  test('a stream without stream_options asks the upstream for usage, and the client gets it', async () => {
+    const client = new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+    let usage;
+    for await (const chunk of stream) usage ??= chunk.usage ?? undefined;
+    expect(upstream.lastRequest!.json.stream_options).toEqual({ include_usage: true });
+    expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
+  });
+
+  test('a stream that turned usage off gets it forced back on', async () => {
+    const client = new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: false },
+    });
+    for await (const _chunk of stream);
+    expect(upstream.lastRequest!.json.stream_options).toEqual({ include_usage: true });
+  });
+});
