@@ -1,6 +1,8 @@
 // A fixed-answer OpenAI-compatible upstream for the benchmark: as cheap as possible, so the figures measure
 // the gateways. Chat answers at once; with "stream": true it sends 20 content chunks, a usage chunk and [DONE].
-import { createServer } from 'node:http';
+// The model `gpt-4o-mini-2024-07-18` (a dated name with a price, so gateways bill it as usual) streams the
+// same chunks at a model's pace instead: headers at once, the first token after 50 ms, then one every 10 ms.
+import { createServer, type ServerResponse } from 'node:http';
 
 const port = Number(process.argv[2] ?? 0);
 
@@ -34,11 +36,31 @@ const streamBody =
     usage: { prompt_tokens: 9, completion_tokens: 20, total_tokens: 29 },
   })}\n\ndata: [DONE]\n\n`;
 
+const firstTokenMs = 50;
+const tokenIntervalMs = 10;
+const streamEvents = streamBody.split(/(?<=\n\n)/);
+
+function streamPaced(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.flushHeaders();
+  let next = 0;
+  const send = () => {
+    if (response.destroyed) return;
+    // The last content token goes out with the usage chunk and [DONE], as OpenAI's final read does.
+    if (next >= 19) return void response.end(streamEvents.slice(next).join(''));
+    response.write(streamEvents[next++]);
+    setTimeout(send, tokenIntervalMs);
+  };
+  setTimeout(send, firstTokenMs);
+}
+
 const server = createServer((request, response) => {
   const parts: Buffer[] = [];
   request.on('data', (part: Buffer) => parts.push(part));
   request.on('end', () => {
     const body = Buffer.concat(parts).toString();
+    if (body.includes('"stream":true') && body.includes('"model":"gpt-4o-mini-2024-07-18"'))
+      return streamPaced(response);
     if (body.includes('"stream":true')) {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       response.end(streamBody);

@@ -12,14 +12,23 @@ export interface StreamResult {
 const percentileOf = (sorted: number[], fraction: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]! : Number.NaN;
 
-/** `concurrency` clients each opening streamed chat completions back to back for `seconds`. */
-export async function runStreams(target: LoadTarget, concurrency: number, seconds: number): Promise<StreamResult> {
+/**
+ * `concurrency` clients each opening streamed chat completions back to back for `seconds`; `paced` asks the
+ * mock for a model-paced stream (see mock-upstream.ts).
+ */
+export async function runStreams(
+  target: LoadTarget,
+  concurrency: number,
+  seconds: number,
+  paced = false,
+): Promise<StreamResult> {
   const url = new URL(target.url);
   const pool = new Pool(url.origin, { connections: concurrency, pipelining: 1 });
   const deadline = Date.now() + seconds * 1000;
   const firstByteMs: number[] = [];
   let errors = 0;
-  const body = target.body.replace(/}$/, ',"stream":true}');
+  let body = target.body.replace(/}$/, ',"stream":true}');
+  if (paced) body = body.replace('"model":"gpt-4o-mini"', '"model":"gpt-4o-mini-2024-07-18"');
   const client = async () => {
     while (Date.now() < deadline) {
       const started = process.hrtime.bigint();
