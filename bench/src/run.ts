@@ -15,6 +15,7 @@ const benchRoot = resolve(import.meta.dirname, '..');
 const repositoryRoot = resolve(benchRoot, '..');
 const modelgatePort = 18_100;
 const portkeyPort = 18_200;
+const passthroughPort = 18_300;
 const accessToken = 'benchrootaccesstoken0123456789ab';
 const requestBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -75,6 +76,15 @@ async function main() {
     });
     const relayKey = `sk-${token?.key ?? (await api('/api/token/?p=0', 'GET'))[0].key}`;
 
+    const passthrough = startProcess(
+      process.execPath,
+      ['--import', 'tsx', 'src/passthrough.ts', String(passthroughPort), `http://127.0.0.1:${mockPort}`],
+      {},
+      benchRoot,
+    );
+    started.push(passthrough);
+    await firstLine(passthrough.process);
+
     const portkey = startProcess(
       process.execPath,
       [
@@ -97,6 +107,13 @@ async function main() {
         url: `http://127.0.0.1:${mockPort}/v1/chat/completions`,
         headers: { authorization: 'Bearer x' },
         body: requestBody,
+      },
+      {
+        name: 'passthrough',
+        url: `http://127.0.0.1:${passthroughPort}/v1/chat/completions`,
+        headers: { authorization: 'Bearer x' },
+        body: requestBody,
+        pid: passthrough.pid,
       },
       {
         name: 'modelgate',
