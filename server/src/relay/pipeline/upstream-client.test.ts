@@ -1,15 +1,29 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { UpstreamClient } from './upstream-client.js';
 
+/** A local upstream on a free port, and how to stop it. */
+async function listen(handler: RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 describe('the upstream client after a reader stops at [DONE]', () => {
-  let server: Server;
+  let upstream: Awaited<ReturnType<typeof listen>>;
   let url: string;
   const sockets = new Set<unknown>();
   const requests: { closedAt?: number }[] = [];
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    upstream = await listen((request, response) => {
       const seen: { closedAt?: number } = {};
       requests.push(seen);
       sockets.add(request.socket);
@@ -19,14 +33,9 @@ describe('the upstream client after a reader stops at [DONE]', () => {
       // `/done` ends the answer; `/open` keeps it open forever after [DONE].
       if (request.url === '/done') response.end();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    url = upstream.url;
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => upstream.close());
 
   async function readUntilDone(client: UpstreamClient, path: string) {
     const response = await client.open({ url: `${url}${path}`, method: 'POST', headers: {}, body: '{}' });
@@ -52,14 +61,14 @@ describe('the upstream client after a reader stops at [DONE]', () => {
 });
 
 describe('the upstream client reading answers', () => {
-  let server: Server;
+  let upstream: Awaited<ReturnType<typeof listen>>;
   let url: string;
   /** How far the big stream got: the upstream writes only as fast as the socket takes it. */
   let sentBytes = 0;
   const bigChunk = 'x'.repeat(64 * 1024);
   const bigChunks = 1024; // 64 MiB
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    upstream = await listen((request, response) => {
       if (request.url === '/gzip') {
         response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
         return void response.end(gzipSync(JSON.stringify({ hello: 'compressed' })));
@@ -76,14 +85,9 @@ describe('the upstream client reading answers', () => {
       };
       more();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    url = upstream.url;
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => upstream.close());
 
   test('inflates a compressed answer, read whole or as a stream', async () => {
     const client = new UpstreamClient(0);
