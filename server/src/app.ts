@@ -1,23 +1,45 @@
+import { createServer } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { registerApi } from './http/api/index.js';
 import { apiErrorHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/middleware/rate-limit.js';
+import { RelayHotLane } from './http/relay/hot-lane.js';
 import { registerRelay } from './http/relay/index.js';
 import { registerConsole } from './http/static.js';
 import { newRequestId } from './lib/request-id.js';
+import { relayRuntime } from './relay/runtime.js';
 
 /** Builds the whole HTTP application (console, /api, /v1) without listening: tests and main.ts share it. */
 export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   const trustProxy = context.config.TRUSTED_PROXIES.split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
+  const requestLogging = context.config.LOG_LEVEL === 'debug' || context.config.LOG_LEVEL === 'trace';
+  // Plain calls to the relay's busiest routes skip Fastify's per-request machinery (decision 0007), unless
+  // every request is to be logged. The client address follows the same proxy rules as Fastify's request.ip.
+  const trusted = trustProxy.length > 0 ? proxyAddr.compile(trustProxy) : undefined;
+  const hotLane = requestLogging
+    ? undefined
+    : new RelayHotLane(context, relayRuntime(context), (request) =>
+        trusted ? proxyAddr(request, trusted) : (request.socket.remoteAddress ?? ''),
+      );
   const app = Fastify({
     loggerInstance: context.logger as FastifyBaseLogger,
     // Per-request lines only at debug level: at relay rates they would cost more than the relay itself.
-    logController: new LogController({
-      disableRequestLogging: context.config.LOG_LEVEL !== 'debug' && context.config.LOG_LEVEL !== 'trace',
-    }),
+    logController: new LogController({ disableRequestLogging: !requestLogging }),
+    serverFactory: (handler, options) => {
+      const server = createServer((request, response) => {
+        if (!hotLane?.take(request, response)) handler(request, response);
+      });
+      // What Fastify sets on a server it creates itself.
+      const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    },
     trustProxy: trustProxy.length > 0 ? trustProxy : false,
     genReqId: () => newRequestId(),
     bodyLimit: 1024 * 1024,
@@ -25,6 +47,10 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
   });
 
+  app.addHook('preClose', (done) => {
+    hotLane?.close();
+    done();
+  });
   // Callback-style hooks on every request: an async one costs a promise and a microtask hop per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Oneapi-Request-Id', request.id);

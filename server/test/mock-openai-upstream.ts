@@ -84,6 +84,22 @@ async function parseMultipart(body: Buffer, contentType: string): Promise<Record
  */
 export class MockOpenAIUpstream {
   readonly requests: RecordedRequest[] = [];
+  /** The requests each connection carried, to mark them when it closes (one listener per connection). */
+  private readonly connections = new WeakMap<Socket, RecordedRequest[]>();
+
+  private noteConnection(socket: Socket, recorded: RecordedRequest): void {
+    let carried = this.connections.get(socket);
+    if (!carried) {
+      const requests: RecordedRequest[] = [];
+      carried = requests;
+      this.connections.set(socket, requests);
+      socket.once('close', () => {
+        const at = Date.now();
+        for (const request of requests) request.connectionClosedAt = at;
+      });
+    }
+    carried.push(recorded);
+  }
   behaviour: MockBehaviour = {};
   private failuresSent = 0;
   private readonly sockets = new Set<Socket>();
@@ -154,7 +170,7 @@ export class MockOpenAIUpstream {
       recorded.form = await parseMultipart(body, contentType);
     }
     this.requests.push(recorded);
-    request.socket.once('close', () => (recorded.connectionClosedAt = Date.now()));
+    this.noteConnection(request.socket, recorded);
 
     const behaviour = this.behaviour;
     if (behaviour.latencyMs) await sleep(behaviour.latencyMs);

@@ -5,12 +5,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
  * Preflights are answered here without authentication.
  */
 export function relayCors(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const origin = request.headers.origin;
-  reply.header('access-control-allow-origin', origin ?? '*');
-  if (origin) {
-    reply.header('access-control-allow-credentials', 'true');
-    reply.header('vary', 'Origin');
-  }
+  reply.headers(corsHeaders(request.headers.origin));
   if (request.method === 'OPTIONS') {
     reply.header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS');
     reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
@@ -19,4 +14,10 @@ export function relayCors(request: FastifyRequest, reply: FastifyReply, done: Ho
     return;
   }
   done();
+}
+
+/** The CORS headers of every relay answer. */
+export function corsHeaders(origin: string | undefined): Record<string, string> {
+  if (!origin) return { 'access-control-allow-origin': '*' };
+  return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' };
 }

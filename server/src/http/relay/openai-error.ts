@@ -8,8 +8,6 @@ export interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
 
-const withRequestId = (message: string, request: FastifyRequest) => `${message} (request id: ${request.id})`;
-
 const clientErrors: Record<string, { status: number; message: string; code: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'the request body is not valid JSON', code: 'invalid_json' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'the request body is empty', code: 'invalid_json' },
@@ -26,47 +24,62 @@ const clientErrors: Record<string, { status: number; message: string; code: stri
   },
 };
 
-/** Renders any failure inside /v1 in OpenAI's shape, with the request id in the message, never a stack. */
-export function openAIErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (reply.sent || reply.raw.headersSent) return;
+/** Any failure inside /v1 in OpenAI's shape, with the request id in the message, never a stack. */
+export function openAIErrorAnswer(
+  error: unknown,
+  requestId: string,
+  acceptLanguage: string | undefined,
+  logUnexpected: (error: unknown) => void,
+): { status: number; body: OpenAIErrorBody } {
+  const withRequestId = (message: string) => `${message} (request id: ${requestId})`;
   // one-api's relay speaks Chinese; SDKs send no language or `*`, so only an explicit choice switches.
-  const acceptLanguage = request.headers['accept-language'];
   const language = !acceptLanguage || acceptLanguage.trim() === '*' ? 'zh' : languageOf(acceptLanguage);
   if (isAppError(error)) {
-    return reply.status(error.status === 200 ? 400 : error.status).send({
-      error: {
-        message: withRequestId(error.text[language], request),
-        type: 'one_api_error',
-        param: '',
-        code: error.code,
+    return {
+      status: error.status === 200 ? 400 : error.status,
+      body: {
+        error: { message: withRequestId(error.text[language]), type: 'one_api_error', param: '', code: error.code },
       },
-    } satisfies OpenAIErrorBody);
+    };
   }
   if (isUpstreamError(error)) {
     const { status, message, type, param, code } = error.body;
-    return reply
-      .status(status)
-      .send({ error: { message: withRequestId(message, request), type, param, code } } satisfies OpenAIErrorBody);
+    return { status, body: { error: { message: withRequestId(message), type, param, code } } };
   }
-  const known = clientErrors[error.code];
-  if (known || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
-    const status = known?.status ?? error.statusCode ?? 400;
-    return reply.status(status).send({
-      error: {
-        message: withRequestId(known?.message ?? error.message, request),
-        type: 'invalid_request_error',
-        param: '',
-        code: known?.code ?? 'invalid_request',
+  const { code = '', statusCode } = error as Partial<FastifyError>;
+  const known = clientErrors[code];
+  if (known || (statusCode && statusCode >= 400 && statusCode < 500)) {
+    return {
+      status: known?.status ?? statusCode ?? 400,
+      body: {
+        error: {
+          message: withRequestId(known?.message ?? (error as Error).message),
+          type: 'invalid_request_error',
+          param: '',
+          code: known?.code ?? 'invalid_request',
+        },
       },
-    } satisfies OpenAIErrorBody);
+    };
   }
-  request.log.error({ err: error }, 'relay failed');
-  return reply.status(500).send({
-    error: {
-      message: withRequestId('internal error of the gateway', request),
-      type: 'one_api_error',
-      param: '',
-      code: 'internal_error',
+  logUnexpected(error);
+  return {
+    status: 500,
+    body: {
+      error: {
+        message: withRequestId('internal error of the gateway'),
+        type: 'one_api_error',
+        param: '',
+        code: 'internal_error',
+      },
     },
-  } satisfies OpenAIErrorBody);
+  };
+}
+
+/** Fastify's error handler for the /v1 scope. */
+export function openAIErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (reply.sent || reply.raw.headersSent) return;
+  const { status, body } = openAIErrorAnswer(error, request.id, request.headers['accept-language'], (failure) =>
+    request.log.error({ err: failure }, 'relay failed'),
+  );
+  return reply.status(status).send(body);
 }

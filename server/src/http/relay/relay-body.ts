@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { RelayMode } from '../../relay/adaptor.js';
 import type { JobBody } from '../../relay/pipeline/relay-job.js';
@@ -15,9 +14,12 @@ const multipartModes = new Set<RelayMode>(['audio-transcription', 'audio-transla
  * Reads the body kept as bytes by the /v1 content-type parsers: JSON for text, image and speech requests,
  * multipart for audio uploads and image edits. A bad body is a 400 in OpenAI's shape, never a 500.
  */
-export async function readJobBody(request: FastifyRequest, mode: RelayMode, pathModel?: string): Promise<JobBody> {
-  const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-  const contentType = request.headers['content-type'] ?? '';
+export async function readJobBody(
+  raw: Buffer,
+  contentType: string,
+  mode: RelayMode,
+  pathModel?: string,
+): Promise<JobBody> {
   if (contentType.startsWith('multipart/form-data')) {
     if (!multipartModes.has(mode) && mode !== 'images')
       throw relayErrors.invalidRequest('this endpoint takes a JSON body (Content-Type: application/json)');

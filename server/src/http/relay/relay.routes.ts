@@ -1,10 +1,11 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { RelayMode } from '../../relay/adaptor.js';
 import { assertModelAllowed, authenticateRelay, type RelayPrincipal } from '../../relay/auth/token-auth.js';
 import { Cancel } from '../../relay/pipeline/cancel.js';
 import { relayMedia } from '../../relay/pipeline/media-relay.js';
-import type { RelayJob } from '../../relay/pipeline/relay-job.js';
+import type { RelayJob, RelayReply } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
 import { relayErrors } from '../../relay/relay-errors.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
@@ -17,7 +18,7 @@ declare module 'fastify' {
   }
 }
 
-const jsonLimitBytes = 4 * 1024 * 1024;
+export const jsonLimitBytes = 4 * 1024 * 1024;
 const uploadLimitBytes = 32 * 1024 * 1024;
 const textModes = new Set<RelayMode>(['chat', 'completions', 'embeddings', 'moderations']);
 
@@ -31,36 +32,62 @@ export const principalOf = (request: FastifyRequest): RelayPrincipal => {
   return request.relayPrincipal;
 };
 
+/** One front request as the relay needs it, whichever HTTP path (Fastify or the hot lane) brought it. */
+export interface RelayRequest {
+  principal: RelayPrincipal;
+  mode: RelayMode;
+  /** Path and query as the client sent them. */
+  url: string;
+  /** The model named in the path (`/v1/engines/:model/embeddings`). */
+  pathModel?: string;
+  requestId: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  reply: RelayReply;
+}
+
 /** Turns one front request into a relay job and runs it. */
-function relayHandler(context: AppContext, runtime: RelayRuntime, mode: RelayMode) {
-  return async (request: FastifyRequest<{ Params: { model?: string } }>, reply: FastifyReply) => {
-    const principal = principalOf(request);
-    const body = await readJobBody(request, mode, request.params.model);
-    const { model, stream } = modelOf(body);
-    assertModelAllowed(principal.token, model);
-    const cancel = new Cancel();
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) cancel.cancel();
-    });
-    const [path = '', query = ''] = request.url.split('?');
-    const job: RelayJob = {
-      context,
-      runtime,
-      principal,
-      mode,
-      path: request.params.model ? '/v1/embeddings' : path,
-      query,
-      requestId: request.id,
-      startedAt: performance.now(),
-      model,
-      stream: stream && (mode === 'chat' || mode === 'completions'),
-      body,
-      clientHeaders: { contentType: request.headers['content-type'], accept: request.headers.accept },
-      cancel,
-      reply,
-    };
-    await (textModes.has(mode) ? relayText(job) : relayMedia(job));
+export async function runRelay(context: AppContext, runtime: RelayRuntime, request: RelayRequest): Promise<void> {
+  const { principal, mode, reply } = request;
+  const body = await readJobBody(request.body, request.headers['content-type'] ?? '', mode, request.pathModel);
+  const { model, stream } = modelOf(body);
+  assertModelAllowed(principal.token, model);
+  const cancel = new Cancel();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) cancel.cancel();
+  });
+  const [path = '', query = ''] = request.url.split('?');
+  const job: RelayJob = {
+    context,
+    runtime,
+    principal,
+    mode,
+    path: request.pathModel ? '/v1/embeddings' : path,
+    query,
+    requestId: request.requestId,
+    startedAt: performance.now(),
+    model,
+    stream: stream && (mode === 'chat' || mode === 'completions'),
+    body,
+    clientHeaders: { contentType: request.headers['content-type'], accept: request.headers.accept },
+    cancel,
+    reply,
   };
+  await (textModes.has(mode) ? relayText(job) : relayMedia(job));
+}
+
+function relayHandler(context: AppContext, runtime: RelayRuntime, mode: RelayMode) {
+  return (request: FastifyRequest<{ Params: { model?: string } }>, reply: FastifyReply) =>
+    runRelay(context, runtime, {
+      principal: principalOf(request),
+      mode,
+      url: request.url,
+      pathModel: request.params.model,
+      requestId: request.id,
+      headers: request.headers,
+      body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      reply,
+    });
 }
 
 const notImplemented = [

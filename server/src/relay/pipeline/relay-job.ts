@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../../context.js';
 import type { RelayMode } from '../adaptor.js';
 import type { RelayPrincipal } from '../auth/token-auth.js';
@@ -22,6 +22,20 @@ export interface FrontOutput {
   event(data: string): string;
 }
 
+/**
+ * What the pipeline writes its answer through: Fastify's reply, or the hot lane's `RawReply` (the few calls
+ * of Fastify's reply that the pipeline makes).
+ */
+export interface RelayReply {
+  readonly raw: ServerResponse;
+  status(code: number): RelayReply;
+  headers(values: Record<string, string>): RelayReply;
+  send(body: Buffer): unknown;
+  /** Tells the framework the pipeline writes to `raw` itself (streams). */
+  hijack(): void;
+  getHeaders(): Record<string, number | string | string[] | undefined>;
+}
+
 /** One front request to the relay, everything the attempts share. */
 export interface RelayJob {
   context: AppContext;
@@ -40,7 +54,7 @@ export interface RelayJob {
   clientHeaders: { contentType?: string; accept?: string };
   /** Cancelled when the client goes away: the upstream call is abandoned with it. */
   cancel: Cancel;
-  reply: FastifyReply;
+  reply: RelayReply;
   /** Set by non-OpenAI fronts; absent, answers go out in OpenAI's shapes unchanged. */
   front?: FrontOutput;
 }

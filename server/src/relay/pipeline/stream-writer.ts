@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { RelayReply } from './relay-job.js';
 
 /**
  * Writes server-sent events straight to the socket (the reply is hijacked), honouring back-pressure so a
@@ -17,7 +17,7 @@ export class SseWriter {
 
   /** `format` turns a `data:` payload into the SSE text to write (a non-OpenAI front's events). */
   constructor(
-    private readonly reply: FastifyReply,
+    private readonly reply: RelayReply,
     private readonly format: (data: string) => string = (data) => `data: ${data}\n\n`,
   ) {}
 
