@@ -95,3 +95,47 @@ describe.each(await availableEngines())('settlement group commit on $label', (en
     expect(logs.map((log) => log.content)).toEqual(['kept']);
   });
 });
+
+describe('settlements on SQLite while another transaction is open', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.close());
+
+  test('a charge due during a transaction that rolls back is still written', async () => {
+    const { context } = server;
+    const user = await createTestUser(server, { quota: 1_000 });
+    const writer = new SettlementWriter(context);
+    const rolledBack = context.database.db
+      .transaction()
+      .execute(async (transaction) => {
+        await transaction.selectFrom('users').select('id').where('id', '=', user.id).execute();
+        writer.submit(
+          {
+            userId: user.id,
+            tokenId: 0,
+            limited: false,
+            channelId: 0,
+            balanceDelta: 100,
+            usedQuota: 100,
+            tokenUsedDelta: 100,
+            requestCount: 1,
+          },
+          null,
+        );
+        // The writer's 10 ms window passes while this transaction is still open.
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        throw new Error('this transaction fails');
+      })
+      .catch((error: Error) => error.message);
+    expect(await rolledBack).toBe('this transaction fails');
+    await writer.settled();
+    const row = await context.database.db
+      .selectFrom('users')
+      .select(['quota', 'used_quota'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect([Number(row.quota), Number(row.used_quota)]).toEqual([900, 100]);
+  });
+});

@@ -11,6 +11,8 @@ const retryDelayMs = 1000;
 const groupWindowMs = 10;
 /** A queue this long is written at once. */
 const maxGroupSize = 1000;
+/** How soon to look again when another transaction holds the SQLite connection. */
+const busyConnectionRetryMs = 2;
 
 /**
  * Group commit for the relay's settlements. The relay answers first and submits the charge (and its consume
@@ -81,6 +83,16 @@ export class SettlementWriter {
   private write(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    // A Kysely transaction is open on the one SQLite connection (it awaits between its statements): written
+    // now, the charges would join it as a savepoint and vanish if it rolled back. Wait until it ends.
+    if (this.context.database.sqlite?.inTransaction) {
+      // Counts as writing, so that waiters and shutdown wait for it and nothing schedules a second write.
+      this.writing = new Promise((resolve) => setTimeout(resolve, busyConnectionRetryMs)).then(() => {
+        this.writing = null;
+        return this.write();
+      });
+      return this.writing;
+    }
     const logs = this.logs;
     const waiters = this.waiters;
     this.logs = [];
