@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { TokenRow } from '../../db/tables.js';
 import { generateTokenKey } from '../../lib/random.js';
 import { nowSeconds } from '../../lib/time.js';
+import { lockUser } from '../user/user.repository.js';
 import { invalidateToken } from './token.cache.js';
 import { maxTokenNameBytes, maxTokensPerUser, NeverExpires, TokenStatus } from './token.constants.js';
 import {
@@ -88,23 +89,27 @@ export async function createToken(context: AppContext, userId: number, fields: T
   const changes = checkFields(fields);
   const expiredTime = changes.expired_time ?? NeverExpires;
   if (expiredTime !== NeverExpires && expiredTime <= nowSeconds()) throw expiryInPast();
-  const db = context.database.db;
-  if ((await countTokensOfUser(db, userId)) >= maxTokensPerUser) throw tooManyTokens();
+  const { db, dialect } = context.database;
   const now = nowSeconds();
   const key = generateTokenKey();
-  const id = await insertToken(db, {
-    user_id: userId,
-    key,
-    status: TokenStatus.Enabled,
-    name: changes.name ?? '',
-    created_time: now,
-    accessed_time: now,
-    expired_time: expiredTime,
-    remain_quota: changes.remain_quota ?? 0,
-    unlimited_quota: changes.unlimited_quota ?? 0,
-    used_quota: 0,
-    models: changes.models ?? '',
-    subnet: changes.subnet ?? '',
+  const id = await db.transaction().execute(async (transaction) => {
+    // Counted with the owner's row held: concurrent creations cannot all pass the cap.
+    await lockUser(transaction, dialect, userId);
+    if ((await countTokensOfUser(transaction, userId)) >= maxTokensPerUser) throw tooManyTokens();
+    return insertToken(transaction, {
+      user_id: userId,
+      key,
+      status: TokenStatus.Enabled,
+      name: changes.name ?? '',
+      created_time: now,
+      accessed_time: now,
+      expired_time: expiredTime,
+      remain_quota: changes.remain_quota ?? 0,
+      unlimited_quota: changes.unlimited_quota ?? 0,
+      used_quota: 0,
+      models: changes.models ?? '',
+      subnet: changes.subnet ?? '',
+    });
   });
   // A lookup of this key before it existed may have cached "no such token".
   await invalidateToken(context, { key });

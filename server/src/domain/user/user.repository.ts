@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { insertReturningId } from '../../db/insert-id.js';
+import type { DialectName } from '../../db/connect.js';
 import type { Db, NewUser, UserRow, UserUpdate } from '../../db/tables.js';
 import { UserStatus } from './user.constants.js';
 
@@ -68,6 +69,15 @@ export async function countUsers(db: Db): Promise<number> {
 
 /** Inserts a user and returns its id. */
 export const insertUser = (db: Db, user: NewUser): Promise<number> => insertReturningId(db, 'users', user);
+
+/**
+ * Holds the user's row until the transaction ends, so that checks made in it (a count against a cap) cannot
+ * be passed by a concurrent one at the same time. SQLite runs one transaction at a time already.
+ */
+export async function lockUser(transaction: Db, dialect: DialectName, id: number): Promise<void> {
+  if (dialect === 'sqlite') return;
+  await transaction.selectFrom('users').select('id').where('id', '=', id).forUpdate().execute();
+}
 
 export async function updateUserColumns(db: Db, id: number, changes: UserUpdate): Promise<void> {
   if (Object.keys(changes).length === 0) return;

@@ -3,6 +3,7 @@ import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { getCachedTokenByKey } from '../../../domain/token/token.cache.js';
 import { maxTokensPerUser } from '../../../domain/token/token.constants.js';
+import { createToken } from '../../../domain/token/token.service.js';
 import { nowSeconds } from '../../../lib/time.js';
 import { createTestUser, type TestUser } from '../../../../test/test-users.js';
 
@@ -312,10 +313,10 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     expect(await getCachedTokenByKey(server.context, created.key)).toBeNull();
   });
 
-  test('a user holds at most the token cap', async () => {
+  test('a user holds at most the token cap, also when creations race', async () => {
     const user = await createTestUser(server);
     const now = nowSeconds();
-    const rows = Array.from({ length: maxTokensPerUser }, (_, index) => ({
+    const rows = Array.from({ length: maxTokensPerUser - 1 }, (_, index) => ({
       user_id: user.id,
       key: `cap${user.id}x${String(index).padStart(6, '0')}`.padEnd(48, 'z'),
       name: `cap${index}`,
@@ -328,6 +329,13 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
         .values(rows.slice(start, start + 200))
         .execute();
     }
+    // One place left and thirty creations for it at once (the service itself: the HTTP layer happens to
+    // space requests out enough to hide the race): exactly one gets it.
+    const raced = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, index) => createToken(server.context, user.id, { name: `race ${index}` })),
+    );
+    expect(raced.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect(await countTokens(user.id)).toBe(maxTokensPerUser);
     const refused = await user.client.post('/api/token/', { name: 'one too many' });
     expect(refused.body.success).toBe(false);
     expect(refused.body.message).toContain('令牌数量已达上限');
