@@ -331,8 +331,11 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     }
     // One place left and thirty creations for it at once (the service itself: the HTTP layer happens to
     // space requests out enough to hide the race): exactly one gets it.
+    const raceFields = { expired_time: -1, remain_quota: 0, unlimited_quota: true, models: null, subnet: null };
     const raced = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, index) => createToken(server.context, user.id, { name: `race ${index}` })),
+      Array.from({ length: 30 }, (_, index) =>
+        createToken(server.context, user.id, { ...raceFields, name: `race ${index}` }),
+      ),
     );
     expect(raced.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     expect(await countTokens(user.id)).toBe(maxTokensPerUser);
