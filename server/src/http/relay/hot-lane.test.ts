@@ -44,16 +44,23 @@ const comparable = (answer: Answer) => ({
   body: answer.body.replace(/request id: \d+/g, 'request id: …').replace(/"created":\d+/g, '"created":…'),
 });
 
+/** A test server with one channel on a mock upstream and one user to hold tokens. */
+async function startStack(username: string) {
+  const server = await startTestServer();
+  const upstream = await MockOpenAIUpstream.start();
+  await createChannel(server, { base_url: upstream.url, models: 'gpt-4o-mini' });
+  const userId = await createUser(server, { username, quota: 100_000_000 });
+  return { server, upstream, userId };
+}
+
 describe('the relay hot lane answers as the Fastify path does', () => {
   let server: TestServer;
   let upstream: MockOpenAIUpstream;
   let key: string;
   let subnetKey: string;
   beforeAll(async () => {
-    server = await startTestServer();
-    upstream = await MockOpenAIUpstream.start();
-    await createChannel(server, { base_url: upstream.url, models: 'gpt-4o-mini' });
-    const userId = await createUser(server, { username: 'lanes', quota: 100_000_000 });
+    let userId: number;
+    ({ server, upstream, userId } = await startStack('lanes'));
     key = (await createToken(server, userId, { models: 'gpt-4o-mini' })).key;
     subnetKey = (await createToken(server, userId, { subnet: '10.0.0.0/8', name: 'office only' })).key;
   });
@@ -145,10 +152,8 @@ describe('the relay hot lane on its own', () => {
   let url: string;
   let key: string;
   beforeAll(async () => {
-    server = await startTestServer();
-    upstream = await MockOpenAIUpstream.start();
-    await createChannel(server, { base_url: upstream.url, models: 'gpt-4o-mini' });
-    const userId = await createUser(server, { username: 'lane', quota: 100_000_000 });
+    let userId: number;
+    ({ server, upstream, userId } = await startStack('lane'));
     key = (await createToken(server, userId)).key;
     // A bare Node server: whatever the lane does not take is answered 418 here, so the lane is seen to act.
     const lane = new RelayHotLane(

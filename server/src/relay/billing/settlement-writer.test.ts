@@ -8,23 +8,23 @@ import { LogType } from '../../domain/log/log.constants.js';
 import { logRow } from '../../domain/log/log.writer.js';
 import { SettlementWriter } from './settlement-writer.js';
 
+const charge = (userId: number, tokenId: number, quota: number) => ({
+  userId,
+  tokenId,
+  limited: true,
+  channelId: 0,
+  balanceDelta: quota,
+  usedQuota: quota,
+  tokenUsedDelta: quota,
+  requestCount: 1,
+});
+
 describe.each(await availableEngines())('settlement group commit on $label', (engine) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ engine });
   });
   afterAll(async () => server?.close());
-
-  const charge = (userId: number, tokenId: number, quota: number) => ({
-    userId,
-    tokenId,
-    limited: true,
-    channelId: 0,
-    balanceDelta: quota,
-    usedQuota: quota,
-    tokenUsedDelta: quota,
-    requestCount: 1,
-  });
 
   test('120 concurrent submissions each land exactly once', async () => {
     const { context } = server;
@@ -111,19 +111,7 @@ describe('settlements on SQLite while another transaction is open', () => {
       .transaction()
       .execute(async (transaction) => {
         await transaction.selectFrom('users').select('id').where('id', '=', user.id).execute();
-        writer.submit(
-          {
-            userId: user.id,
-            tokenId: 0,
-            limited: false,
-            channelId: 0,
-            balanceDelta: 100,
-            usedQuota: 100,
-            tokenUsedDelta: 100,
-            requestCount: 1,
-          },
-          null,
-        );
+        writer.submit({ ...charge(user.id, 0, 100), limited: false }, null);
         // The writer's 10 ms window passes while this transaction is still open.
         await new Promise((resolve) => setTimeout(resolve, 40));
         throw new Error('this transaction fails');
