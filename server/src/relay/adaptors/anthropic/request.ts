@@ -11,7 +11,16 @@ import {
 } from '../chat-shapes/chat-request.js';
 import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../chat-shapes/openai-chat.types.js';
 import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
-import type { ClaudeContentBlock, ClaudeImageBlock, ClaudeMessage, ClaudeRequest, ClaudeToolChoice } from './types.js';
+import { claudeOriginalOf, unchangedBlocks, type ClaudeRequestOriginal } from './claude-original.js';
+import type {
+  ClaudeContentBlock,
+  ClaudeImageBlock,
+  ClaudeMessage,
+  ClaudeRequest,
+  ClaudeTextBlock,
+  ClaudeTool,
+  ClaudeToolChoice,
+} from './types.js';
 
 /** Claude needs `max_tokens`; one-api sends this when the client gives none. */
 export const defaultClaudeMaxTokens = 4096;
@@ -67,36 +76,55 @@ function toolResultBlock(message: ChatMessage): ClaudeContentBlock {
 }
 
 /**
+ * Thinking blocks without a signature (an OpenAI-protocol upstream's reasoning, shown to an Anthropic client)
+ * cannot be checked by Claude, which rejects them: they are left out of the turns sent back.
+ */
+const sendable = (blocks: ClaudeContentBlock[]) =>
+  blocks.filter((block) => block.type !== 'thinking' || Boolean(block.signature));
+
+/**
  * OpenAI messages as Claude turns: system and developer messages join the top-level `system`, tool answers
  * become `tool_result` blocks in a user turn, and consecutive turns of one role are merged (Claude wants
- * alternation).
+ * alternation). A message the Anthropic front made keeps the blocks it came from (cache_control, thinking and
+ * signatures included); then `system` stays a list of text blocks.
  */
-export function toClaudeMessages(messages: ChatMessage[]): { system?: string; messages: ClaudeMessage[] } {
-  const system: string[] = [];
+export function toClaudeMessages(messages: ChatMessage[]): {
+  system?: string | ClaudeTextBlock[];
+  messages: ClaudeMessage[];
+} {
+  const system: ClaudeTextBlock[] = [];
+  let systemKeepsBlocks = false;
   const turns: { role: 'user' | 'assistant'; content: ClaudeContentBlock[] }[] = [];
   for (const message of messages) {
+    const original = unchangedBlocks(message);
     let role: 'user' | 'assistant';
     let blocks: ClaudeContentBlock[];
     if (message.role === 'system' || message.role === 'developer') {
+      if (original) {
+        system.push(...(original as ClaudeTextBlock[]));
+        systemKeepsBlocks = true;
+        continue;
+      }
       const text = messageText(message.content);
-      if (text !== '') system.push(text);
+      if (text !== '') system.push({ type: 'text', text });
       continue;
     } else if (message.role === 'assistant') {
       role = 'assistant';
-      blocks = assistantBlocks(message);
+      blocks = original ? sendable(original) : assistantBlocks(message);
     } else if (message.role === 'tool' || message.role === 'function') {
       role = 'user';
-      blocks = [toolResultBlock(message)];
+      blocks = original ?? [toolResultBlock(message)];
     } else {
       role = 'user';
-      blocks = userBlocks(messageParts(message.content));
+      blocks = original ?? userBlocks(messageParts(message.content));
     }
     if (blocks.length === 0) continue;
     const last = turns.at(-1);
     if (last && last.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
+    else turns.push({ role, content: [...blocks] });
   }
-  return { system: system.length > 0 ? system.join('\n') : undefined, messages: turns };
+  if (system.length === 0) return { messages: turns };
+  return { system: systemKeepsBlocks ? system : system.map((block) => block.text).join('\n'), messages: turns };
 }
 
 function toClaudeToolChoice(
@@ -112,7 +140,10 @@ function toClaudeToolChoice(
   return result;
 }
 
-/** The OpenAI chat request as a Messages API body (model included; Bedrock and Vertex remove it). */
+/**
+ * The OpenAI chat request as a Messages API body (model included; Bedrock and Vertex remove it). A request
+ * from the Anthropic front also gets back its tools as sent and its `thinking` parameter.
+ */
 export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
   const { system, messages } = toClaudeMessages(request.messages);
   const body: ClaudeRequest = {
@@ -123,11 +154,14 @@ export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
   if (system !== undefined) body.system = system;
   const tools = requestTools(request);
   if (tools.length > 0 && request.tool_choice !== 'none') {
-    body.tools = tools.map((tool) => ({
-      name: tool.function.name,
-      description: tool.function.description,
-      input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
-    }));
+    body.tools = tools.map(
+      (tool) =>
+        claudeOriginalOf<ClaudeTool>(tool) ?? {
+          name: tool.function.name,
+          description: tool.function.description,
+          input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+        },
+    );
     const choice = toClaudeToolChoice(request.tool_choice, request.parallel_tool_calls);
     if (choice) body.tool_choice = choice;
   }
@@ -139,6 +173,8 @@ export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
   if (stop) body.stop_sequences = stop;
   if (request.stream) body.stream = true;
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
+  const thinking = claudeOriginalOf<ClaudeRequestOriginal>(request)?.thinking;
+  if (thinking) body.thinking = thinking;
   return body;
 }
 

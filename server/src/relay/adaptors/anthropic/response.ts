@@ -4,6 +4,7 @@ import { readErrorBody } from '../openai/response.js';
 import { chatCompletion, chatResult, completionId, usageOf } from '../chat-shapes/chat-answer.js';
 import type { ChatCompletion, ChatToolCall, ChatUsage } from '../chat-shapes/openai-chat.types.js';
 import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
+import { forwardsClaudeAnswer, type ChatCompletionWithClaude } from './claude-original.js';
 import type { ClaudeResponse, ClaudeUsage } from './types.js';
 
 const finishReasons: Record<string, string> = {
@@ -19,7 +20,10 @@ const finishReasons: Record<string, string> = {
 export const claudeFinishReason = (reason: string | null | undefined): string | null =>
   reason ? (finishReasons[reason] ?? reason) : null;
 
-/** Claude usage: every input token counts as prompt (cache writes and reads included). */
+/**
+ * Claude usage: every input token counts as prompt, cache writes and reads included (providers.md §4.7's
+ * "total input"), since the gateway has no separate cache price (docs/decisions/0012).
+ */
 export function claudeUsage(usage: ClaudeUsage | undefined): ChatUsage {
   const prompt =
     (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
@@ -84,7 +88,17 @@ export function parseClaudeResponse(body: Buffer, status: number): ClaudeRespons
   return parsed as unknown as ClaudeResponse;
 }
 
+/**
+ * A Messages answer as the relay result. For the Anthropic front the message itself rides along, so that its
+ * client gets thinking signatures, redacted thinking and cache usage as Claude sent them.
+ */
+export function claudeResult(response: ClaudeResponse, call: RelayCall): RelayResult {
+  const completion: ChatCompletionWithClaude = claudeToChatCompletion(response, call.model);
+  if (forwardsClaudeAnswer(call)) completion.claude_message = response;
+  return chatResult(completion);
+}
+
 /** Reads a successful non-stream Messages answer. */
 export function readAnthropicResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
-  return chatResult(claudeToChatCompletion(parseClaudeResponse(response.body, response.status), call.model));
+  return claudeResult(parseClaudeResponse(response.body, response.status), call);
 }

@@ -3,6 +3,7 @@ import { ChunkWriter, streamErrorChunk, usageOf } from '../chat-shapes/chat-answ
 import { readChatRequest } from '../chat-shapes/chat-request.js';
 import { readSseEvents } from '../chat-shapes/sse-events.js';
 import { parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { forwardsClaudeAnswer, type ClaudeEventPayload } from './claude-original.js';
 import { claudeFinishReason } from './response.js';
 import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
 
@@ -10,6 +11,11 @@ import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
  * Turns Claude stream events into OpenAI chunks (providers.md §4.8). Shared by Anthropic, Bedrock and Vertex,
  * which all deliver the same events over different framings. Tool calls are numbered 0,1,… among tool_use
  * blocks (not by Claude's block index), each carrying its id and name once.
+ *
+ * With `forwardEvents` (a call from the Anthropic front) every event becomes one payload carrying the event
+ * itself (`{claude_event}`), for the front to send on unchanged: thinking and signature deltas, redacted
+ * thinking and cache usage keep their block indexes. The OpenAI conversion still runs for billing: the
+ * payload takes its text and usage, and `end()` still closes with OpenAI chunks, which the front ignores.
  */
 export class ClaudeStreamConverter {
   private readonly writer: ChunkWriter;
@@ -19,7 +25,11 @@ export class ClaudeStreamConverter {
   private finishReason: string | null = null;
   private finished = false;
 
-  constructor(model: string, includeUsage: boolean) {
+  constructor(
+    model: string,
+    includeUsage: boolean,
+    private readonly forwardEvents = false,
+  ) {
     this.writer = new ChunkWriter(model, includeUsage);
   }
 
@@ -36,8 +46,24 @@ export class ClaudeStreamConverter {
     return usageOf(this.inputTokens, this.outputTokens);
   }
 
-  /** The chunks for one event (most events give one or none). */
+  /** The chunks for one event (most events give one or none; exactly one when forwarding events). */
   *accept(event: ClaudeStreamEvent): Iterable<RelayChunk> {
+    if (!this.forwardEvents) {
+      yield* this.convert(event);
+      return;
+    }
+    if (this.finished) return;
+    let text = '';
+    let usage: Usage | undefined;
+    for (const chunk of this.convert(event)) {
+      if (chunk.text) text += chunk.text;
+      if (chunk.usage) usage = chunk.usage;
+    }
+    const payload: ClaudeEventPayload = { claude_event: event };
+    yield { data: JSON.stringify(payload), ...(text ? { text } : {}), ...(usage ? { usage } : {}) };
+  }
+
+  private *convert(event: ClaudeStreamEvent): Iterable<RelayChunk> {
     if (this.finished) return;
     switch (event.type) {
       case 'message_start':
@@ -110,7 +136,7 @@ export const wantsUsage = (call: RelayCall) => readChatRequest(call).stream_opti
 
 /** Reads an Anthropic Messages SSE stream as OpenAI chunks. */
 export async function* readAnthropicStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
-  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call));
+  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call), forwardsClaudeAnswer(call));
   let sawStart = false;
   for await (const event of readSseEvents(body)) {
     const parsed = parseJsonBody(event.data) as ClaudeStreamEvent | undefined;

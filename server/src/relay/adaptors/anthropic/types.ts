@@ -1,15 +1,23 @@
 /** Anthropic Messages API wire types. https://docs.anthropic.com/en/api/messages */
 
+/** A prompt-caching breakpoint: the prefix up to this block is cached (`ttl` "5m" by default, or "1h"). */
+export interface ClaudeCacheControl {
+  type: 'ephemeral';
+  ttl?: string;
+}
+
 export type ClaudeImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
 export interface ClaudeTextBlock {
   type: 'text';
   text: string;
+  cache_control?: ClaudeCacheControl;
 }
 
 export interface ClaudeImageBlock {
   type: 'image';
   source: ClaudeImageSource;
+  cache_control?: ClaudeCacheControl;
 }
 
 export interface ClaudeToolUseBlock {
@@ -17,6 +25,7 @@ export interface ClaudeToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  cache_control?: ClaudeCacheControl;
 }
 
 export interface ClaudeToolResultBlock {
@@ -24,12 +33,20 @@ export interface ClaudeToolResultBlock {
   tool_use_id: string;
   content: string | (ClaudeTextBlock | ClaudeImageBlock)[];
   is_error?: boolean;
+  cache_control?: ClaudeCacheControl;
 }
 
+/** Extended thinking; `signature` lets Claude check the block when it is sent back in a later turn. */
 export interface ClaudeThinkingBlock {
   type: 'thinking';
   thinking: string;
   signature?: string;
+}
+
+/** Thinking the safety systems encrypted: sent back as it came, never shown. */
+export interface ClaudeRedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
 }
 
 export type ClaudeContentBlock =
@@ -38,7 +55,7 @@ export type ClaudeContentBlock =
   | ClaudeToolUseBlock
   | ClaudeToolResultBlock
   | ClaudeThinkingBlock
-  | { type: 'redacted_thinking'; data: string };
+  | ClaudeRedactedThinkingBlock;
 
 export interface ClaudeMessage {
   role: 'user' | 'assistant';
@@ -49,6 +66,7 @@ export interface ClaudeTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  cache_control?: ClaudeCacheControl;
 }
 
 export type ClaudeToolChoice =

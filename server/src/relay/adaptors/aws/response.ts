@@ -1,6 +1,6 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { unreadableAnswer } from '../../upstream-error.js';
-import { claudeToChatCompletion, parseClaudeResponse } from '../anthropic/response.js';
+import { claudeResult, parseClaudeResponse } from '../anthropic/response.js';
 import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
 import { bodyExcerpt, errorBody, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
 import { bedrockModel } from './request.js';
@@ -11,8 +11,7 @@ export const llamaFinishReason = (reason: string | null | undefined) => (reason 
 
 /** Converts a whole InvokeModel answer (Claude's Messages JSON, or Llama's generation). */
 export function readBedrockAnswer(body: Buffer, call: RelayCall): RelayResult {
-  if (bedrockModel(call.model).family === 'claude')
-    return chatResult(claudeToChatCompletion(parseClaudeResponse(body, 200), call.model));
+  if (bedrockModel(call.model).family === 'claude') return claudeResult(parseClaudeResponse(body, 200), call);
   const parsed = parseJsonBody(body);
   if (!isRecord(parsed) || typeof parsed.generation !== 'string')
     throw unreadableAnswer(`not a Llama answer: ${bodyExcerpt(body)}`);

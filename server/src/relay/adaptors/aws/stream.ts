@@ -1,4 +1,5 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
+import { forwardsClaudeAnswer } from '../anthropic/claude-original.js';
 import { ClaudeStreamConverter, wantsUsage } from '../anthropic/stream.js';
 import type { ClaudeStreamEvent } from '../anthropic/types.js';
 import { ChunkWriter, streamErrorChunk, usageOf } from '../chat-shapes/chat-answer.js';
@@ -9,7 +10,7 @@ import { bedrockErrorBody, llamaFinishReason } from './response.js';
 import type { LlamaResponse } from './types.js';
 
 async function* claudeEvents(payloads: AsyncIterable<unknown>, call: RelayCall): AsyncIterable<RelayChunk> {
-  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call));
+  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call), forwardsClaudeAnswer(call));
   for await (const payload of payloads) {
     const event = payload as ClaudeStreamEvent;
     if (isRecord(event) && typeof event.type === 'string') yield* converter.accept(event);

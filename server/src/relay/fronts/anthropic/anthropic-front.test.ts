@@ -59,7 +59,8 @@ describe('anthropic front: request', () => {
       stream: true,
       metadata: { user_id: 'u-1' },
     });
-    expect(chat).toEqual({
+    // What an OpenAI-protocol upstream receives (the Claude originals attached for Claude upstreams are not JSON).
+    expect(JSON.parse(JSON.stringify(chat))).toEqual({
       model: 'claude-3-5-sonnet-20241022',
       max_tokens: 256,
       messages: [

@@ -1,9 +1,15 @@
+import {
+  withClaudeOriginal,
+  type ClaudeMessageOriginal,
+  type ClaudeRequestOriginal,
+} from '../../adaptors/anthropic/claude-original.js';
 import type {
   ClaudeContentBlock,
   ClaudeImageSource,
   ClaudeMessage,
   ClaudeRequest,
   ClaudeTextBlock,
+  ClaudeTool,
 } from '../../adaptors/anthropic/types.js';
 import type {
   ChatContentPart,
@@ -31,30 +37,34 @@ const textOf = (content: string | ClaudeTextBlock[] | undefined | (ClaudeTextBlo
     ? content
     : (content ?? []).map((block) => ('text' in block && typeof block.text === 'string' ? block.text : '')).join('');
 
+/** A message the front made, marked with the Claude blocks it stands for (for Claude upstreams). */
+const fromBlocks = (message: ChatMessage, blocks: ClaudeContentBlock[]): ChatMessage =>
+  withClaudeOriginal<ChatMessage, ClaudeMessageOriginal>(message, { content: message.content, blocks });
+
 /** One user turn: tool results first (each its own `tool` message, as OpenAI wants them right after the calls), then the rest. */
 function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const parts: ChatContentPart[] = [];
+  const others: ClaudeContentBlock[] = [];
   for (const block of blocks) {
     if (block.type === 'tool_result') {
       const text = typeof block.content === 'string' ? block.content : textOf(block.content);
-      messages.push({
-        role: 'tool',
-        tool_call_id: block.tool_use_id,
-        content: block.is_error ? `Error: ${text}` : text,
-      });
-    } else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+      const content = block.is_error ? `Error: ${text}` : text;
+      messages.push(fromBlocks({ role: 'tool', tool_call_id: block.tool_use_id, content }, [block]));
+      continue;
+    }
+    others.push(block);
+    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image') parts.push({ type: 'image_url', image_url: { url: imageUrl(block.source) } });
   }
   if (parts.length === 0) return messages;
   const onlyText = parts.every((part) => part.type === 'text');
-  messages.push({
-    role: 'user',
-    content: onlyText ? parts.map((part) => (part as { text: string }).text).join('\n') : parts,
-  });
+  const content = onlyText ? parts.map((part) => (part as { text: string }).text).join('\n') : parts;
+  messages.push(fromBlocks({ role: 'user', content }, others));
   return messages;
 }
 
+/** An assistant turn; its thinking blocks (with their signatures) ride along for Claude upstreams only. */
 function assistantMessage(blocks: ClaudeContentBlock[]): ChatMessage {
   let text = '';
   const toolCalls: ChatToolCall[] = [];
@@ -67,11 +77,12 @@ function assistantMessage(blocks: ClaudeContentBlock[]): ChatMessage {
         function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
       });
   }
-  return {
+  const message: ChatMessage = {
     role: 'assistant',
     content: text === '' && toolCalls.length > 0 ? null : text,
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
   };
+  return fromBlocks(message, blocks);
 }
 
 function toolChoice(choice: ClaudeRequest['tool_choice']): ChatToolChoice | undefined {
@@ -86,23 +97,39 @@ function toolChoice(choice: ClaudeRequest['tool_choice']): ChatToolChoice | unde
  * An Anthropic Messages request as the OpenAI chat request the relay runs. Streams ask for the usage chunk
  * so that the Anthropic events can report token counts. Server tools (web search …) have no schema and no
  * OpenAI equivalent; they are dropped.
+ *
+ * What OpenAI's shapes cannot say (cache_control, thinking blocks and signatures, the `thinking` parameter)
+ * is attached to the request, its messages and tools as their Claude originals (`claude-original.ts`): Claude
+ * upstreams send those instead, OpenAI-protocol upstreams never see them.
  */
 export function anthropicToChatRequest(request: AnthropicFrontRequest): ChatRequest {
   const messages: ChatMessage[] = [];
   const system = typeof request.system === 'string' ? request.system : textOf(request.system);
-  if (system) messages.push({ role: 'system', content: system });
+  if (system) {
+    const message: ChatMessage = { role: 'system', content: system };
+    messages.push(Array.isArray(request.system) ? fromBlocks(message, request.system) : message);
+  }
   for (const message of request.messages ?? []) {
     const blocks = blocksOf(message.content);
     if (message.role === 'assistant') messages.push(assistantMessage(blocks));
     else messages.push(...userMessages(blocks));
   }
-  const chat: ChatRequest = { model: request.model, messages, max_tokens: request.max_tokens };
+  const original: ClaudeRequestOriginal = request.thinking ? { thinking: request.thinking } : {};
+  const chat = withClaudeOriginal<ChatRequest, ClaudeRequestOriginal>(
+    { model: request.model, messages, max_tokens: request.max_tokens },
+    original,
+  );
   const tools: ChatTool[] = (request.tools ?? [])
     .filter((tool) => tool.input_schema !== undefined)
-    .map((tool) => ({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
-    }));
+    .map((tool) =>
+      withClaudeOriginal<ChatTool, ClaudeTool>(
+        {
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+        },
+        tool,
+      ),
+    );
   if (tools.length > 0) {
     chat.tools = tools;
     const choice = toolChoice(request.tool_choice);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { ChatCompletionWithClaude } from '../../adaptors/anthropic/claude-original.js';
 import type { ClaudeContentBlock, ClaudeResponse } from '../../adaptors/anthropic/types.js';
 import { parseArguments } from '../../adaptors/chat-shapes/chat-request.js';
-import type { ChatCompletion } from '../../adaptors/chat-shapes/openai-chat.types.js';
+import { isRecord } from '../../adaptors/chat-shapes/upstream-errors.js';
 
 const stopReasons: Record<string, string> = {
   stop: 'end_turn',
@@ -18,8 +19,13 @@ export const anthropicStopReason = (finishReason: string | null | undefined): st
 /** A message id in Anthropic's style. */
 export const anthropicMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
 
-/** An OpenAI chat completion (first choice) as an Anthropic message. */
-export function chatCompletionToAnthropic(completion: ChatCompletion, model: string): ClaudeResponse {
+/**
+ * An OpenAI chat completion (first choice) as an Anthropic message. A Claude upstream's answer carries its
+ * message (`claude_message`): that is sent back as it came, under the client's model name.
+ */
+export function chatCompletionToAnthropic(completion: ChatCompletionWithClaude, model: string): ClaudeResponse {
+  const claude = completion.claude_message;
+  if (isRecord(claude) && Array.isArray(claude.content)) return { ...claude, model };
   const choice = completion.choices?.[0];
   const message = choice?.message;
   const content: ClaudeContentBlock[] = [];

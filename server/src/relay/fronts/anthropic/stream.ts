@@ -1,4 +1,4 @@
-import type { ClaudeStreamEvent } from '../../adaptors/anthropic/types.js';
+import type { ClaudeStreamEvent, ClaudeUsage } from '../../adaptors/anthropic/types.js';
 import { isRecord } from '../../adaptors/chat-shapes/upstream-errors.js';
 import type { ChatChunk } from '../../adaptors/chat-shapes/openai-chat.types.js';
 import { anthropicErrorType } from './errors.js';
@@ -8,16 +8,27 @@ import { anthropicMessageId, anthropicStopReason } from './response.js';
 export const sseEvent = (event: ClaudeStreamEvent): string =>
   `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
-type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; toolIndex: number };
+type OpenBlock =
+  | { kind: 'text' }
+  | { kind: 'thinking' }
+  | { kind: 'tool'; toolIndex: number }
+  /** A block of a forwarded Claude stream, opened at `blockIndex`. */
+  | { kind: 'forwarded' };
 
 /**
  * Turns OpenAI chat chunks into Anthropic's event sequence: message_start, then for each text, thinking or
  * tool-call run a content_block_start / _delta… / _stop, then message_delta (stop reason, usage) and
  * message_stop. Anthropic blocks do not interleave, so a new kind of delta closes the open block.
+ *
+ * A Claude upstream's payloads carry its own events (`{claude_event}`, see `claude-original.ts`): those are
+ * sent on as they came (thinking, signatures, cache usage, block indexes), and the OpenAI chunks closing such
+ * a stream are ignored. If it breaks off, `end()` still closes the open block and the message.
  */
 export class AnthropicEventWriter {
   private started = false;
   private ended = false;
+  private forwarding = false;
+  private deltaSent = false;
   private blockIndex = -1;
   private open: OpenBlock | undefined;
   private finishReason: string | null = null;
@@ -62,7 +73,7 @@ export class AnthropicEventWriter {
     yield sseEvent({
       type: 'content_block_start',
       index: this.blockIndex,
-      content_block: kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' },
+      content_block: kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' },
     });
   }
 
@@ -73,6 +84,12 @@ export class AnthropicEventWriter {
       yield* this.fail(String(chunk.error.message ?? 'upstream error'), 500);
       return;
     }
+    if (isRecord(chunk) && isRecord(chunk.claude_event) && typeof chunk.claude_event.type === 'string') {
+      yield* this.forward(chunk.claude_event as ClaudeStreamEvent);
+      return;
+    }
+    // A forwarded Claude stream already said it all; the OpenAI chunks that close it are not for this client.
+    if (this.forwarding) return;
     const typed = chunk as ChatChunk;
     yield* this.start();
     if (typed.usage) {
@@ -127,17 +144,59 @@ export class AnthropicEventWriter {
     }
   }
 
+  private recordUsage(usage: ClaudeUsage | undefined) {
+    if (typeof usage?.input_tokens === 'number') this.inputTokens = usage.input_tokens;
+    if (typeof usage?.output_tokens === 'number') this.outputTokens = usage.output_tokens;
+  }
+
+  /** A Claude upstream's event, sent on as it came, with the model named as the client asked. */
+  private *forward(event: ClaudeStreamEvent): Iterable<string> {
+    this.forwarding = true;
+    if (event.type === 'message_start') {
+      if (this.started) return;
+      this.started = true;
+      this.recordUsage(event.message?.usage);
+      yield sseEvent({ ...event, message: { ...event.message, model: this.model } });
+      return;
+    }
+    if (event.type === 'error') {
+      this.ended = true;
+      yield sseEvent(event);
+      return;
+    }
+    yield* this.start();
+    if (event.type === 'message_stop') {
+      this.ended = true;
+      // Bedrock adds its metrics to this event; an Anthropic client has no use for them.
+      yield sseEvent({ type: 'message_stop' });
+      return;
+    }
+    if (event.type === 'content_block_start') {
+      yield* this.close();
+      this.blockIndex = event.index;
+      this.open = { kind: 'forwarded' };
+    } else if (event.type === 'content_block_stop') {
+      this.open = undefined;
+    } else if (event.type === 'message_delta') {
+      yield* this.close();
+      this.deltaSent = true;
+      this.recordUsage(event.usage);
+    }
+    yield sseEvent(event);
+  }
+
   /** The closing events: message_delta with the stop reason and token counts, then message_stop. */
   *end(): Iterable<string> {
     if (this.ended) return;
     yield* this.start();
     yield* this.close();
     this.ended = true;
-    yield sseEvent({
-      type: 'message_delta',
-      delta: { stop_reason: anthropicStopReason(this.finishReason), stop_sequence: null },
-      usage: { input_tokens: this.inputTokens || this.estimatedInputTokens, output_tokens: this.outputTokens },
-    });
+    if (!this.deltaSent)
+      yield sseEvent({
+        type: 'message_delta',
+        delta: { stop_reason: anthropicStopReason(this.finishReason), stop_sequence: null },
+        usage: { input_tokens: this.inputTokens || this.estimatedInputTokens, output_tokens: this.outputTokens },
+      });
     yield sseEvent({ type: 'message_stop' });
   }
 

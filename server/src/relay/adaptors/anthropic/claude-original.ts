@@ -1,0 +1,67 @@
+import type { RelayCall } from '../../adaptor.js';
+import type { ChatCompletion, ChatMessage } from '../chat-shapes/openai-chat.types.js';
+import type { ClaudeContentBlock, ClaudeRequest, ClaudeResponse, ClaudeStreamEvent } from './types.js';
+
+/**
+ * What the Anthropic front keeps of a Messages request beyond OpenAI's shapes, so that a Claude upstream
+ * (Anthropic, Vertex, Bedrock) receives it as the client sent it: cache_control markers, thinking blocks with
+ * their signatures, the `thinking` parameter (docs/decisions/0012).
+ *
+ * It rides on the OpenAI-shaped objects the front builds under this symbol key. Object spreads keep it (the
+ * pipeline's copy of the body, `readChatRequest`), JSON drops it: an OpenAI-protocol upstream never receives
+ * it, whether the client's bytes are forwarded or the body is re-serialised, and no client can send it.
+ */
+export const claudeOriginal = Symbol('claude-original');
+
+/** On the request: marks it as the Anthropic front's, with its top-level fields OpenAI has no place for. */
+export interface ClaudeRequestOriginal {
+  thinking?: ClaudeRequest['thinking'];
+}
+
+/**
+ * On a message: the Claude blocks it was made from, and the content the front gave it. The blocks stand in for
+ * the message only while its content is still that one (the pipeline replaces a system message's content
+ * when the channel forces its own system prompt).
+ */
+export interface ClaudeMessageOriginal {
+  content: ChatMessage['content'];
+  blocks: ClaudeContentBlock[];
+}
+
+type Marked<Original> = { [claudeOriginal]?: Original };
+
+/** `target` with its Claude original attached (the same object). */
+export function withClaudeOriginal<Target extends object, Original>(target: Target, original: Original): Target {
+  (target as Marked<Original>)[claudeOriginal] = original;
+  return target;
+}
+
+/** The Claude original attached to an object by the Anthropic front, if any. */
+export function claudeOriginalOf<Original>(target: object): Original | undefined {
+  return (target as Marked<Original>)[claudeOriginal];
+}
+
+/** The blocks a message was made from, when its content is still the front's. */
+export function unchangedBlocks(message: ChatMessage): ClaudeContentBlock[] | undefined {
+  const original = claudeOriginalOf<ClaudeMessageOriginal>(message);
+  return original && original.content === message.content ? original.blocks : undefined;
+}
+
+/**
+ * Whether this call comes from the Anthropic front: a Claude upstream then hands its answer on whole (the
+ * message, or each stream event) beside the OpenAI conversion, for the front to send back unchanged.
+ */
+export function forwardsClaudeAnswer(call: RelayCall): boolean {
+  return call.body.kind === 'json' && claudeOriginalOf<ClaudeRequestOriginal>(call.body.value) !== undefined;
+}
+
+/**
+ * The OpenAI answer of a front call with the Claude message it was converted from. Only the Anthropic front
+ * reads it (the JSON goes nowhere else); OpenAI clients never ask for it, so never see it.
+ */
+export type ChatCompletionWithClaude = ChatCompletion & { claude_message?: ClaudeResponse };
+
+/** One stream payload of a front call: the Claude event it stands for. */
+export interface ClaudeEventPayload {
+  claude_event: ClaudeStreamEvent;
+}

@@ -1,0 +1,358 @@
+import { describe, expect, test } from 'vitest';
+import { collect, fixture, fixtureJson, pieces } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import type { RelayCall, RelayChunk } from '../../adaptor.js';
+import { buildAnthropicRequest } from '../../adaptors/anthropic/request.js';
+import { readAnthropicResponse } from '../../adaptors/anthropic/response.js';
+import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
+import type { ClaudeCacheControl, ClaudeResponse } from '../../adaptors/anthropic/types.js';
+import { buildBedrockInvocation } from '../../adaptors/aws/request.js';
+import { readBedrockAnswer } from '../../adaptors/aws/response.js';
+import type { ChatRequest } from '../../adaptors/chat-shapes/openai-chat.types.js';
+import { openai } from '../../adaptors/openai/index.js';
+import { vertexBody } from '../../adaptors/vertexai/request.js';
+import { prepareBody } from '../../pipeline/prepare-body.js';
+import type { RoutedChannel } from '../../routing/channel-router.js';
+import { anthropicToChatRequest, type AnthropicFrontRequest } from './request.js';
+import { chatCompletionToAnthropic } from './response.js';
+import { AnthropicEventWriter } from './stream.js';
+
+const cached: ClaudeCacheControl = { type: 'ephemeral' };
+const signature =
+  'ErUBCkYIBBgCIkBmVd0KQm2A9WvlYfHuuEZcKJ9f7aw3JnSGuN6nM0iXbY1Yu1xqP6vQmXy2hlpAKN3s4C2DwN5tYpQ2iE2mZr2nEgx4';
+
+/** The second call of a Claude Code tool loop with extended thinking and prompt caching. */
+const toolLoop: AnthropicFrontRequest = {
+  model: 'claude-3-7-sonnet-20250219',
+  max_tokens: 2048,
+  thinking: { type: 'enabled', budget_tokens: 1024 },
+  system: [
+    { type: 'text', text: 'You are Claude Code.' },
+    { type: 'text', text: 'Project notes: the tests use vitest.', cache_control: cached },
+  ],
+  tools: [
+    {
+      name: 'get_weather',
+      description: 'Current weather',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      cache_control: cached,
+    },
+  ],
+  messages: [
+    { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?', cache_control: cached }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'I should call get_weather.', signature },
+        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+        { type: 'text', text: 'Let me check.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: '{"temp_c":21}', cache_control: cached },
+        { type: 'text', text: 'And tomorrow?' },
+      ],
+    },
+  ],
+};
+
+/**
+ * The call an adaptor gets for this converted request, through the pipeline's own body preparation (model
+ * mapping and the channel's forced system prompt re-serialise the body for OpenAI-protocol upstreams).
+ */
+function pipelineCall(
+  chat: ChatRequest,
+  options: { type?: number; upstreamModel?: string; systemPrompt?: string; stream?: boolean } = {},
+): RelayCall {
+  const value = chat as unknown as Record<string, unknown>;
+  const model = options.upstreamModel ?? chat.model;
+  const stream = options.stream ?? chat.stream === true;
+  const channel = { row: { system_prompt: options.systemPrompt ?? null } } as unknown as RoutedChannel;
+  const { body } = prepareBody(
+    { kind: 'json', value, raw: Buffer.from(JSON.stringify(value)), filled: false },
+    'chat',
+    stream,
+    channel,
+    model,
+  );
+  return {
+    mode: 'chat',
+    path: '/v1/chat/completions',
+    query: '',
+    model,
+    stream,
+    body,
+    channel: { id: 1, type: options.type ?? 14, name: 'c', key: 'k', baseUrl: 'http://127.0.0.1:9', config: {} },
+    clientHeaders: {},
+  };
+}
+
+const sentToClaude = (call: RelayCall) => JSON.parse(String(buildAnthropicRequest(call).body));
+
+function parseEvents(text: string) {
+  return text
+    .trim()
+    .split('\n\n')
+    .map((block) => {
+      const [eventLine = '', dataLine = ''] = block.split('\n');
+      return { event: eventLine.slice('event: '.length), data: JSON.parse(dataLine.slice('data: '.length)) };
+    });
+}
+
+/** What the Anthropic client receives for these relay chunks, `[DONE]` included (the pipeline adds it). */
+function frontEvents(chunks: RelayChunk[], model: string) {
+  const writer = new AnthropicEventWriter(model, 7);
+  let text = '';
+  for (const chunk of chunks) for (const event of writer.accept(JSON.parse(chunk.data))) text += event;
+  for (const event of writer.end()) text += event;
+  return parseEvents(text);
+}
+
+describe('Claude-only request fields through the Anthropic front', () => {
+  test('cache_control, thinking blocks with signatures and the thinking parameter reach Claude unchanged', () => {
+    const sent = sentToClaude(pipelineCall(anthropicToChatRequest(toolLoop)));
+    expect(sent).toEqual({
+      model: 'claude-3-7-sonnet-20250219',
+      max_tokens: 2048,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      system: toolLoop.system,
+      tools: toolLoop.tools,
+      messages: toolLoop.messages,
+    });
+  });
+
+  test('a streamed call with a mapped model and a forced system prompt: the channel wins where it changed something', () => {
+    const chat = anthropicToChatRequest({ ...toolLoop, stream: true });
+    const sent = sentToClaude(
+      pipelineCall(chat, { upstreamModel: 'claude-3-7-sonnet-latest', systemPrompt: 'Answer in French.' }),
+    );
+    expect(sent).toMatchObject({
+      model: 'claude-3-7-sonnet-latest',
+      stream: true,
+      system: 'Answer in French.',
+      thinking: toolLoop.thinking,
+      tools: toolLoop.tools,
+      messages: toolLoop.messages,
+    });
+    // The relay's retries reuse the body: sending it again gives the same turns.
+    expect(sentToClaude(pipelineCall(chat)).messages).toEqual(toolLoop.messages);
+  });
+
+  test('thinking without a signature (an OpenAI upstream reasoning) is not sent to Claude', () => {
+    const sent = sentToClaude(
+      pipelineCall(
+        anthropicToChatRequest({
+          model: 'claude-3-7-sonnet-20250219',
+          max_tokens: 64,
+          messages: [
+            { role: 'user', content: 'hi' },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'thinking', thinking: 'from gpt', signature: '' },
+                { type: 'text', text: 'Hello' },
+              ],
+            },
+            { role: 'user', content: 'again' },
+          ],
+        }),
+      ),
+    );
+    expect(sent.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hello' }] });
+  });
+
+  test('Claude on Bedrock and Vertex gets the same blocks', () => {
+    const chat = anthropicToChatRequest(toolLoop);
+    const bedrock = JSON.parse(
+      buildBedrockInvocation(
+        pipelineCall(chat, { type: 33, upstreamModel: 'anthropic.claude-3-7-sonnet-20250219-v1:0' }),
+      ).body,
+    );
+    const vertex = JSON.parse(
+      vertexBody(pipelineCall(chat, { type: 42, upstreamModel: 'claude-3-7-sonnet@20250219' })),
+    );
+    for (const body of [bedrock, vertex]) {
+      expect(body).toMatchObject({ thinking: toolLoop.thinking, system: toolLoop.system, tools: toolLoop.tools });
+      expect(body.messages).toEqual(toolLoop.messages);
+    }
+  });
+
+  test('an OpenAI-protocol upstream never receives the Claude originals, as bytes or re-serialised', async () => {
+    const chat = anthropicToChatRequest({ ...toolLoop, stream: true });
+    const expected = {
+      model: 'gpt-4o-mini',
+      max_tokens: 2048,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [
+        { role: 'system', content: 'You are Claude Code.Project notes: the tests use vitest.' },
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: 'Let me check.',
+          tool_calls: [
+            { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'toolu_1', content: '{"temp_c":21}' },
+        { role: 'user', content: 'And tomorrow?' },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Current weather',
+            parameters: toolLoop.tools![0]!.input_schema,
+          },
+        },
+      ],
+    };
+    const asBytes = pipelineCall({ ...chat, model: 'gpt-4o-mini' }, { type: 1 });
+    const reserialised = pipelineCall(chat, { type: 1, upstreamModel: 'gpt-4o-mini' });
+    expect(reserialised.body.kind === 'json' && reserialised.body.changed).toBe(true);
+    for (const call of [asBytes, reserialised]) {
+      const body = String((await openai.buildRequest(call, { send: async () => undefined as never })).body);
+      expect(JSON.parse(body)).toEqual(expected);
+      expect(body).not.toMatch(/cache_control|signature|thinking|claude/);
+    }
+  });
+});
+
+describe('Claude-only answer fields through the Anthropic front', () => {
+  const answer = (call: RelayCall) =>
+    readAnthropicResponse(
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: fixture('anthropic', 'thinking-tool-use.json'),
+      },
+      call,
+    );
+  const recorded = fixtureJson('anthropic', 'thinking-tool-use.json') as ClaudeResponse;
+
+  test('a whole answer comes back as Claude sent it: thinking and signature, redacted thinking, cache usage', () => {
+    const result = answer(
+      pipelineCall(anthropicToChatRequest(toolLoop), { upstreamModel: 'claude-3-7-sonnet-latest' }),
+    );
+    // Billing's prompt is the whole input: 18 + 1250 cache writes + 3000 cache reads.
+    expect(result.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+    const message = chatCompletionToAnthropic(JSON.parse(result.body.toString()), 'claude-3-7-sonnet-20250219');
+    expect(message).toEqual({ ...recorded, model: 'claude-3-7-sonnet-20250219' });
+    expect(message.usage).toEqual({
+      input_tokens: 18,
+      cache_creation_input_tokens: 1250,
+      cache_read_input_tokens: 3000,
+      output_tokens: 96,
+    });
+  });
+
+  test('an OpenAI client of a Claude channel gets the same completion as before, without the Claude message', () => {
+    const call = pipelineCall({ model: 'claude-3-7-sonnet-20250219', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = JSON.parse(answer(call).body.toString());
+    expect(completion).not.toHaveProperty('claude_message');
+    expect(completion.choices[0].message).toEqual({
+      role: 'assistant',
+      content: 'Let me check the weather.',
+      reasoning_content: 'The user wants the weather in Paris. I should call get_weather with city Paris.',
+      tool_calls: [
+        { id: 'toolu_01ThinkA', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      ],
+    });
+    expect(completion.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+  });
+
+  test('Bedrock hands the Claude message on too', () => {
+    const call = pipelineCall(anthropicToChatRequest(toolLoop), {
+      type: 33,
+      upstreamModel: 'anthropic.claude-3-7-sonnet-20250219-v1:0',
+    });
+    const result = readBedrockAnswer(fixture('anthropic', 'thinking-tool-use.json'), call);
+    expect(chatCompletionToAnthropic(JSON.parse(result.body.toString()), 'm').content).toEqual(recorded.content);
+  });
+
+  test('a stream comes back event for event: thinking, signature and redacted blocks at their indexes, cache usage', async () => {
+    const call = pipelineCall(anthropicToChatRequest({ ...toolLoop, stream: true }));
+    const { chunks } = await collect(
+      readAnthropicStream(pieces(fixture('anthropic', 'thinking-stream.sse'), 11), call),
+    );
+    const relayed = chunks.map((chunk) => ({ data: JSON.stringify(chunk) }));
+    const events = frontEvents(relayed, 'claude-front');
+    const recordedEvents = parseEvents(fixture('anthropic', 'thinking-stream.sse').toString());
+    recordedEvents[0]!.data.message.model = 'claude-front';
+    expect(events).toEqual(recordedEvents);
+    expect(events.filter((event) => event.data.delta?.type === 'signature_delta')).toEqual([
+      {
+        event: 'content_block_delta',
+        data: {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'signature_delta', signature: expect.any(String) },
+        },
+      },
+    ]);
+    expect(events[0]?.data.message.usage).toEqual({
+      input_tokens: 18,
+      cache_creation_input_tokens: 1250,
+      cache_read_input_tokens: 3000,
+      output_tokens: 1,
+    });
+  });
+
+  test('the stream still gives billing its usage and text', async () => {
+    const call = pipelineCall(anthropicToChatRequest({ ...toolLoop, stream: true }));
+    let usage;
+    let text = '';
+    for await (const chunk of readAnthropicStream(pieces(fixture('anthropic', 'thinking-stream.sse')), call)) {
+      if (chunk.usage) usage = chunk.usage;
+      text += chunk.text ?? '';
+    }
+    expect(usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+    expect(text).toBe('The user wants the weather in Paris. I should call get_weather.Let me check the weather.');
+  });
+
+  test('a Claude stream that ends early is closed at the open block', async () => {
+    const cut = fixture('anthropic', 'thinking-stream.sse').toString().split('event: content_block_stop')[0]!;
+    const call = pipelineCall(anthropicToChatRequest({ ...toolLoop, stream: true }));
+    const { chunks } = await collect(readAnthropicStream(pieces(cut), call));
+    const events = frontEvents(
+      chunks.map((chunk) => ({ data: JSON.stringify(chunk) })),
+      'claude-front',
+    );
+    expect(events.slice(-4)).toEqual([
+      {
+        event: 'content_block_delta',
+        data: {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'signature_delta', signature: expect.any(String) },
+        },
+      },
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+      {
+        event: 'message_delta',
+        data: {
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { input_tokens: 18, output_tokens: 1 },
+        },
+      },
+      { event: 'message_stop', data: { type: 'message_stop' } },
+    ]);
+  });
+
+  test('an OpenAI client of a Claude channel streams as before', async () => {
+    const call = pipelineCall({
+      model: 'claude-3-7-sonnet-20250219',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+    const result = await collect(readAnthropicStream(pieces(fixture('anthropic', 'thinking-stream.sse')), call));
+    expect(result.chunks.some((chunk) => 'claude_event' in chunk)).toBe(false);
+    expect(result.reasoning).toBe('The user wants the weather in Paris. I should call get_weather.');
+    expect(result.content).toBe('Let me check the weather.');
+    expect(result.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+  });
+});
