@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
-import { anthropicMockKey, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
+import { anthropicMockKey, checkClaudeMessages, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
 import {
   fixture,
   fixtureJson,
@@ -63,15 +63,80 @@ function startOpenAIMock(): Promise<MockUpstream> {
   });
 }
 
+const claudeError = (type: string, message: string) => ({ type: 'error', error: { type, message } });
+
+type ClaudeTurn = { role: string; content: string | { type: string }[] };
+
+/**
+ * A loopback Claude with extended thinking and prompt caching (the recorded thinking answers, with cache
+ * usage). Like Claude, it refuses a tool loop with thinking enabled whose last assistant turn does not start
+ * with the thinking block the client got back earlier.
+ */
+function startThinkingClaudeMock(): Promise<MockUpstream> {
+  return startMockUpstream(async (request, reply) => {
+    if (request.headers['x-api-key'] !== anthropicMockKey)
+      return reply.json(401, claudeError('authentication_error', 'invalid x-api-key'));
+    const body = request.json as { stream?: boolean; thinking?: { type: string }; messages?: ClaudeTurn[] };
+    const problem = checkClaudeMessages(body.messages);
+    if (problem) return reply.json(400, claudeError('invalid_request_error', problem));
+    const lastAssistant = body.messages?.findLast((message) => message.role === 'assistant');
+    const first = Array.isArray(lastAssistant?.content) ? lastAssistant.content[0]?.type : 'text';
+    if (body.thinking?.type === 'enabled' && lastAssistant && first !== 'thinking' && first !== 'redacted_thinking')
+      return reply.json(
+        400,
+        claudeError(
+          'invalid_request_error',
+          `Expected \`thinking\` or \`redacted_thinking\`, but found \`${first}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`,
+        ),
+      );
+    if (body.stream) return reply.stream('text/event-stream', fixture('anthropic', 'thinking-stream.sse'));
+    return reply.json(200, fixtureJson('anthropic', 'thinking-tool-use.json'));
+  });
+}
+
 const weather: Anthropic.Tool = {
   name: 'get_weather',
   description: 'Current weather',
   input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
+const cached: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
+
+/** The second call of a Claude Code tool loop with extended thinking, prompt-caching breakpoints set. */
+const claudeCodeTurn = (): Anthropic.MessageCreateParamsNonStreaming => ({
+  model: 'claude-3-7-sonnet-20250219',
+  max_tokens: 2048,
+  thinking: { type: 'enabled', budget_tokens: 1024 },
+  system: [
+    { type: 'text', text: 'You are Claude Code.' },
+    { type: 'text', text: 'Project notes: the tests use vitest.', cache_control: cached },
+  ],
+  tools: [{ ...weather, cache_control: cached }],
+  messages: [
+    { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?', cache_control: cached }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'I should call get_weather.', signature: 'ErUBCkYIBBgCIkBmVd0KQm2A9Wvl' },
+        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+        { type: 'text', text: 'Let me check.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: '{"temp_c":21}', cache_control: cached },
+        { type: 'text', text: 'And tomorrow?' },
+      ],
+    },
+  ],
+});
+
 describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on $label', (engine) => {
   let server: TestServer;
   let claudeMock: MockUpstream;
+  let thinkingMock: MockUpstream;
   let openaiMock: MockUpstream;
   let anthropic: Anthropic;
   let key: string;
@@ -80,10 +145,30 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
-    [claudeMock, openaiMock] = await Promise.all([startAnthropicMock(), startOpenAIMock()]);
-    const ratios = JSON.stringify({ 'claude-3-5-sonnet-20241022': 1, 'gpt-4o-mini': 1 });
-    await setOption(server, 'ModelRatio', ratios);
-    await setOption(server, 'CompletionRatio', ratios);
+    [claudeMock, thinkingMock, openaiMock] = await Promise.all([
+      startAnthropicMock(),
+      startThinkingClaudeMock(),
+      startOpenAIMock(),
+    ]);
+    const ratios = { 'claude-3-5-sonnet-20241022': 1, 'gpt-4o-mini': 1 };
+    await setOption(server, 'ModelRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 1.5 }));
+    await setOption(server, 'CompletionRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 5 }));
+    await createChannel(server, {
+      type: 14,
+      name: 'claude with thinking',
+      key: anthropicMockKey,
+      base_url: thinkingMock.url,
+      models: 'claude-3-7-sonnet-20250219',
+    });
+    await createChannel(server, {
+      type: 1,
+      name: 'openai, mapped, own system prompt',
+      key: 'sk-openai-upstream',
+      base_url: openaiMock.url,
+      models: 'claude-on-gpt',
+      model_mapping: JSON.stringify({ 'claude-on-gpt': 'gpt-4o-mini' }),
+      system_prompt: 'Be brief.',
+    });
     await createChannel(server, {
       type: 14,
       name: 'claude',
@@ -107,7 +192,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
 
   afterAll(async () => {
     await server?.close();
-    await Promise.all([claudeMock?.close(), openaiMock?.close()]);
+    await Promise.all([claudeMock?.close(), thinkingMock?.close(), openaiMock?.close()]);
   });
 
   const used = async () => (await balances(server, userId, tokenId)).userUsed;
@@ -219,6 +304,117 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     expect(openaiMock.requests.at(-1)!.json).toMatchObject({
       tools: [{ type: 'function', function: { name: 'get_weather' } }],
     });
+  });
+
+  test('a Claude channel with thinking and prompt caching: the tool loop reaches Claude as sent, the answer comes back whole, cache tokens are billed', async () => {
+    const before = await used();
+    const request = claudeCodeTurn();
+    const message = await anthropic.messages.create(request);
+    expect(thinkingMock.requests.at(-1)!.json).toEqual({
+      model: 'claude-3-7-sonnet-20250219',
+      max_tokens: 2048,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      system: request.system,
+      tools: request.tools,
+      messages: request.messages,
+    });
+    expect(message).toEqual({
+      ...(fixtureJson('anthropic', 'thinking-tool-use.json') as object),
+      model: 'claude-3-7-sonnet-20250219',
+    });
+    expect(message.content.map((block) => block.type)).toEqual(['thinking', 'redacted_thinking', 'text', 'tool_use']);
+    expect(message.usage).toMatchObject({
+      input_tokens: 18,
+      cache_creation_input_tokens: 1250,
+      cache_read_input_tokens: 3000,
+      output_tokens: 96,
+    });
+    // Prompt = all input (18 + 1250 written + 3000 read = 4268); ceil((4268 + 96 × 5) × 1.5) = 7122.
+    expect((await used()) - before).toBe(7122);
+  });
+
+  test('a Claude channel with thinking, streamed: thinking, signature and redacted blocks reach the SDK at their indexes', async () => {
+    const before = await used();
+    const stream = anthropic.messages.stream(claudeCodeTurn());
+    // The SDK keeps pings to itself.
+    const events: Anthropic.MessageStreamEvent[] = [];
+    stream.on('streamEvent', (event) => events.push(event));
+    const final = await stream.finalMessage();
+    expect(thinkingMock.requests.at(-1)!.json).toMatchObject({ stream: true, thinking: { type: 'enabled' } });
+    expect(events.map((event) => `${event.type}${'index' in event ? `:${event.index}` : ''}`)).toEqual([
+      'message_start',
+      'content_block_start:0',
+      'content_block_delta:0',
+      'content_block_delta:0',
+      'content_block_delta:0',
+      'content_block_stop:0',
+      'content_block_start:1',
+      'content_block_stop:1',
+      'content_block_start:2',
+      'content_block_delta:2',
+      'content_block_stop:2',
+      'content_block_start:3',
+      'content_block_delta:3',
+      'content_block_delta:3',
+      'content_block_stop:3',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(final.content).toEqual([
+      {
+        type: 'thinking',
+        thinking: 'The user wants the weather in Paris. I should call get_weather.',
+        signature: expect.stringMatching(/^ErUB/),
+      },
+      { type: 'redacted_thinking', data: expect.stringMatching(/^EmwK/) },
+      expect.objectContaining({ type: 'text', text: 'Let me check the weather.' }),
+      { type: 'tool_use', id: 'toolu_01ThinkB', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+    expect(final.model).toBe('claude-3-7-sonnet-20250219');
+    expect(final.usage).toMatchObject({
+      input_tokens: 18,
+      cache_creation_input_tokens: 1250,
+      cache_read_input_tokens: 3000,
+      output_tokens: 96,
+    });
+    expect((await used()) - before).toBe(7122);
+  });
+
+  test('an OpenAI channel behind the front gets plain OpenAI bodies: no cache_control, thinking or signatures', async () => {
+    const request = { ...claudeCodeTurn(), model: 'gpt-4o-mini' };
+    const plain = await anthropic.messages.create(request);
+    expect(plain.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello!' })]);
+    const mapped = await anthropic.messages.create({ ...request, model: 'claude-on-gpt' });
+    expect(mapped.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello!' })]);
+    const [asSent, reserialised] = openaiMock.requests.slice(-2);
+    const expected = {
+      model: 'gpt-4o-mini',
+      max_tokens: 2048,
+      messages: [
+        { role: 'system', content: 'You are Claude Code.Project notes: the tests use vitest.' },
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: 'Let me check.',
+          tool_calls: [
+            { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'toolu_1', content: '{"temp_c":21}' },
+        { role: 'user', content: 'And tomorrow?' },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', description: weather.description, parameters: weather.input_schema },
+        },
+      ],
+    };
+    expect(asSent!.json).toEqual(expected);
+    const forced = { role: 'system', content: 'Be brief.' };
+    expect(reserialised!.json).toEqual({ ...expected, messages: [forced, ...expected.messages.slice(1)] });
+    for (const received of [asSent!, reserialised!])
+      expect(received.body.toString()).not.toMatch(/cache_control|thinking|signature|claude/);
   });
 
   test('errors in Anthropic shape: bad key, Authorization bearer, invalid body, unknown model, upstream failure', async () => {
