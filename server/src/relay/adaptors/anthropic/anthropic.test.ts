@@ -232,6 +232,44 @@ describe('anthropic streams', () => {
   });
 });
 
+describe('extended thinking and prompt caching, for OpenAI clients', () => {
+  const thinkingCall = (body: Record<string, unknown>) => chat({ model: 'claude-3-7-sonnet-20250219', ...body });
+
+  test('thinking becomes reasoning_content; cache writes and reads count as prompt tokens', () => {
+    const result = readAnthropicResponse(
+      { status: 200, headers: {}, body: fixture('anthropic', 'thinking-tool-use.json') },
+      thinkingCall({ messages: [{ role: 'user', content: 'hi' }] }),
+    );
+    const completion = JSON.parse(result.body.toString());
+    expect(completion).not.toHaveProperty('claude_message');
+    expect(completion.choices[0].message).toEqual({
+      role: 'assistant',
+      content: 'Let me check the weather.',
+      reasoning_content: 'The user wants the weather in Paris. I should call get_weather with city Paris.',
+      tool_calls: [
+        { id: 'toolu_01ThinkA', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      ],
+    });
+    // 18 uncached + 1250 written to the cache + 3000 read from it.
+    expect(completion.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+    expect(result.usage).toEqual(completion.usage);
+  });
+
+  test('a thinking stream: reasoning deltas, no Claude events, the same usage', async () => {
+    const result = await collect(
+      readAnthropicStream(
+        pieces(fixture('anthropic', 'thinking-stream.sse')),
+        thinkingCall({ messages: [], stream: true, stream_options: { include_usage: true } }),
+      ),
+    );
+    expect(result.chunks.some((chunk) => 'claude_event' in chunk)).toBe(false);
+    expect(result.reasoning).toBe('The user wants the weather in Paris. I should call get_weather.');
+    expect(result.content).toBe('Let me check the weather.');
+    expect(result.toolCalls).toEqual([{ id: 'toolu_01ThinkB', name: 'get_weather', arguments: '{"city": "Paris"}' }]);
+    expect(result.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+  });
+});
+
 describe('anthropic mock upstream', () => {
   let mock: MockUpstream;
   beforeAll(async () => (mock = await startAnthropicMock()));

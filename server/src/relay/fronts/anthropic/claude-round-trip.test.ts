@@ -249,21 +249,6 @@ describe('Claude-only answer fields through the Anthropic front', () => {
     });
   });
 
-  test('an OpenAI client of a Claude channel gets the same completion as before, without the Claude message', () => {
-    const call = pipelineCall({ model: 'claude-3-7-sonnet-20250219', messages: [{ role: 'user', content: 'hi' }] });
-    const completion = JSON.parse(answer(call).body.toString());
-    expect(completion).not.toHaveProperty('claude_message');
-    expect(completion.choices[0].message).toEqual({
-      role: 'assistant',
-      content: 'Let me check the weather.',
-      reasoning_content: 'The user wants the weather in Paris. I should call get_weather with city Paris.',
-      tool_calls: [
-        { id: 'toolu_01ThinkA', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
-      ],
-    });
-    expect(completion.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
-  });
-
   test('Bedrock hands the Claude message on too', () => {
     const call = pipelineCall(anthropicToChatRequest(toolLoop), {
       type: 33,
@@ -341,18 +326,5 @@ describe('Claude-only answer fields through the Anthropic front', () => {
       },
       { event: 'message_stop', data: { type: 'message_stop' } },
     ]);
-  });
-
-  test('an OpenAI client of a Claude channel streams as before', async () => {
-    const call = pipelineCall({
-      model: 'claude-3-7-sonnet-20250219',
-      messages: [{ role: 'user', content: 'hi' }],
-      stream: true,
-    });
-    const result = await collect(readAnthropicStream(pieces(fixture('anthropic', 'thinking-stream.sse')), call));
-    expect(result.chunks.some((chunk) => 'claude_event' in chunk)).toBe(false);
-    expect(result.reasoning).toBe('The user wants the weather in Paris. I should call get_weather.');
-    expect(result.content).toBe('Let me check the weather.');
-    expect(result.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
   });
 });
