@@ -38,6 +38,7 @@ function parseCidr(entry: string): Cidr | null {
  * IPv4 client also matches when it arrives as an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`).
  */
 export function isAddressInSubnets(address: string, subnets: string | null | undefined): boolean {
+  if (!subnets) return true;
   const entries = splitSubnets(subnets);
   if (entries.length === 0) return true;
   const list = new BlockList();

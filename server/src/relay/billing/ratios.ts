@@ -4,6 +4,10 @@ import { defaultCompletionRatios, defaultGroupRatios, defaultModelRatios } from 
 /** Price of a model no table knows (one-api logs it and charges 30). */
 export const unknownModelRatio = 30;
 
+const finite = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** `model(type)` before `model`, the configured table before the built-in one (runs on every call). */
 function lookup(
   configured: Record<string, number>,
   defaults: Record<string, number>,
@@ -11,13 +15,7 @@ function lookup(
   channelType: number,
 ): number | undefined {
   const typed = `${model}(${channelType})`;
-  for (const name of [typed, model]) {
-    for (const table of [configured, defaults]) {
-      const value = table[name];
-      if (typeof value === 'number' && Number.isFinite(value)) return value;
-    }
-  }
-  return undefined;
+  return finite(configured[typed]) ?? finite(defaults[typed]) ?? finite(configured[model]) ?? finite(defaults[model]);
 }
 
 const withoutInternetSuffix = (model: string) =>

@@ -33,18 +33,18 @@ export function writeSettlementsToSqlite(
 ): void {
   let write = writers.get(sqlite);
   if (!write) {
+    const updateToken = sqlite.prepare(tokenUpdate);
+    const updateUser = sqlite.prepare(userUpdate);
+    const updateChannel = sqlite.prepare(channelUpdate);
+    const insertLog = sqlite.prepare(logInsert);
     write = sqlite.transaction((taken: BalanceTotals, rows: readonly LogRow[]) => {
-      const tokens = sqlite.prepare(tokenUpdate);
       for (const [id, { balance, used }] of sortedById(taken.tokens))
-        if (balance !== 0 || used !== 0) tokens.run({ id, balance, used });
-      const users = sqlite.prepare(userUpdate);
+        if (balance !== 0 || used !== 0) updateToken.run({ id, balance, used });
       for (const [id, { balance, used, requests }] of sortedById(taken.users))
-        users.run({ id, balance, used, requests });
-      const channels = sqlite.prepare(channelUpdate);
-      for (const [id, used] of sortedById(taken.channels)) channels.run({ id, used });
-      const logs = sqlite.prepare(logInsert);
+        updateUser.run({ id, balance, used, requests });
+      for (const [id, used] of sortedById(taken.channels)) updateChannel.run({ id, used });
       for (const row of rows)
-        logs.run(
+        insertLog.run(
           row.user_id,
           row.created_at,
           row.type,

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
 import { createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
+import type { RoutedChannel } from '../routing/channel-router.js';
+import { prepareBody } from './prepare-body.js';
+import type { JobBody } from './relay-job.js';
 
 // The SDK writes compact JSON, which re-serialising reproduces byte for byte; these hand-written bodies
 // (indented, spaced) tell forwarded bytes from re-serialised ones.
@@ -77,5 +80,39 @@ describe.each([
     });
     for await (const _chunk of stream);
     expect(upstream.lastRequest!.json.stream_options).toEqual({ include_usage: true });
+  });
+});
+
+describe('prepareBody', () => {
+  const channel = (systemPrompt: string | null) =>
+    ({ row: { system_prompt: systemPrompt } }) as unknown as RoutedChannel;
+  const jobBody = (value: Record<string, unknown>): JobBody => ({
+    kind: 'json',
+    value,
+    raw: Buffer.from(JSON.stringify(value)),
+    filled: false,
+  });
+
+  test('a body with nothing to change is passed on as it is, marked unchanged', () => {
+    const body = jobBody({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const prepared = prepareBody(body, 'chat', false, channel(null), 'gpt-4o-mini');
+    expect(prepared.body).toMatchObject({ kind: 'json', changed: false, raw: body.raw });
+    expect(prepared.body.kind === 'json' && prepared.body.value).toBe(body.value);
+  });
+
+  test("changes for one channel leave the job's body as the client sent it, for the next attempt", () => {
+    const messages = [{ role: 'user', content: 'hi' }];
+    const body = jobBody({ model: 'gpt-4o-mini', messages, stream: true });
+    const prepared = prepareBody(body, 'chat', true, channel('Be brief.'), 'gpt-4o-mini-mapped');
+    expect(prepared.systemPromptReset).toBe(true);
+    expect(prepared.body).toMatchObject({
+      changed: true,
+      value: {
+        model: 'gpt-4o-mini-mapped',
+        messages: [{ role: 'system', content: 'Be brief.' }, ...messages],
+        stream_options: { include_usage: true },
+      },
+    });
+    expect(body.value).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
   });
 });

@@ -36,13 +36,11 @@ export function prepareBody(
 ): { body: RelayBody; systemPromptReset: boolean } {
   if (body.kind === 'binary')
     return { body: { kind: 'binary', raw: body.raw, contentType: body.contentType }, systemPromptReset: false };
-  const value: Json = { ...body.value };
-  let changed = body.filled || alwaysReserialise;
+  // Copied on the first change only: the parsed body is shared by every attempt and most calls change nothing.
+  let value: Json = body.value;
+  const change = (): Json => (value === body.value ? (value = { ...body.value }) : value);
   let systemPromptReset = false;
-  if (value.model !== undefined && value.model !== upstreamModel) {
-    value.model = upstreamModel;
-    changed = true;
-  }
+  if (value.model !== undefined && value.model !== upstreamModel) change().model = upstreamModel;
   const systemPrompt = channel.row.system_prompt;
   if (systemPrompt && Array.isArray(value.messages)) {
     const messages = [...(value.messages as unknown[])];
@@ -50,17 +48,14 @@ export function prepareBody(
     if (first && typeof first === 'object' && first.role === 'system')
       messages[0] = { ...first, content: systemPrompt };
     else messages.unshift({ role: 'system', content: systemPrompt });
-    value.messages = messages;
-    changed = true;
+    change().messages = messages;
     systemPromptReset = true;
   }
   if (stream && (mode === 'chat' || mode === 'completions')) {
     const options =
       typeof value.stream_options === 'object' && value.stream_options !== null ? (value.stream_options as Json) : {};
-    if (options.include_usage !== true) {
-      value.stream_options = { ...options, include_usage: true };
-      changed = true;
-    }
+    if (options.include_usage !== true) change().stream_options = { ...options, include_usage: true };
   }
+  const changed = value !== body.value || body.filled || alwaysReserialise;
   return { body: { kind: 'json', value, raw: body.raw, changed }, systemPromptReset };
 }
