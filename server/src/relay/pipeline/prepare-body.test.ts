@@ -86,7 +86,7 @@ describe.each([
 describe('prepareBody', () => {
   const channel = (systemPrompt: string | null) =>
     ({ row: { system_prompt: systemPrompt } }) as unknown as RoutedChannel;
-  const jobBody = (value: Record<string, unknown>): JobBody => ({
+  const jobBody = (value: Record<string, unknown>): Extract<JobBody, { kind: 'json' }> => ({
     kind: 'json',
     value,
     raw: Buffer.from(JSON.stringify(value)),
