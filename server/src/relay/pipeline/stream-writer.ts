@@ -73,7 +73,9 @@ export class SseWriter {
   }
 
   end(): void {
-    this.uncork();
+    // Ended while still corked, the last events and the chunked body's terminator leave in one write
+    // (uncorked first, the terminator took a system call and a client wake-up of its own).
     if (!this.closed) this.reply.raw.end();
+    this.uncork();
   }
 }
