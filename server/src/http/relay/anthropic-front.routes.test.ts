@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
 import { anthropicMockKey, checkClaudeMessages, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
@@ -50,7 +51,29 @@ function startOpenAIMock(): Promise<MockUpstream> {
           code: 'invalid_api_key',
         },
       });
-    const body = request.json as { stream?: boolean; tools?: unknown[] };
+    const body = request.json as { model?: string; stream?: boolean; tools?: unknown[] };
+    if (body.model === 'gpt-4o-cached') {
+      // An answer whose prompt was mostly served from OpenAI's prompt cache.
+      const usage = {
+        prompt_tokens: 1200,
+        completion_tokens: 20,
+        total_tokens: 1220,
+        prompt_tokens_details: { cached_tokens: 1024, audio_tokens: 0 },
+      };
+      const head = { id: 'chatcmpl-c', created: 1, model: 'gpt-4o-cached' };
+      if (!body.stream)
+        return reply.json(200, {
+          ...head,
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Cached.' }, finish_reason: 'stop' }],
+          usage,
+        });
+      const chunks = [
+        { choices: [{ index: 0, delta: { role: 'assistant', content: 'Cached.' }, finish_reason: 'stop' }] },
+        { choices: [], usage },
+      ].map((chunk) => `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', ...chunk })}\n\n`);
+      return reply.stream('text/event-stream', `${chunks.join('')}data: [DONE]\n\n`);
+    }
     if (body.stream && body.tools) {
       const events = toolCallStream.map(
         (chunk) =>
@@ -93,6 +116,36 @@ function startThinkingClaudeMock(): Promise<MockUpstream> {
     return reply.json(200, fixtureJson('anthropic', 'thinking-tool-use.json'));
   });
 }
+
+/** A request written byte for byte on a socket (header values fetch would refuse); its status line back. */
+function rawRequest(url: string, head: string, body: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`${head}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`),
+    );
+    let answer = '';
+    socket.on('data', (data: Buffer) => (answer += data.toString('latin1')));
+    socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
+
+const pdfDocument: Anthropic.DocumentBlockParam = {
+  type: 'document',
+  source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQKJcfsj6IK' },
+  title: 'Report',
+  cache_control: { type: 'ephemeral' },
+};
+const urlDocument: Anthropic.DocumentBlockParam = {
+  type: 'document',
+  source: { type: 'url', url: 'https://example.com/spec.pdf' },
+};
+const textDocument: Anthropic.DocumentBlockParam = {
+  type: 'document',
+  source: { type: 'text', media_type: 'text/plain', data: 'The tests use vitest.' },
+  title: 'Notes',
+};
 
 const weather: Anthropic.Tool = {
   name: 'get_weather',
@@ -150,7 +203,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       startThinkingClaudeMock(),
       startOpenAIMock(),
     ]);
-    const ratios = { 'claude-3-5-sonnet-20241022': 1, 'gpt-4o-mini': 1 };
+    const ratios = { 'claude-3-5-sonnet-20241022': 1, 'gpt-4o-mini': 1, 'gpt-4o-cached': 1 };
     await setOption(server, 'ModelRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 1.5 }));
     await setOption(server, 'CompletionRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 5 }));
     await createChannel(server, {
@@ -182,6 +235,31 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       key: 'sk-openai-upstream',
       base_url: openaiMock.url,
       models: 'gpt-4o-mini',
+    });
+    await createChannel(server, {
+      type: 1,
+      name: 'openai with prompt caching',
+      key: 'sk-openai-upstream',
+      base_url: openaiMock.url,
+      models: 'gpt-4o-cached',
+    });
+    // One model, two kinds of channel: OpenAI first (higher priority), Claude behind it.
+    await createChannel(server, {
+      type: 1,
+      name: 'openai first for any-model',
+      key: 'sk-openai-upstream',
+      base_url: openaiMock.url,
+      models: 'any-model',
+      model_mapping: JSON.stringify({ 'any-model': 'gpt-4o-mini' }),
+      priority: 10,
+    });
+    await createChannel(server, {
+      type: 14,
+      name: 'claude behind for any-model',
+      key: anthropicMockKey,
+      base_url: claudeMock.url,
+      models: 'any-model',
+      model_mapping: JSON.stringify({ 'any-model': 'claude-3-5-sonnet-20241022' }),
     });
     userId = await createUser(server, { username: 'claude-code', quota: 1_000_000 });
     const token = await createToken(server, userId);
@@ -449,6 +527,181 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       type: 'error',
       error: { type: 'overloaded_error', message: expect.stringContaining('Overloaded') },
     });
+  });
+
+  test("a Claude channel gets the client's anthropic-beta and anthropic-version; an OpenAI channel neither", async () => {
+    const betas = ['interleaved-thinking-2025-05-14', 'claude-code-20250219'];
+    // Claude Code uses the beta API: POST /v1/messages?beta=true with the flags in anthropic-beta.
+    const message = await anthropic.beta.messages.create({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 64,
+      betas,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(message.content).toEqual([expect.objectContaining({ type: 'text' })]);
+    const received = claudeMock.requests.at(-1)!;
+    expect(received.headers['anthropic-beta']).toBe(betas.join(','));
+    // The SDK's own version, passed on.
+    expect(received.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(received.headers['x-api-key']).toBe(anthropicMockKey);
+    await anthropic.messages.create(
+      {
+        model: 'claude-3-5-sonnet-20241022',
+        max_tokens: 64,
+        stream: false,
+        messages: [{ role: 'user', content: 'hi' }],
+      },
+      { headers: { 'anthropic-version': '2023-01-01' } },
+    );
+    expect(claudeMock.requests.at(-1)!.headers['anthropic-version']).toBe('2023-01-01');
+    await anthropic.beta.messages.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 64,
+      betas,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const openaiReceived = openaiMock.requests.at(-1)!;
+    expect(openaiReceived.headers['anthropic-beta']).toBeUndefined();
+    expect(openaiReceived.headers['anthropic-version']).toBeUndefined();
+    expect(openaiReceived.body.toString()).not.toMatch(/interleaved|claude-code/);
+  });
+
+  test('forged anthropic-beta and anthropic-version values never reach the upstream', async () => {
+    const body = JSON.stringify({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 16,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    // Characters a header may carry but a flag never has: the flag is dropped, its neighbours kept.
+    const answer = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': key,
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01; x-api-key=stolen',
+        'anthropic-beta': 'interleaved-thinking-2025-05-14, evil;x-api-key=stolen, a b, x-forwarded-for:1.2.3.4',
+      },
+      body,
+    });
+    expect(answer.status).toBe(200);
+    const received = claudeMock.requests.at(-1)!;
+    expect(received.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    expect(received.headers['anthropic-version']).toBe('2023-06-01');
+    expect(received.headers['x-api-key']).toBe(anthropicMockKey);
+    expect(received.headers['x-forwarded-for']).toBeUndefined();
+    // CR, LF or a folded line inside the value (what fetch refuses to send): refused before any relay.
+    const before = claudeMock.requests.length;
+    const forged = [
+      'anthropic-beta: interleaved-thinking-2025-05-14\rx-injected: 1\r\n',
+      'anthropic-beta: interleaved-thinking-2025-05-14\nx-injected: 1\r\n',
+      'anthropic-beta: interleaved-thinking-2025-05-14,\r\n x-injected: 1\r\n',
+      'anthropic-beta: interleaved-thinking-2025-05-14\u0000x-injected: 1\r\n',
+    ];
+    for (const header of forged) {
+      const head = `POST /v1/messages HTTP/1.1\r\nhost: gateway\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\n${header}`;
+      expect(await rawRequest(server.url, head, body)).toMatch(/^HTTP\/1\.1 400/);
+    }
+    expect(claudeMock.requests.length).toBe(before);
+  });
+
+  test('tool_choice none keeps the tools for Claude (the cached prefix stays), and they reach an OpenAI channel too', async () => {
+    await anthropic.messages.create({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 64,
+      tools: [{ ...weather, cache_control: cached }],
+      tool_choice: { type: 'none' },
+      messages: [{ role: 'user', content: 'Just say hi.' }],
+    });
+    expect(claudeMock.requests.at(-1)!.json).toMatchObject({
+      tools: [{ ...weather, cache_control: cached }],
+      tool_choice: { type: 'none' },
+    });
+    await anthropic.messages.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 64,
+      tools: [weather],
+      tool_choice: { type: 'none' },
+      messages: [{ role: 'user', content: 'Just say hi.' }],
+    });
+    expect(openaiMock.requests.at(-1)!.json).toMatchObject({
+      tools: [{ type: 'function', function: { name: 'get_weather' } }],
+      tool_choice: 'none',
+    });
+  });
+
+  test('a user turn of documents only reaches a Claude channel as sent', async () => {
+    const messages: Anthropic.MessageParam[] = [
+      { role: 'user', content: [pdfDocument, urlDocument, textDocument] },
+      { role: 'assistant', content: [{ type: 'text', text: 'I have read them.' }] },
+      { role: 'user', content: [pdfDocument] },
+    ];
+    const message = await anthropic.messages.create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 64, messages });
+    expect(message.content).toEqual([expect.objectContaining({ type: 'text' })]);
+    expect((claudeMock.requests.at(-1)!.json as { messages: unknown }).messages).toEqual(messages);
+    // A model with an OpenAI channel first and a Claude channel behind: the documents go to Claude.
+    await anthropic.messages.stream({ model: 'any-model', max_tokens: 64, messages }).finalMessage();
+    expect(claudeMock.requests.at(-1)!.json).toMatchObject({ model: 'claude-3-5-sonnet-20241022', messages });
+    // Without documents, the OpenAI channel keeps its priority.
+    const openaiCalls = openaiMock.requests.length;
+    await anthropic.messages.create({ model: 'any-model', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] });
+    expect(openaiMock.requests.length).toBe(openaiCalls + 1);
+  });
+
+  test('documents on an OpenAI channel: a text document becomes text, a PDF or URL document is a clear 400', async () => {
+    await anthropic.messages.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: [textDocument] }],
+    });
+    expect(openaiMock.requests.at(-1)!.json).toMatchObject({
+      messages: [{ role: 'user', content: 'Notes\n\nThe tests use vitest.' }],
+    });
+    const openaiCalls = openaiMock.requests.length;
+    for (const document of [pdfDocument, urlDocument]) {
+      const refused = (await anthropic.messages
+        .create(
+          {
+            model: 'gpt-4o-mini',
+            max_tokens: 64,
+            messages: [{ role: 'user', content: [document, { type: 'text', text: 'Summarise.' }] }],
+          },
+          { headers: { 'accept-language': 'en-US' } },
+        )
+        .catch((error: unknown) => error)) as InstanceType<typeof Anthropic.APIError>;
+      expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(refused.error).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: expect.stringContaining('need a Claude channel') },
+      });
+    }
+    const streamed = await anthropic.messages
+      .stream({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: [pdfDocument] }] })
+      .finalMessage()
+      .catch((error: unknown) => error);
+    expect(streamed).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((streamed as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      error: { type: 'invalid_request_error', message: expect.stringContaining('Claude 渠道') },
+    });
+    expect(openaiMock.requests.length).toBe(openaiCalls);
+  });
+
+  test("an OpenAI channel's cached prompt tokens reach the client as cache reads; billing counts the whole prompt", async () => {
+    const before = await used();
+    const message = await anthropic.messages.create({
+      model: 'gpt-4o-cached',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(message.usage).toMatchObject({ input_tokens: 176, cache_read_input_tokens: 1024, output_tokens: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await used()) - before).toBe(1220);
+    const streamed = await anthropic.messages
+      .stream({ model: 'gpt-4o-cached', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage();
+    expect(streamed.content).toEqual([expect.objectContaining({ type: 'text', text: 'Cached.' })]);
+    expect(streamed.usage).toMatchObject({ input_tokens: 176, cache_read_input_tokens: 1024, output_tokens: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await used()) - before).toBe(2440);
   });
 
   test('count_tokens answers from the local tokenizer', async () => {

@@ -5,6 +5,9 @@ import { isAppError } from '../../lib/errors.js';
 import { languageOf } from '../../lib/language.js';
 import type { ChatCompletion } from '../../relay/adaptors/chat-shapes/openai-chat.types.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
+import { claudeChannelsOnly } from '../../relay/fronts/anthropic/claude-channels.js';
+import { anthropicClientHeaders } from '../../relay/fronts/anthropic/client-headers.js';
+import { needsClaudeChannel } from '../../relay/fronts/anthropic/documents.js';
 import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
 import { anthropicToChatRequest, type AnthropicFrontRequest } from '../../relay/fronts/anthropic/request.js';
 import { chatCompletionToAnthropic } from '../../relay/fronts/anthropic/response.js';
@@ -95,7 +98,7 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
     front.post('/v1/messages', { preHandler, bodyLimit: bodyLimitBytes }, async (request, reply) => {
       const principal = principalOf(request);
       const body = parseBody(request, anthropicMessagesBody) as AnthropicFrontRequest;
-      const chat = anthropicToChatRequest(body);
+      const chat = anthropicToChatRequest(body, anthropicClientHeaders(request.headers));
       assertModelAllowed(principal.token, chat.model);
       const cancel = new Cancel();
       reply.raw.on('close', () => {
@@ -104,7 +107,8 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
       const value = chat as unknown as Record<string, unknown>;
       const job: RelayJob = {
         context,
-        runtime,
+        // Documents only Claude reads go to Claude channels only, never silently dropped by another.
+        runtime: needsClaudeChannel(body.messages) ? claudeChannelsOnly(runtime, chat.model) : runtime,
         principal,
         mode: 'chat',
         path: '/v1/chat/completions',

@@ -1,5 +1,5 @@
 import type { RelayCall } from '../../adaptor.js';
-import type { ChatCompletion, ChatMessage } from '../chat-shapes/openai-chat.types.js';
+import type { ChatCompletion, ChatMessage, ChatRequest } from '../chat-shapes/openai-chat.types.js';
 import type { ClaudeContentBlock, ClaudeRequest, ClaudeResponse, ClaudeStreamEvent } from './types.js';
 
 /**
@@ -13,9 +13,16 @@ import type { ClaudeContentBlock, ClaudeRequest, ClaudeResponse, ClaudeStreamEve
  */
 export const claudeOriginal = Symbol('claude-original');
 
-/** On the request: marks it as the Anthropic front's, with its top-level fields OpenAI has no place for. */
+/**
+ * On the request: marks it as the Anthropic front's, with its top-level fields OpenAI has no place for and
+ * the client's Anthropic headers (already checked to be plain tokens by the front).
+ */
 export interface ClaudeRequestOriginal {
   thinking?: ClaudeRequest['thinking'];
+  /** The client's `anthropic-beta` flags (Claude Code: `interleaved-thinking-2025-05-14`, …). */
+  betas?: string[];
+  /** The client's `anthropic-version`. */
+  version?: string;
 }
 
 /**
@@ -40,6 +47,10 @@ export function withClaudeOriginal<Target extends object, Original>(target: Targ
 export function claudeOriginalOf<Original>(target: object): Original | undefined {
   return (target as Marked<Original>)[claudeOriginal];
 }
+
+/** The Anthropic front's own data on a request, if the request came through it. */
+export const claudeRequestOriginal = (request: ChatRequest): ClaudeRequestOriginal | undefined =>
+  claudeOriginalOf<ClaudeRequestOriginal>(request);
 
 /** The blocks a message was made from, when its content is still the front's. */
 export function unchangedBlocks(message: ChatMessage): ClaudeContentBlock[] | undefined {

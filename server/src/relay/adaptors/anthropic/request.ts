@@ -11,7 +11,7 @@ import {
 } from '../chat-shapes/chat-request.js';
 import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../chat-shapes/openai-chat.types.js';
 import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
-import { claudeOriginalOf, unchangedBlocks, type ClaudeRequestOriginal } from './claude-original.js';
+import { claudeOriginalOf, claudeRequestOriginal, unchangedBlocks } from './claude-original.js';
 import type {
   ClaudeContentBlock,
   ClaudeImageBlock,
@@ -153,7 +153,10 @@ export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
   };
   if (system !== undefined) body.system = system;
   const tools = requestTools(request);
-  if (tools.length > 0 && request.tool_choice !== 'none') {
+  const front = claudeRequestOriginal(request);
+  // one-api drops the tools for an OpenAI client's "none"; an Anthropic client's `{type:"none"}` keeps them,
+  // as Claude does, so that the cached prompt prefix (tools come first) stays the same.
+  if (tools.length > 0 && (request.tool_choice !== 'none' || front)) {
     body.tools = tools.map(
       (tool) =>
         claudeOriginalOf<ClaudeTool>(tool) ?? {
@@ -173,24 +176,42 @@ export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
   if (stop) body.stop_sequences = stop;
   if (request.stream) body.stream = true;
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
-  const thinking = claudeOriginalOf<ClaudeRequestOriginal>(request)?.thinking;
-  if (thinking) body.thinking = thinking;
+  if (front?.thinking) body.thinking = front.thinking;
   return body;
 }
 
-/** `POST {base}/v1/messages` with `x-api-key` and `anthropic-version`. */
+/**
+ * The client's beta flags that Bedrock and Vertex serve as well. Claude Code sends first-party flags too
+ * (`claude-code-20250219`, `fine-grained-tool-streaming-2025-05-14`, …) that those platforms may refuse with a
+ * 400 (Claude Code itself filters its flags for Bedrock), so only flags known to work there are passed on.
+ */
+const platformBetaNames: ReadonlySet<string> = new Set(['interleaved-thinking-2025-05-14']);
+
+/** The Anthropic front client's betas for Bedrock or Vertex (see `platformBetaNames`); empty otherwise. */
+export const platformBetas = (request: ChatRequest): string[] =>
+  (claudeRequestOriginal(request)?.betas ?? []).filter((beta) => platformBetaNames.has(beta));
+
+/**
+ * `POST {base}/v1/messages` with `x-api-key` and `anthropic-version`. A call from the Anthropic front carries
+ * its client's `anthropic-version` and `anthropic-beta` (Claude Code's interleaved thinking needs its flag);
+ * no other client header ever reaches the upstream.
+ */
 export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
   const key = call.channel.key.trim();
   if (key === '') throw invalidChannelKey('Anthropic channel key is empty');
+  const request = readChatRequest(call);
+  const front = claudeRequestOriginal(request);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: call.stream ? 'text/event-stream' : 'application/json',
+    'x-api-key': key,
+    'anthropic-version': front?.version ?? anthropicVersion,
+  };
+  if (front?.betas?.length) headers['anthropic-beta'] = front.betas.join(',');
   return {
     url: `${call.channel.baseUrl}/v1/messages`,
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: call.stream ? 'text/event-stream' : 'application/json',
-      'x-api-key': key,
-      'anthropic-version': anthropicVersion,
-    },
-    body: JSON.stringify(toClaudeRequest(readChatRequest(call))),
+    headers,
+    body: JSON.stringify(toClaudeRequest(request)),
   };
 }

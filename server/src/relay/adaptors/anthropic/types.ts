@@ -36,6 +36,27 @@ export interface ClaudeToolResultBlock {
   cache_control?: ClaudeCacheControl;
 }
 
+/**
+ * Where a document's content comes from: a PDF inline or by URL, plain text, content blocks, or a file
+ * uploaded to the Files API. https://docs.anthropic.com/en/docs/build-with-claude/pdf-support
+ */
+export type ClaudeDocumentSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'text'; media_type: string; data: string }
+  | { type: 'content'; content: string | (ClaudeTextBlock | ClaudeImageBlock)[] }
+  | { type: 'file'; file_id: string };
+
+/** A document in a user turn (PDF, text), optionally citable. */
+export interface ClaudeDocumentBlock {
+  type: 'document';
+  source: ClaudeDocumentSource;
+  title?: string;
+  context?: string;
+  citations?: { enabled: boolean };
+  cache_control?: ClaudeCacheControl;
+}
+
 /** Extended thinking; `signature` lets Claude check the block when it is sent back in a later turn. */
 export interface ClaudeThinkingBlock {
   type: 'thinking';
@@ -52,6 +73,7 @@ export interface ClaudeRedactedThinkingBlock {
 export type ClaudeContentBlock =
   | ClaudeTextBlock
   | ClaudeImageBlock
+  | ClaudeDocumentBlock
   | ClaudeToolUseBlock
   | ClaudeToolResultBlock
   | ClaudeThinkingBlock

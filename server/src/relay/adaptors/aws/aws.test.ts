@@ -6,6 +6,7 @@ import {
   relayCall,
   type MockUpstream,
 } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { invokeBedrock, invokeBedrockStream } from './client.js';
 import { buildBedrockInvocation, llamaPrompt, readBedrockCredentials } from './request.js';
@@ -163,6 +164,20 @@ describe('bedrock through the AWS SDK against the mock', () => {
     const result = await collect(readBedrockStream(await invokeBedrockStream(relay), relay));
     expect(result.chunks.at(-1)).toMatchObject({
       error: { message: 'Too many requests, please wait before trying again.', type: 'ThrottlingException' },
+    });
+  });
+
+  test("an Anthropic front client's beta flag Bedrock serves goes in the signed body as anthropic_beta", async () => {
+    const front = anthropicToChatRequest(
+      { model: 'claude-3-haiku-20240307', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+      { betas: ['claude-code-20250219', 'interleaved-thinking-2025-05-14'] },
+    );
+    const relay = call(front as unknown as Record<string, unknown>);
+    const result = readBedrockAnswer(await invokeBedrock(relay), relay);
+    expect(result.status).toBe(200);
+    expect(mock.requests.at(-1)?.json).toMatchObject({
+      anthropic_version: 'bedrock-2023-05-31',
+      anthropic_beta: ['interleaved-thinking-2025-05-14'],
     });
   });
 

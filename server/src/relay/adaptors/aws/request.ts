@@ -1,5 +1,5 @@
 import type { ChannelSettings, RelayCall } from '../../adaptor.js';
-import { toClaudeRequest } from '../anthropic/request.js';
+import { platformBetas, toClaudeRequest } from '../anthropic/request.js';
 import { maxOutputTokens, messageText, readChatRequest } from '../chat-shapes/chat-request.js';
 import type { ChatRequest } from '../chat-shapes/openai-chat.types.js';
 import { invalidChannelKey, unsupportedRequest } from '../chat-shapes/upstream-errors.js';
@@ -59,11 +59,21 @@ function llamaBody(request: ChatRequest): LlamaRequest {
   return body;
 }
 
-/** The model id and body for InvokeModel(WithResponseStream): Claude's Messages body without model and stream. */
+/**
+ * The model id and body for InvokeModel(WithResponseStream): Claude's Messages body without model and stream,
+ * with Bedrock's version and, for an Anthropic front client, the beta flags Bedrock serves (`anthropic_beta`;
+ * Bedrock takes them in the body, see `platformBetas`).
+ */
 export function buildBedrockInvocation(call: RelayCall): BedrockInvocation {
   const { modelId, family } = bedrockModel(call.model);
   const request = readChatRequest(call);
   if (family === 'llama') return { modelId, family, body: JSON.stringify(llamaBody(request)) };
   const { model: _model, stream: _stream, ...claude } = toClaudeRequest(request);
-  return { modelId, family, body: JSON.stringify({ anthropic_version: bedrockAnthropicVersion, ...claude }) };
+  const betas = platformBetas(request);
+  const body = {
+    anthropic_version: bedrockAnthropicVersion,
+    ...(betas.length > 0 ? { anthropic_beta: betas } : {}),
+    ...claude,
+  };
+  return { modelId, family, body: JSON.stringify(body) };
 }

@@ -1,5 +1,5 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { toClaudeRequest } from '../anthropic/request.js';
+import { platformBetas, toClaudeRequest } from '../anthropic/request.js';
 import { readChatRequest } from '../chat-shapes/chat-request.js';
 import { toGeminiRequest } from '../gemini/request.js';
 import { isVertexClaude } from './models.js';
@@ -49,12 +49,19 @@ export function vertexBody(call: RelayCall): string {
   return JSON.stringify({ anthropic_version: vertexAnthropicVersion, ...claude });
 }
 
-/** The whole Vertex request, given an access token minted for the channel's service account. */
+/**
+ * The whole Vertex request, given an access token minted for the channel's service account. Claude's beta
+ * flags from an Anthropic front client go in the `anthropic-beta` header, as Anthropic's own Vertex SDK sends
+ * them to rawPredict (only those Vertex serves, see `platformBetas`); the version stays Vertex's, in the body.
+ */
 export function buildVertexRequest(call: RelayCall, settings: VertexSettings, accessToken: string): UpstreamRequest {
-  return {
-    url: vertexUrl(call, settings),
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-    body: vertexBody(call),
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${accessToken}`,
   };
+  if (call.mode === 'chat' && isVertexClaude(call.model)) {
+    const betas = platformBetas(readChatRequest(call));
+    if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
+  }
+  return { url: vertexUrl(call, settings), method: 'POST', headers, body: vertexBody(call) };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { collect, fixture, relayCall, sendTo } from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { startVertexMock, type VertexMock } from '../../../../test/mock-upstreams/vertexai.js';
+import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { tokenEndpoint, vertexAccessToken } from './access-token.js';
 import { buildVertexRequest } from './request.js';
@@ -130,6 +131,23 @@ describe('vertex requests against the mock', () => {
     );
     expect(result.content).toBe('Hello! How can I help?');
     expect(result.usage).toEqual({ prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 });
+  });
+
+  test("Claude on Vertex: an Anthropic front client's beta flag Vertex serves goes in the anthropic-beta header", async () => {
+    const front = anthropicToChatRequest(
+      { model: 'claude-3-7-sonnet@20250219', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+      { betas: ['interleaved-thinking-2025-05-14', 'claude-code-20250219'], version: '2023-06-01' },
+    );
+    const relay = call(front as unknown as Record<string, unknown>);
+    const settings = readVertexSettings(relay.channel);
+    const request = buildVertexRequest(relay, settings, await vertexAccessToken(settings.serviceAccount, mock.url));
+    const answer = await sendTo(request);
+    expect(answer.status).toBe(200);
+    const received = mock.requests.at(-1)!;
+    expect(received.path).toMatch(/publishers\/anthropic\/models\/claude-3-7-sonnet%4020250219:rawPredict$/);
+    expect(received.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    expect(received.headers['anthropic-version']).toBeUndefined();
+    expect(received.json).toMatchObject({ anthropic_version: 'vertex-2023-10-16' });
   });
 
   test('embeddings through :predict, usage from token statistics', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { collect, fixture, pieces, relayCall } from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
+import type { ChatChunk, ChatCompletion } from '../../adaptors/chat-shapes/openai-chat.types.js';
+import { anthropicClientHeaders } from './client-headers.js';
+import { needsClaudeChannel } from './documents.js';
 import { anthropicError } from './errors.js';
 import { anthropicToChatRequest } from './request.js';
 import { chatCompletionToAnthropic } from './response.js';
@@ -103,6 +106,101 @@ describe('anthropic front: request', () => {
   });
 });
 
+describe('anthropic front: client headers and documents', () => {
+  test('only anthropic-beta flags and an anthropic-version date are kept, as plain tokens', () => {
+    expect(
+      anthropicClientHeaders({
+        'anthropic-beta': ' interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14 ,',
+        'anthropic-version': '2023-06-01',
+        authorization: 'Bearer sk-client',
+        'x-api-key': 'sk-client',
+      }),
+    ).toEqual({
+      betas: ['interleaved-thinking-2025-05-14', 'fine-grained-tool-streaming-2025-05-14'],
+      version: '2023-06-01',
+    });
+    // Repeated headers, duplicates, and flags carrying anything else than letters, digits, dots, dashes.
+    expect(
+      anthropicClientHeaders({
+        'anthropic-beta': [
+          'a-1,a-1',
+          'b-2\r\nx-api-key: stolen',
+          'c 3',
+          'd;e=4',
+          'f:5',
+          'g\u00e9',
+          'x'.repeat(101),
+          'ok_6.1',
+        ],
+        'anthropic-version': '2023-06-01\r\nx-api-key: stolen',
+      }),
+    ).toEqual({ betas: ['a-1', 'ok_6.1'] });
+    expect(anthropicClientHeaders({ 'anthropic-version': 'latest' })).toEqual({});
+    expect(anthropicClientHeaders({})).toEqual({});
+  });
+
+  test('the headers ride on the request as its Claude original, never in its JSON', () => {
+    const chat = anthropicToChatRequest(
+      { model: 'm', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] },
+      { betas: ['interleaved-thinking-2025-05-14'], version: '2023-06-01' },
+    );
+    expect(JSON.stringify(chat)).not.toMatch(/interleaved|2023-06-01/);
+  });
+
+  test('a text document becomes text for OpenAI; a PDF, URL or file document needs a Claude channel', () => {
+    const text = {
+      type: 'document' as const,
+      title: 'Notes',
+      source: { type: 'text' as const, media_type: 'text/plain', data: 'The tests use vitest.' },
+    };
+    const pdf = {
+      type: 'document' as const,
+      source: { type: 'base64' as const, media_type: 'application/pdf', data: 'JVBERi0xLjQ=' },
+    };
+    const chat = anthropicToChatRequest({
+      model: 'm',
+      max_tokens: 8,
+      messages: [
+        { role: 'user', content: [text] },
+        { role: 'assistant', content: 'Read.' },
+        { role: 'user', content: [pdf] },
+      ],
+    });
+    expect(JSON.parse(JSON.stringify(chat.messages))).toEqual([
+      { role: 'user', content: 'Notes\n\nThe tests use vitest.' },
+      { role: 'assistant', content: 'Read.' },
+      // Only its Claude original carries the PDF.
+      { role: 'user', content: '' },
+    ]);
+    expect(needsClaudeChannel([{ role: 'user', content: [text] }])).toBe(false);
+    expect(
+      needsClaudeChannel([
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { type: 'content', content: [{ type: 'text', text: 'a' }] } },
+            { type: 'text', text: 'hi' },
+          ],
+        },
+      ]),
+    ).toBe(false);
+    expect(needsClaudeChannel([{ role: 'user', content: [pdf] }])).toBe(true);
+    expect(
+      needsClaudeChannel([
+        { role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } }] },
+      ]),
+    ).toBe(true);
+    expect(
+      needsClaudeChannel([
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't', content: [pdf as never] }],
+        },
+      ]),
+    ).toBe(true);
+  });
+});
+
 describe('anthropic front: answers', () => {
   test('a chat completion becomes a message', () => {
     const message = chatCompletionToAnthropic(
@@ -140,6 +238,39 @@ describe('anthropic front: answers', () => {
       usage: { input_tokens: 10, output_tokens: 5 },
     });
     expect(message.id).toMatch(/^msg_/);
+  });
+
+  test("an OpenAI upstream's cached prompt tokens are cache reads, outside input_tokens", () => {
+    const completion = (usage: ChatCompletion['usage'] & object): ChatCompletion => ({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4o',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hi.' }, finish_reason: 'stop' }],
+      usage,
+    });
+    const cachedUsage = {
+      prompt_tokens: 1200,
+      completion_tokens: 20,
+      total_tokens: 1220,
+      prompt_tokens_details: { cached_tokens: 1024 },
+    };
+    expect(chatCompletionToAnthropic(completion(cachedUsage), 'gpt-4o').usage).toEqual({
+      input_tokens: 176,
+      cache_read_input_tokens: 1024,
+      output_tokens: 20,
+    });
+    const uncached = { ...cachedUsage, prompt_tokens_details: { cached_tokens: 0 } };
+    expect(chatCompletionToAnthropic(completion(uncached), 'gpt-4o').usage).toEqual({
+      input_tokens: 1200,
+      cache_read_input_tokens: 0,
+      output_tokens: 20,
+    });
+    const plain = { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 };
+    expect(chatCompletionToAnthropic(completion(plain), 'gpt-4o').usage).toEqual({
+      input_tokens: 12,
+      output_tokens: 3,
+    });
   });
 
   test('errors in Anthropic shape', () => {
@@ -196,6 +327,43 @@ describe('anthropic front: stream', () => {
       usage: { input_tokens: 412, output_tokens: 58 },
     });
     for (const event of events) expect(event.data.type).toBe(event.event);
+  });
+
+  test("a streamed OpenAI answer's cached prompt tokens are cache reads in message_delta", () => {
+    const writer = new AnthropicEventWriter('gpt-4o', 1100);
+    const usage = {
+      prompt_tokens: 1200,
+      completion_tokens: 20,
+      total_tokens: 1220,
+      prompt_tokens_details: { cached_tokens: 1024 },
+    };
+    const chunks: ChatChunk[] = [
+      {
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'gpt-4o',
+        choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi.' }, finish_reason: 'stop' }],
+      },
+      {
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'gpt-4o',
+        choices: [],
+        usage,
+      },
+    ];
+    let text = '';
+    for (const chunk of chunks) for (const event of writer.accept(chunk)) text += event;
+    for (const event of writer.end()) text += event;
+    const events = parseEvents(text);
+    expect(events[0]?.data.message.usage).toEqual({ input_tokens: 1100, output_tokens: 0 });
+    expect(events.find((event) => event.event === 'message_delta')?.data.usage).toEqual({
+      input_tokens: 176,
+      cache_read_input_tokens: 1024,
+      output_tokens: 20,
+    });
   });
 
   test('an error chunk becomes an error event and ends the stream', () => {

@@ -9,14 +9,17 @@ import { buildBedrockInvocation } from '../../adaptors/aws/request.js';
 import { readBedrockAnswer } from '../../adaptors/aws/response.js';
 import type { ChatRequest } from '../../adaptors/chat-shapes/openai-chat.types.js';
 import { openai } from '../../adaptors/openai/index.js';
-import { vertexBody } from '../../adaptors/vertexai/request.js';
+import { buildVertexRequest, vertexBody } from '../../adaptors/vertexai/request.js';
+import type { VertexSettings } from '../../adaptors/vertexai/types.js';
 import { prepareBody } from '../../pipeline/prepare-body.js';
 import type { RoutedChannel } from '../../routing/channel-router.js';
+import { anthropicClientHeaders } from './client-headers.js';
 import { anthropicToChatRequest, type AnthropicFrontRequest } from './request.js';
 import { chatCompletionToAnthropic } from './response.js';
 import { AnthropicEventWriter } from './stream.js';
 
 const cached: ClaudeCacheControl = { type: 'ephemeral' };
+const vertexSettings = { region: 'us-east5', projectId: 'p' } as VertexSettings;
 const signature =
   'ErUBCkYIBBgCIkBmVd0KQm2A9WvlYfHuuEZcKJ9f7aw3JnSGuN6nM0iXbY1Yu1xqP6vQmXy2hlpAKN3s4C2DwN5tYpQ2iE2mZr2nEgx4';
 
@@ -218,6 +221,113 @@ describe('Claude-only request fields through the Anthropic front', () => {
       expect(JSON.parse(body)).toEqual(expected);
       expect(body).not.toMatch(/cache_control|signature|thinking|claude/);
     }
+  });
+});
+
+describe('Claude-only headers, tool choice and documents through the Anthropic front', () => {
+  const hi: AnthropicFrontRequest = {
+    model: 'claude-3-7-sonnet-20250219',
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'hi' }],
+  };
+  const clientHeaders = anthropicClientHeaders({
+    'anthropic-beta': 'interleaved-thinking-2025-05-14,claude-code-20250219,bad flag',
+    'anthropic-version': '2023-01-01',
+  });
+
+  test("Anthropic channels get the client's anthropic-beta and anthropic-version; others the default version only", () => {
+    const headers = buildAnthropicRequest(pipelineCall(anthropicToChatRequest(hi, clientHeaders))).headers;
+    expect(headers).toMatchObject({
+      'anthropic-beta': 'interleaved-thinking-2025-05-14,claude-code-20250219',
+      'anthropic-version': '2023-01-01',
+    });
+    const plain = buildAnthropicRequest(pipelineCall(anthropicToChatRequest(hi))).headers;
+    expect(plain['anthropic-version']).toBe('2023-06-01');
+    expect(plain['anthropic-beta']).toBeUndefined();
+    // An OpenAI-protocol channel never sees them, in headers or body.
+    const openaiRequest = openai.buildRequest(
+      pipelineCall({ ...anthropicToChatRequest(hi, clientHeaders), model: 'gpt-4o-mini' }, { type: 1 }),
+    );
+    expect(JSON.stringify(openaiRequest)).not.toMatch(/interleaved|claude-code|2023-01-01/);
+  });
+
+  test('Bedrock gets the betas it serves in the body, Vertex in the anthropic-beta header; their versions stay', () => {
+    const chat = anthropicToChatRequest(hi, clientHeaders);
+    const bedrock = JSON.parse(
+      buildBedrockInvocation(
+        pipelineCall(chat, { type: 33, upstreamModel: 'anthropic.claude-3-7-sonnet-20250219-v1:0' }),
+      ).body,
+    );
+    expect(bedrock).toMatchObject({
+      anthropic_version: 'bedrock-2023-05-31',
+      anthropic_beta: ['interleaved-thinking-2025-05-14'],
+    });
+    const vertexCall = pipelineCall(chat, { type: 42, upstreamModel: 'claude-3-7-sonnet@20250219' });
+    const vertex = buildVertexRequest(vertexCall, vertexSettings, 'token');
+    expect(vertex.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    expect(JSON.parse(String(vertex.body))).toMatchObject({ anthropic_version: 'vertex-2023-10-16' });
+    expect(JSON.parse(String(vertex.body)).anthropic_beta).toBeUndefined();
+    // Without a beta Bedrock serves, and for Gemini on Vertex, nothing is added.
+    const codeOnly = anthropicToChatRequest(hi, { betas: ['claude-code-20250219'] });
+    const bedrockPlain = JSON.parse(
+      buildBedrockInvocation(
+        pipelineCall(codeOnly, { type: 33, upstreamModel: 'anthropic.claude-3-7-sonnet-20250219-v1:0' }),
+      ).body,
+    );
+    expect(bedrockPlain.anthropic_beta).toBeUndefined();
+    const gemini = buildVertexRequest(
+      pipelineCall(chat, { type: 42, upstreamModel: 'gemini-1.5-pro' }),
+      vertexSettings,
+      't',
+    );
+    expect(gemini.headers['anthropic-beta']).toBeUndefined();
+  });
+
+  test('tool_choice none keeps the tools (and so the cached prompt prefix) for Claude', () => {
+    const request: AnthropicFrontRequest = { ...toolLoop, tool_choice: { type: 'none' } };
+    const sent = sentToClaude(pipelineCall(anthropicToChatRequest(request)));
+    expect(sent.tools).toEqual(toolLoop.tools);
+    expect(sent.tool_choice).toEqual({ type: 'none' });
+    const bedrock = JSON.parse(
+      buildBedrockInvocation(
+        pipelineCall(anthropicToChatRequest(request), {
+          type: 33,
+          upstreamModel: 'anthropic.claude-3-7-sonnet-20250219-v1:0',
+        }),
+      ).body,
+    );
+    expect(bedrock).toMatchObject({ tools: toolLoop.tools, tool_choice: { type: 'none' } });
+  });
+
+  test('a user turn of documents only reaches Claude as sent', () => {
+    const documents: AnthropicFrontRequest = {
+      model: 'claude-3-7-sonnet-20250219',
+      max_tokens: 256,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' },
+              title: 'Report',
+              citations: { enabled: true },
+              cache_control: cached,
+            },
+            { type: 'document', source: { type: 'url', url: 'https://example.com/spec.pdf' } },
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Plain notes.' } },
+          ],
+        },
+      ],
+    };
+    const sent = sentToClaude(pipelineCall(anthropicToChatRequest(documents)));
+    expect(sent.messages).toEqual(documents.messages);
+    const vertex = JSON.parse(
+      vertexBody(
+        pipelineCall(anthropicToChatRequest(documents), { type: 42, upstreamModel: 'claude-3-7-sonnet@20250219' }),
+      ),
+    );
+    expect(vertex.messages).toEqual(documents.messages);
   });
 });
 

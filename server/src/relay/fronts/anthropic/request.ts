@@ -19,6 +19,8 @@ import type {
   ChatToolCall,
   ChatToolChoice,
 } from '../../adaptors/chat-shapes/openai-chat.types.js';
+import type { AnthropicClientHeaders } from './client-headers.js';
+import { documentText } from './documents.js';
 
 /** A Messages API request as clients send it to the gateway (the wire type plus the fields we tolerate). */
 export type AnthropicFrontRequest = ClaudeRequest & {
@@ -41,11 +43,16 @@ const textOf = (content: string | ClaudeTextBlock[] | undefined | (ClaudeTextBlo
 const fromBlocks = (message: ChatMessage, blocks: ClaudeContentBlock[]): ChatMessage =>
   withClaudeOriginal<ChatMessage, ClaudeMessageOriginal>(message, { content: message.content, blocks });
 
-/** One user turn: tool results first (each its own `tool` message, as OpenAI wants them right after the calls), then the rest. */
+/**
+ * One user turn: tool results first (each its own `tool` message, as OpenAI wants them right after the calls),
+ * then the rest. A document becomes text when it has some (`documentText`); otherwise only its Claude original
+ * carries it, in a message of its own if nothing else is left (the front then routes to Claude channels only).
+ */
 function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const parts: ChatContentPart[] = [];
   const others: ClaudeContentBlock[] = [];
+  let documents = false;
   for (const block of blocks) {
     if (block.type === 'tool_result') {
       const text = typeof block.content === 'string' ? block.content : textOf(block.content);
@@ -56,8 +63,13 @@ function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
     others.push(block);
     if (block.type === 'text') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image') parts.push({ type: 'image_url', image_url: { url: imageUrl(block.source) } });
+    else if (block.type === 'document') {
+      documents = true;
+      const text = documentText(block);
+      if (text !== undefined) parts.push({ type: 'text', text });
+    }
   }
-  if (parts.length === 0) return messages;
+  if (parts.length === 0 && !documents) return messages;
   const onlyText = parts.every((part) => part.type === 'text');
   const content = onlyText ? parts.map((part) => (part as { text: string }).text).join('\n') : parts;
   messages.push(fromBlocks({ role: 'user', content }, others));
@@ -98,11 +110,15 @@ function toolChoice(choice: ClaudeRequest['tool_choice']): ChatToolChoice | unde
  * so that the Anthropic events can report token counts. Server tools (web search …) have no schema and no
  * OpenAI equivalent; they are dropped.
  *
- * What OpenAI's shapes cannot say (cache_control, thinking blocks and signatures, the `thinking` parameter)
- * is attached to the request, its messages and tools as their Claude originals (`claude-original.ts`): Claude
- * upstreams send those instead, OpenAI-protocol upstreams never see them.
+ * What OpenAI's shapes cannot say (cache_control, thinking blocks and signatures, documents, the `thinking`
+ * parameter, the client's `anthropic-beta` and `anthropic-version` headers) is attached to the request, its
+ * messages and tools as their Claude originals (`claude-original.ts`): Claude upstreams send those instead,
+ * OpenAI-protocol upstreams never see them.
  */
-export function anthropicToChatRequest(request: AnthropicFrontRequest): ChatRequest {
+export function anthropicToChatRequest(
+  request: AnthropicFrontRequest,
+  headers: AnthropicClientHeaders = {},
+): ChatRequest {
   const messages: ChatMessage[] = [];
   const system = typeof request.system === 'string' ? request.system : textOf(request.system);
   if (system) {
@@ -114,7 +130,8 @@ export function anthropicToChatRequest(request: AnthropicFrontRequest): ChatRequ
     if (message.role === 'assistant') messages.push(assistantMessage(blocks));
     else messages.push(...userMessages(blocks));
   }
-  const original: ClaudeRequestOriginal = request.thinking ? { thinking: request.thinking } : {};
+  const original: ClaudeRequestOriginal = { ...headers };
+  if (request.thinking) original.thinking = request.thinking;
   const chat = withClaudeOriginal<ChatRequest, ClaudeRequestOriginal>(
     { model: request.model, messages, max_tokens: request.max_tokens },
     original,

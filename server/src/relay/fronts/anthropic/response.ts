@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatCompletionWithClaude } from '../../adaptors/anthropic/claude-original.js';
-import type { ClaudeContentBlock, ClaudeResponse } from '../../adaptors/anthropic/types.js';
+import type { ClaudeContentBlock, ClaudeResponse, ClaudeUsage } from '../../adaptors/anthropic/types.js';
+import type { ChatUsage } from '../../adaptors/chat-shapes/openai-chat.types.js';
 import { parseArguments } from '../../adaptors/chat-shapes/chat-request.js';
 import { isRecord } from '../../adaptors/chat-shapes/upstream-errors.js';
 
@@ -15,6 +16,23 @@ const stopReasons: Record<string, string> = {
 /** An OpenAI finish_reason in Anthropic's words. */
 export const anthropicStopReason = (finishReason: string | null | undefined): string =>
   stopReasons[finishReason ?? 'stop'] ?? 'end_turn';
+
+/** OpenAI's usage with the prompt's cached part (`prompt_tokens_details.cached_tokens`). */
+export type OpenAIUsage = Partial<ChatUsage> & { prompt_tokens_details?: { cached_tokens?: unknown } | null };
+
+/**
+ * An OpenAI-protocol upstream's usage in Anthropic's words: the prompt's cached tokens are reported as
+ * `cache_read_input_tokens` and, as Anthropic does, not counted again in `input_tokens`. Billing still reads
+ * the upstream's own usage (the whole prompt); this is only what the Anthropic client is told.
+ */
+export function anthropicUsage(usage: OpenAIUsage | undefined): ClaudeUsage {
+  const prompt = usage?.prompt_tokens ?? 0;
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  const result: ClaudeUsage = { input_tokens: prompt, output_tokens: usage?.completion_tokens ?? 0 };
+  if (typeof cached !== 'number' || !Number.isFinite(cached) || cached < 0) return result;
+  const cacheRead = Math.min(cached, prompt);
+  return { ...result, input_tokens: prompt - cacheRead, cache_read_input_tokens: cacheRead };
+}
 
 /** A message id in Anthropic's style. */
 export const anthropicMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
@@ -49,9 +67,6 @@ export function chatCompletionToAnthropic(completion: ChatCompletionWithClaude, 
     content,
     stop_reason: anthropicStopReason(choice?.finish_reason),
     stop_sequence: null,
-    usage: {
-      input_tokens: completion.usage?.prompt_tokens ?? 0,
-      output_tokens: completion.usage?.completion_tokens ?? 0,
-    },
+    usage: anthropicUsage(completion.usage),
   };
 }

@@ -2,7 +2,7 @@ import type { ClaudeStreamEvent, ClaudeUsage } from '../../adaptors/anthropic/ty
 import { isRecord } from '../../adaptors/chat-shapes/upstream-errors.js';
 import type { ChatChunk } from '../../adaptors/chat-shapes/openai-chat.types.js';
 import { anthropicErrorType } from './errors.js';
-import { anthropicMessageId, anthropicStopReason } from './response.js';
+import { anthropicMessageId, anthropicStopReason, anthropicUsage, type OpenAIUsage } from './response.js';
 
 /** One server-sent event for an Anthropic client: `event: <type>` and its JSON data. */
 export const sseEvent = (event: ClaudeStreamEvent): string =>
@@ -34,6 +34,8 @@ export class AnthropicEventWriter {
   private finishReason: string | null = null;
   private inputTokens = 0;
   private outputTokens = 0;
+  /** An OpenAI-protocol upstream's last usage chunk, reported in Anthropic's words at the end. */
+  private openAIUsage: OpenAIUsage | undefined;
 
   /** `estimatedInputTokens` (a local count) fills message_start, which comes before any upstream usage. */
   constructor(
@@ -92,10 +94,7 @@ export class AnthropicEventWriter {
     if (this.forwarding) return;
     const typed = chunk as ChatChunk;
     yield* this.start();
-    if (typed.usage) {
-      this.inputTokens = typed.usage.prompt_tokens ?? this.inputTokens;
-      this.outputTokens = typed.usage.completion_tokens ?? this.outputTokens;
-    }
+    if (typed.usage) this.openAIUsage = typed.usage;
     for (const choice of typed.choices ?? []) {
       if (choice.index !== 0) continue;
       const delta = choice.delta ?? {};
@@ -185,6 +184,16 @@ export class AnthropicEventWriter {
     yield sseEvent(event);
   }
 
+  /**
+   * The usage of message_delta: an OpenAI upstream's (cached prompt tokens as cache reads), a forwarded Claude
+   * stream's last counts, or the local prompt count when the upstream reported nothing.
+   */
+  private finalUsage(): ClaudeUsage {
+    if (this.openAIUsage?.prompt_tokens) return anthropicUsage(this.openAIUsage);
+    const outputTokens = this.openAIUsage?.completion_tokens ?? this.outputTokens;
+    return { input_tokens: this.inputTokens || this.estimatedInputTokens, output_tokens: outputTokens };
+  }
+
   /** The closing events: message_delta with the stop reason and token counts, then message_stop. */
   *end(): Iterable<string> {
     if (this.ended) return;
@@ -195,7 +204,7 @@ export class AnthropicEventWriter {
       yield sseEvent({
         type: 'message_delta',
         delta: { stop_reason: anthropicStopReason(this.finishReason), stop_sequence: null },
-        usage: { input_tokens: this.inputTokens || this.estimatedInputTokens, output_tokens: this.outputTokens },
+        usage: this.finalUsage(),
       });
     yield sseEvent({ type: 'message_stop' });
   }
