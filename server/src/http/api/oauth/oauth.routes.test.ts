@@ -201,35 +201,119 @@ describe.each(await availableEngines())('third-party sign-in on $label', (engine
     const wechatId = `wx_${uniqueName()}`;
     providers.wechat.set('123456', wechatId);
     const client = server.client();
-    const signedIn = await client.get('/api/oauth/wechat?code=123456');
+    const signedIn = await client.get(`/api/oauth/wechat?code=123456&state=${await stateFor(client)}`);
     expect(signedIn.body.data.username).toBe(`wechat_${signedIn.body.data.id}`);
     expect(signedIn.body.data.display_name).toBe('WeChat User');
     const call = providers.requests.findLast((request) => request.path === '/api/wechat/user')!;
     expect(call.query.get('code')).toBe('123456');
     expect(call.headers.authorization).toBe(providers.wechatToken);
+    // The session works, and the same WeChat account signs in to the same user next time.
+    expect((await client.get('/api/user/self')).body.data.username).toBe(signedIn.body.data.username);
+    const again = server.client();
+    const second = await again.get(`/api/oauth/wechat?code=123456&state=${await stateFor(again)}`);
+    expect(second.body.data.id).toBe(signedIn.body.data.id);
 
-    const expired = await server.client().get('/api/oauth/wechat?code=999999');
+    const other = server.client();
+    const expired = await other.get(`/api/oauth/wechat?code=999999&state=${await stateFor(other)}`);
     expect(expired.body).toEqual({ success: false, message: '验证码错误或已过期' });
-    const noCode = await server.client().get('/api/oauth/wechat');
+    const noCode = await other.get(`/api/oauth/wechat?state=${await stateFor(other)}`);
     expect(noCode.body.success).toBe(false);
 
     const { client: binder, id } = await signUp(server, uniqueName('wb'));
-    const anonymousBind = await server.client().get('/api/oauth/wechat/bind?code=654321');
+    const anonymous = server.client();
+    const anonymousBind = await anonymous.get(`/api/oauth/wechat/bind?code=654321&state=${await stateFor(anonymous)}`);
     expect(anonymousBind.status).toBe(401);
-    const conflict = await binder.get('/api/oauth/wechat/bind?code=123456');
+    const conflict = await binder.get(`/api/oauth/wechat/bind?code=123456&state=${await stateFor(binder)}`);
     expect(conflict.body).toEqual({ success: false, message: '该微信账号已被绑定' });
     providers.wechat.set('654321', `wx_${uniqueName()}`);
-    const bound = await binder.get('/api/oauth/wechat/bind?code=654321');
-    expect(bound.body.success).toBe(true);
+    const bound = await binder.get(`/api/oauth/wechat/bind?code=654321&state=${await stateFor(binder)}`);
+    expect(bound.body).toEqual({ success: true, message: '', data: null });
     expect(
       (await db().selectFrom('users').select('wechat_id').where('id', '=', id).executeTakeFirstOrThrow()).wechat_id,
     ).toBe(providers.wechat.get('654321'));
 
     const root = await server.rootClient();
     await setOptions(root, { WeChatAuthEnabled: false });
-    const disabled = await server.client().get('/api/oauth/wechat?code=123456');
+    const disabled = await other.get(`/api/oauth/wechat?code=123456&state=${await stateFor(other)}`);
     expect(disabled.body).toEqual({ success: false, message: '管理员未开启通过微信登录以及注册' });
+    const disabledBind = await binder.get(`/api/oauth/wechat/bind?code=654321&state=${await stateFor(binder)}`);
+    expect(disabledBind.body).toEqual({ success: false, message: '管理员未开启通过微信登录以及注册' });
     await setOptions(root, { WeChatAuthEnabled: true });
+  });
+
+  test('WeChat sign-in needs the session state: missing, wrong, foreign or reused states get 403', async () => {
+    const wechatId = `wx_${uniqueName()}`;
+    providers.wechat.set('wx-login-csrf', wechatId);
+    const mismatch = { success: false, message: 'state is empty or not same' };
+    const calls = () => providers.requests.filter((request) => request.path === '/api/wechat/user').length;
+    const before = calls();
+
+    const client = server.client();
+    const noState = await client.get('/api/oauth/wechat?code=wx-login-csrf');
+    expect(noState.status).toBe(403);
+    expect(noState.body).toEqual(mismatch);
+    const state = await stateFor(client);
+    const wrong = await client.get(`/api/oauth/wechat?code=wx-login-csrf&state=${state}x`);
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toEqual(mismatch);
+    const empty = await client.get('/api/oauth/wechat?code=wx-login-csrf&state=');
+    expect(empty.status).toBe(403);
+    // A state read by another session (say, the attacker's) is worthless in this one.
+    const stranger = await server.client().get(`/api/oauth/wechat?code=wx-login-csrf&state=${state}`);
+    expect(stranger.status).toBe(403);
+    expect((await client.get('/api/user/self')).status).toBe(401);
+    // None of the refused calls reached the WeChat server or created a user.
+    expect(calls()).toBe(before);
+    expect(await db().selectFrom('users').select('id').where('wechat_id', '=', wechatId).executeTakeFirst()).toBe(
+      undefined,
+    );
+
+    const fresh = await stateFor(client);
+    const signedIn = await client.get(`/api/oauth/wechat?code=wx-login-csrf&state=${fresh}`);
+    expect(signedIn.body.success).toBe(true);
+    expect(signedIn.body.data.username).toBe(`wechat_${signedIn.body.data.id}`);
+    const replay = await client.get(`/api/oauth/wechat?code=wx-login-csrf&state=${fresh}`);
+    expect(replay.status).toBe(403);
+    expect(replay.body).toEqual(mismatch);
+
+    // A refused code uses the state up too: the next try needs a new one.
+    const retry = server.client();
+    const once = await stateFor(retry);
+    expect((await retry.get(`/api/oauth/wechat?code=unknown&state=${once}`)).body.message).toBe('验证码错误或已过期');
+    expect((await retry.get(`/api/oauth/wechat?code=wx-login-csrf&state=${once}`)).status).toBe(403);
+  });
+
+  test("WeChat bind needs the session state: a cross-site link with an attacker's code binds nothing", async () => {
+    const attackerWechat = `wx_${uniqueName()}`;
+    providers.wechat.set('wx-attacker', attackerWechat);
+    const { client: victim, id } = await signUp(server, uniqueName('wv'));
+    const mismatch = { success: false, message: 'state is empty or not same' };
+    const wechatIdOfVictim = async () =>
+      (await db().selectFrom('users').select('wechat_id').where('id', '=', id).executeTakeFirstOrThrow()).wechat_id;
+
+    const noState = await victim.get('/api/oauth/wechat/bind?code=wx-attacker');
+    expect(noState.status).toBe(403);
+    expect(noState.body).toEqual(mismatch);
+    const state = await stateFor(victim);
+    const wrong = await victim.get(`/api/oauth/wechat/bind?code=wx-attacker&state=${state}x`);
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toEqual(mismatch);
+    // The attacker's own state does not work in the victim's session.
+    const { client: attacker } = await signUp(server, uniqueName('wa'));
+    const attackerState = await stateFor(attacker);
+    const foreign = await victim.get(`/api/oauth/wechat/bind?code=wx-attacker&state=${attackerState}`);
+    expect(foreign.status).toBe(403);
+    expect(await wechatIdOfVictim()).toBe('');
+    // The victim is still signed in as before.
+    expect((await victim.get('/api/user/self')).body.data.id).toBe(id);
+
+    const fresh = await stateFor(victim);
+    const bound = await victim.get(`/api/oauth/wechat/bind?code=wx-attacker&state=${fresh}`);
+    expect(bound.body).toEqual({ success: true, message: '', data: null });
+    expect(await wechatIdOfVictim()).toBe(attackerWechat);
+    const replay = await victim.get(`/api/oauth/wechat/bind?code=wx-attacker&state=${fresh}`);
+    expect(replay.status).toBe(403);
+    expect(replay.body).toEqual(mismatch);
   });
 
   test('a deleted user frees its GitHub id for a new account', async () => {

@@ -16,10 +16,22 @@ import { readSession, updateSession, writeSession } from '../../middleware/sessi
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import { emailBindQuery, oauthCallbackQuery, wechatQuery } from './oauth.schema.js';
+import { emailBindQuery, oauthCallbackQuery } from './oauth.schema.js';
 
 const stateMismatch = () =>
   new AppError('oauth_state_mismatch', { zh: 'state is empty or not same', en: 'state is empty or not same' }, 403);
+
+/**
+ * Checks the `state` query parameter against the session's one-time OAuth state (from `GET /api/oauth/state`)
+ * and clears it, so it works once; a missing or different state is refused with 403.
+ */
+function consumeState(request: FastifyRequest, reply: FastifyReply) {
+  const query = request.query as Record<string, unknown>;
+  const expected = readSession(request).oauthState;
+  if (!expected || typeof query.state !== 'string' || query.state !== expected) throw stateMismatch();
+  // Cleared before anything else can fail.
+  updateSession(request, reply, { oauthState: undefined });
+}
 
 /** Starts a session for the user, as password sign-in does. */
 function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
@@ -28,7 +40,7 @@ function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
   return ok(presentSignedInUser(user));
 }
 
-/** Third-party sign-in and binding: GitHub, Lark, OIDC (state-checked), WeChat, and email binding. */
+/** Third-party sign-in and binding: GitHub, Lark, OIDC and WeChat (all state-checked), and email binding. */
 export const oauthRoutes: RouteModule = (app, { context, criticalLimit, requireUser }) => {
   app.get('/oauth/state', { onRequest: criticalLimit }, async (request, reply) => {
     const state = randomAlphanumeric(12);
@@ -38,11 +50,7 @@ export const oauthRoutes: RouteModule = (app, { context, criticalLimit, requireU
 
   const stateChecked = (provider: OAuthProvider) =>
     app.get(`/oauth/${provider.name}`, { onRequest: criticalLimit }, async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
-      const expected = readSession(request).oauthState;
-      if (!expected || typeof query.state !== 'string' || query.state !== expected) throw stateMismatch();
-      // A state works once: clear it before anything else can fail.
-      updateSession(request, reply, { oauthState: undefined });
+      consumeState(request, reply);
       const { code } = validate(oauthCallbackQuery, request.query);
       const signedIn = readSession(request).userId ? await identify(context, request, reply) : null;
       requireProviderEnabled(context, provider);
@@ -57,16 +65,21 @@ export const oauthRoutes: RouteModule = (app, { context, criticalLimit, requireU
   stateChecked(larkProvider);
   stateChecked(oidcProvider);
 
+  // one-api took only the code here (no state): a cross-site link with the attacker's code could bind the
+  // attacker's WeChat to a signed-in victim, or sign the victim in to the attacker's account. Both routes now
+  // need the one-time state that only a page of our origin can read from /oauth/state (decision 0021).
   app.get('/oauth/wechat', { onRequest: criticalLimit }, async (request, reply) => {
+    consumeState(request, reply);
     requireProviderEnabled(context, wechatProvider);
-    const { code } = validate(wechatQuery, request.query);
+    const { code } = validate(oauthCallbackQuery, request.query);
     const identity = await wechatProvider.identify(context, code);
     return signIn(request, reply, await signInWithProvider(context, wechatProvider, identity));
   });
 
-  app.get('/oauth/wechat/bind', { onRequest: criticalLimit, preHandler: requireUser }, async (request) => {
+  app.get('/oauth/wechat/bind', { onRequest: criticalLimit, preHandler: requireUser }, async (request, reply) => {
+    consumeState(request, reply);
     requireProviderEnabled(context, wechatProvider);
-    const { code } = validate(wechatQuery, request.query);
+    const { code } = validate(oauthCallbackQuery, request.query);
     const identity = await wechatProvider.identify(context, code);
     await bindProvider(context, currentUser(request), wechatProvider, identity);
     return ok();
