@@ -1,5 +1,8 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { AxiosRequestConfig } from 'axios';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { client } from '../../api/client';
+import { statusStore } from '../../stores/status.store';
 import { renderRoutes } from '../../test/render';
 import LoginPage from './login-page';
 
@@ -10,6 +13,7 @@ const routes = [
   { path: '/login', element: <LoginPage /> },
   { path: '/token', element: <div>token page</div> },
   { path: '/user/edit', element: <div>edit self</div> },
+  { path: '/', element: <div>home page</div> },
 ];
 
 async function submit(username: string, password: string) {
@@ -20,6 +24,10 @@ async function submit(username: string, password: string) {
 
 describe('LoginPage', () => {
   beforeEach(() => login.mockReset());
+  afterEach(() => {
+    act(() => statusStore.set({}));
+    client.defaults.adapter = undefined;
+  });
 
   it('explains an expired session and forgets the stale user', () => {
     localStorage.setItem('user', JSON.stringify({ id: 9, username: 'ghost', display_name: '', role: 1, status: 1 }));
@@ -47,5 +55,28 @@ describe('LoginPage', () => {
   it('hides third-party buttons unless the status turns them on', () => {
     renderRoutes(routes, '/login');
     expect(screen.queryByRole('button', { name: '使用 GitHub 登录' })).toBeNull();
+  });
+
+  it('the WeChat dialog fetches a fresh one-time state and sends it with the code', async () => {
+    statusStore.set({ wechat_login: true });
+    const sent: { url?: string; params?: Record<string, unknown> }[] = [];
+    const user = { id: 7, username: 'wechat_7', display_name: 'WeChat User', role: 1, status: 1 };
+    client.defaults.adapter = async (config) => {
+      sent.push({ url: config.url, params: (config as AxiosRequestConfig).params });
+      const data = config.url === '/api/oauth/state' ? `state${sent.length}` : user;
+      return { data: { success: true, message: '', data }, status: 200, statusText: 'OK', headers: {}, config };
+    };
+    const { router } = renderRoutes(routes, '/login');
+    fireEvent.click(screen.getByRole('button', { name: '使用微信登录' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('微信扫码登录')).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByPlaceholderText('验证码'), { target: { value: ' 123456 ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /^提\s?交$/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(sent).toEqual([
+      { url: '/api/oauth/state', params: undefined },
+      { url: '/api/oauth/wechat', params: { code: '123456', state: 'state1' } },
+    ]);
+    expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ username: 'wechat_7' });
   });
 });
