@@ -310,7 +310,8 @@ export class MockOpenAIUpstream {
   }
 
   private async stream(response: ServerResponse, body: any, kind: 'chat' | 'completions'): Promise<void> {
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    // OpenAI sends a stream's headers at once; the first chunk may take a while.
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).flushHeaders();
     const reply = this.behaviour.reply ?? mockDefaults.reply;
     const count = Math.max(1, this.behaviour.chunks ?? 4);
     const size = Math.ceil(reply.length / count);

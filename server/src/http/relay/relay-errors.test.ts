@@ -243,6 +243,34 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
     expect((await post('/v1/chat/completions', chatBody())).status).toBe(200);
   });
 
+  test('RELAY_TIMEOUT bounds each wait, not the whole call: a stream that keeps coming is relayed whole, one that stalls is cut', async () => {
+    const client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const streamText = async () => {
+      const stream = await client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      return text;
+    };
+    // Eight chunks 250 ms apart: two seconds in all, twice RELAY_TIMEOUT (1 s here), never a second's pause.
+    upstream.set({ chunks: 8, chunkDelayMs: 250 });
+    const startedAt = Date.now();
+    expect((await streamText()).length).toBeGreaterThan(0);
+    expect(Date.now() - startedAt).toBeGreaterThan(1500);
+    expect(upstream.lastRequest?.connectionClosedAt).toBeUndefined();
+
+    const before = await balances(server, userId, token.id);
+    upstream.set({ chunks: 3, chunkDelayMs: 1500, usage: null });
+    await expect(streamText()).rejects.toThrow(/broke off/);
+    await expect
+      .poll(async () => (await balances(server, userId, token.id)).requestCount, { timeout: 5000 })
+      .toBe(before.requestCount + 1);
+    upstream.reset();
+  });
+
   test('a client that disconnects mid-stream aborts the upstream call and is charged for what was generated', async () => {
     upstream.set({ chunks: 20, chunkDelayMs: 50, usage: null });
     const before = await balances(server, userId, token.id);
