@@ -195,6 +195,8 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
   let key: string;
   let userId: number;
   let tokenId: number;
+  let claudeChannelId: number;
+  let openaiChannelId: number;
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
@@ -222,20 +224,24 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       model_mapping: JSON.stringify({ 'claude-on-gpt': 'gpt-4o-mini' }),
       system_prompt: 'Be brief.',
     });
-    await createChannel(server, {
-      type: 14,
-      name: 'claude',
-      key: anthropicMockKey,
-      base_url: claudeMock.url,
-      models: 'claude-3-5-sonnet-20241022',
-    });
-    await createChannel(server, {
-      type: 1,
-      name: 'openai',
-      key: 'sk-openai-upstream',
-      base_url: openaiMock.url,
-      models: 'gpt-4o-mini',
-    });
+    claudeChannelId = (
+      await createChannel(server, {
+        type: 14,
+        name: 'claude',
+        key: anthropicMockKey,
+        base_url: claudeMock.url,
+        models: 'claude-3-5-sonnet-20241022',
+      })
+    ).id;
+    openaiChannelId = (
+      await createChannel(server, {
+        type: 1,
+        name: 'openai',
+        key: 'sk-openai-upstream',
+        base_url: openaiMock.url,
+        models: 'gpt-4o-mini',
+      })
+    ).id;
     await createChannel(server, {
       type: 1,
       name: 'openai with prompt caching',
@@ -683,6 +689,25 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       error: { type: 'invalid_request_error', message: expect.stringContaining('Claude 渠道') },
     });
     expect(openaiMock.requests.length).toBe(openaiCalls);
+  });
+
+  test("documents and an admin's forced channel: a Claude channel serves them, an OpenAI one is a clear 400", async () => {
+    const adminId = await createUser(server, { username: 'documents-admin', quota: 1_000_000, role: 10 });
+    const adminToken = await createToken(server, adminId);
+    const adminKey = `sk-${adminToken.key}`;
+    const forced = (channelId: number) =>
+      new Anthropic({ apiKey: `${adminKey}-${channelId}`, baseURL: server.url, maxRetries: 0 });
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: [pdfDocument] }];
+    await forced(claudeChannelId).messages.create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 16, messages });
+    expect((claudeMock.requests.at(-1)!.json as { messages: unknown }).messages).toEqual(messages);
+    const openaiCalls = openaiMock.requests.length;
+    const before = await balances(server, adminId, adminToken.id);
+    const refused = await forced(openaiChannelId)
+      .messages.create({ model: 'gpt-4o-mini', max_tokens: 16, messages })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(openaiMock.requests.length).toBe(openaiCalls);
+    expect(await balances(server, adminId, adminToken.id)).toEqual(before);
   });
 
   test("an OpenAI channel's cached prompt tokens reach the client as cache reads; billing counts the whole prompt", async () => {

@@ -107,8 +107,7 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
       const value = chat as unknown as Record<string, unknown>;
       const job: RelayJob = {
         context,
-        // Documents only Claude reads go to Claude channels only, never silently dropped by another.
-        runtime: needsClaudeChannel(body.messages) ? claudeChannelsOnly(runtime, chat.model) : runtime,
+        runtime,
         principal,
         mode: 'chat',
         path: '/v1/chat/completions',
@@ -125,6 +124,8 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
           chat.model,
           chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,
         ),
+        // Documents only Claude reads go to Claude channels only, never silently dropped by another.
+        channelLimit: needsClaudeChannel(body.messages) ? claudeChannelsOnly(chat.model) : undefined,
       };
       await relayText(job);
     });

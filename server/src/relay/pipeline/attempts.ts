@@ -15,7 +15,30 @@ function forcedChannel(job: RelayJob): RoutedChannel {
   const channel = job.runtime.router.channel(job.principal.forcedChannelId!);
   if (!channel) throw relayErrors.invalidChannelId();
   if (channel.row.status !== ChannelStatus.Enabled) throw relayErrors.channelDisabled();
+  if (job.channelLimit && !job.channelLimit.accepts(channel)) throw job.channelLimit.refusal();
   return channel;
+}
+
+/**
+ * The router's next channel for the job, skipping those its limit does not accept (a lower tier's accepted
+ * channel wins over a higher tier's other one). A limit that leaves nothing on the first try is refused.
+ */
+function nextChannel(job: RelayJob, group: string, tried: ReadonlySet<number>): RoutedChannel | undefined {
+  const { router } = job.runtime;
+  const limit = job.channelLimit;
+  if (!limit) return router.select(group, job.model, tried);
+  const skipped = new Set(tried);
+  // Bounded: every turn excludes one more channel, and the router runs out.
+  for (
+    let channel = router.select(group, job.model, skipped);
+    channel;
+    channel = router.select(group, job.model, skipped)
+  ) {
+    if (limit.accepts(channel)) return channel;
+    skipped.add(channel.row.id);
+  }
+  if (tried.size === 0 && skipped.size > 0) throw limit.refusal();
+  return undefined;
 }
 
 /** The channel's adaptor when it can serve this mode; otherwise a 501 that lets another channel try. */
@@ -74,7 +97,7 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
   const tried = new Set<number>();
   let lastError: UpstreamError | undefined;
   for (let index = 0; index <= retries; index++) {
-    const channel = forced ? forcedChannel(job) : job.runtime.router.select(group, job.model, tried);
+    const channel = forced ? forcedChannel(job) : nextChannel(job, group, tried);
     if (!channel) break;
     tried.add(channel.row.id);
     const startedMs = Date.now();

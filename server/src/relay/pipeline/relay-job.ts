@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../../context.js';
 import type { RelayMode } from '../adaptor.js';
 import type { RelayPrincipal } from '../auth/token-auth.js';
+import type { RoutedChannel } from '../routing/channel-router.js';
 import type { RelayRuntime } from '../runtime.js';
 import type { Cancel } from './cancel.js';
 
@@ -36,6 +37,13 @@ export interface RelayReply {
   getHeaders(): Record<string, number | string | string[] | undefined>;
 }
 
+/** A job that only some channels can serve (the Anthropic front's documents need Claude): the others are skipped. */
+export interface ChannelLimit {
+  accepts(channel: RoutedChannel): boolean;
+  /** The answer when the model has channels but none of them is accepted, or a forced one is not. */
+  refusal(): Error;
+}
+
 /** One front request to the relay, everything the attempts share. */
 export interface RelayJob {
   context: AppContext;
@@ -57,6 +65,8 @@ export interface RelayJob {
   reply: RelayReply;
   /** Set by non-OpenAI fronts; absent, answers go out in OpenAI's shapes unchanged. */
   front?: FrontOutput;
+  /** Set when only some channels can serve the request. */
+  channelLimit?: ChannelLimit;
 }
 
 export const elapsedMs = (job: RelayJob) => Math.round(performance.now() - job.startedAt);

@@ -4,22 +4,11 @@ import { anthropic } from '../../adaptors/anthropic/index.js';
 import { aws } from '../../adaptors/aws/index.js';
 import { openai } from '../../adaptors/openai/index.js';
 import { vertexai } from '../../adaptors/vertexai/index.js';
-import type { ChannelRouter, RoutedChannel } from '../../routing/channel-router.js';
-import type { RelayRuntime } from '../../runtime.js';
+import type { RoutedChannel } from '../../routing/channel-router.js';
 import { claudeChannelsOnly, servesClaude } from './claude-channels.js';
 
 const channel = (id: number, adaptor: Adaptor, mapping: Record<string, string> = {}) =>
   ({ row: { id }, adaptor, mapping }) as unknown as RoutedChannel;
-
-/** A router over channels in priority order (the first not excluded is picked), as the relay asks it. */
-function runtimeOver(channels: RoutedChannel[]): RelayRuntime {
-  const router = {
-    select: (_group: string, _model: string, exclude: ReadonlySet<number>) =>
-      channels.find((candidate) => !exclude.has(candidate.row.id)),
-    channel: (id: number) => channels.find((candidate) => candidate.row.id === id),
-  } as unknown as ChannelRouter;
-  return { router } as RelayRuntime;
-}
 
 describe('documents go to Claude channels only', () => {
   test('Anthropic, and Vertex or Bedrock for a Claude model (after the mapping), serve Claude', () => {
@@ -33,21 +22,12 @@ describe('documents go to Claude channels only', () => {
     expect(servesClaude(channel(8, openai), 'claude-3-haiku-20240307')).toBe(false);
   });
 
-  test('other channels are skipped; none left is a 400 first, and no further channel on a retry', () => {
-    const runtime = runtimeOver([channel(1, openai), channel(2, anthropic), channel(3, openai), channel(4, anthropic)]);
-    const router = claudeChannelsOnly(runtime, 'm').router;
-    expect(router.select('default', 'm', new Set())?.row.id).toBe(2);
-    expect(router.select('default', 'm', new Set([2]))?.row.id).toBe(4);
-    expect(router.select('default', 'm', new Set([2, 4]))).toBeUndefined();
-    const openaiOnly = claudeChannelsOnly(runtimeOver([channel(1, openai)]), 'gpt-4o').router;
-    expect(() => openaiOnly.select('default', 'gpt-4o', new Set())).toThrow(/need a Claude channel/);
-    expect(claudeChannelsOnly(runtimeOver([]), 'm').router.select('default', 'm', new Set())).toBeUndefined();
-  });
-
-  test('a channel picked with a key suffix must serve Claude too', () => {
-    const router = claudeChannelsOnly(runtimeOver([channel(1, openai), channel(2, anthropic)]), 'm').router;
-    expect(router.channel(2)?.row.id).toBe(2);
-    expect(() => router.channel(1)).toThrow(/need a Claude channel/);
-    expect(router.channel(9)).toBeUndefined();
+  test('the channel limit accepts Claude channels for the model and refuses with a 400 naming it', () => {
+    const limit = claudeChannelsOnly('docs');
+    expect(limit.accepts(channel(1, anthropic))).toBe(true);
+    expect(limit.accepts(channel(2, aws, { docs: 'claude-3-haiku-20240307' }))).toBe(true);
+    expect(limit.accepts(channel(3, openai))).toBe(false);
+    expect(limit.refusal()).toMatchObject({ status: 400, code: 'documents_need_claude' });
+    expect(limit.refusal().message).toContain('docs');
   });
 });

@@ -4,8 +4,8 @@ import { aws } from '../../adaptors/aws/index.js';
 import { bedrockModel } from '../../adaptors/aws/request.js';
 import { vertexai } from '../../adaptors/vertexai/index.js';
 import { isVertexClaude } from '../../adaptors/vertexai/models.js';
+import type { ChannelLimit } from '../../pipeline/relay-job.js';
 import type { RoutedChannel } from '../../routing/channel-router.js';
-import type { RelayRuntime } from '../../runtime.js';
 
 /** Whether a channel answers this model with Claude's Messages API: Anthropic, Claude on Vertex or Bedrock. */
 export function servesClaude(channel: RoutedChannel, model: string): boolean {
@@ -32,32 +32,11 @@ export const documentsNeedClaude = (model: string) =>
   );
 
 /**
- * The relay runtime with a router that hands out only Claude channels for `model`, for a request holding
- * content only Claude reads (documents): the relay would otherwise send it to an OpenAI-protocol channel,
- * which would never see that content. Other channels are skipped (a lower priority Claude channel wins over
- * a higher one of another kind); if none serves the model, the first selection (or a channel chosen with a
- * key suffix) is refused with a 400, and a retry after a failure simply finds no further channel.
- *
- * The pipeline is unchanged: it asks `runtime.router` for channels, and this router asks the real one.
+ * The channel limit of a request holding content only Claude reads (documents): the relay would otherwise
+ * send it to an OpenAI-protocol channel, which would never see that content. Other channels are skipped; if
+ * none serves the model, the request is refused with a 400.
  */
-export function claudeChannelsOnly(runtime: RelayRuntime, model: string): RelayRuntime {
-  const router = runtime.router;
-  const claudeRouter: typeof router = Object.create(router);
-  claudeRouter.select = (group, selectedModel, exclude) => {
-    const skipped = new Set(exclude);
-    for (;;) {
-      const channel = router.select(group, selectedModel, skipped);
-      if (!channel) break;
-      if (servesClaude(channel, selectedModel)) return channel;
-      skipped.add(channel.row.id);
-    }
-    if (exclude.size === 0 && skipped.size > 0) throw documentsNeedClaude(model);
-    return undefined;
-  };
-  claudeRouter.channel = (id) => {
-    const channel = router.channel(id);
-    if (channel && !servesClaude(channel, model)) throw documentsNeedClaude(model);
-    return channel;
-  };
-  return { ...runtime, router: claudeRouter };
-}
+export const claudeChannelsOnly = (model: string): ChannelLimit => ({
+  accepts: (channel) => servesClaude(channel, model),
+  refusal: () => documentsNeedClaude(model),
+});
