@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import en from '../../web/src/i18n/locales/en/index.ts';
 import zhCN from '../../web/src/i18n/locales/zh-CN/index.ts';
 
@@ -11,6 +11,12 @@ export const MATRIX: ReadonlyArray<{ width: number; language: Language }> = [
   { width: 375, language: 'en' },
   { width: 1280, language: 'en' },
   { width: 375, language: 'zh-CN' },
+];
+
+/** Most journeys: wide in Chinese and narrow in English. */
+export const VIEWPORTS: ReadonlyArray<{ width: number; language: Language }> = [
+  { width: 1280, language: 'zh-CN' },
+  { width: 375, language: 'en' },
 ];
 
 const texts: Record<Language, Record<string, string>> = { 'zh-CN': zhCN, en };
@@ -80,6 +86,7 @@ export async function openPage(browser: Browser, baseUrl: string, options: OpenO
       }
     }, language);
   }
+  await context.addInitScript(recordToasts);
   // Third-party pages the console links to are never reached from here.
   await context.route(/^https:\/\/(github\.com|open\.feishu\.cn|challenges\.cloudflare\.com)\//, (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>third party</title>' }),
@@ -125,19 +132,128 @@ export async function signInThroughApi(page: Page, username: string, password: s
   if (!ok) throw new Error(`sign-in as ${username} failed`);
 }
 
-/** The last toast's text. */
-export async function toastText(page: Page): Promise<string> {
-  const toast = page.locator('.ant-notification-notice').last();
-  await toast.waitFor();
-  return (await toast.textContent()) ?? '';
+/**
+ * An antd popup (popconfirm, dropdown menu, select list, modal) that is open and has finished moving in. antd zooms
+ * or slides a popup in over 0.2 to 0.3 s, and its buttons move meanwhile (a popconfirm's OK by some 40 px); the first
+ * frame of the zoom is drawn twice, which can pass Playwright's stability check, so a click made then can press in
+ * one place and release in another, and nothing is chosen or confirmed.
+ */
+export function settledPopup(page: Page, selector: string): Locator {
+  return page
+    .locator(
+      `${selector}:not([class*="-hidden"]):not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])`,
+    )
+    .last();
 }
 
-/** Expects a toast with this text to appear. */
-export async function expectToast(page: Page, content: string): Promise<void> {
-  await page.locator('.ant-notification-notice', { hasText: content }).first().waitFor({ timeout: 10_000 });
+/** The server's answer to a console call: { success, message, data }. */
+export interface ApiAnswer<T = unknown> {
+  success: boolean;
+  message: string;
+  data: T;
+}
+
+/**
+ * The answer to the page's next call of an API (method and path, without the query); call it before the action that
+ * makes the call. A test that waits for this waits on the server, not on a toast.
+ */
+export async function nextApiAnswer<T = unknown>(page: Page, method: string, path: string): Promise<ApiAnswer<T>> {
+  const response = await page.waitForResponse(
+    (candidate) => candidate.request().method() === method && new URL(candidate.url()).pathname === path,
+  );
+  return (await response.json()) as ApiAnswer<T>;
+}
+
+/** What recordToasts keeps on the console's window: every toast text in the order shown, and an id per document. */
+interface ToastRecord {
+  document: string;
+  texts: string[];
+}
+
+/**
+ * Runs in every new document (an init script): notes the text of each toast the moment antd adds it, so a test
+ * can check a toast after it has gone. A success toast stays about 1.7 s, and a test that looks for it only once
+ * its click has returned can miss it entirely on a busy machine.
+ */
+function recordToasts(): void {
+  if (window.top !== window) return;
+  const record: ToastRecord = { document: Math.random().toString(36).slice(2), texts: [] };
+  Object.defineProperty(window, '__e2eToasts', { value: record });
+  const noted = new WeakSet<Element>();
+  new MutationObserver(() => {
+    for (const notice of document.querySelectorAll('.ant-notification-notice')) {
+      const content = notice.textContent ?? '';
+      if (noted.has(notice) || content === '') continue;
+      noted.add(notice);
+      record.texts.push(content);
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+/** Per page: the document and the index in its record after which the next expected toast is looked for. */
+const toastCursors = new WeakMap<Page, { document: string; next: number }>();
+
+async function readToasts(page: Page): Promise<ToastRecord | null> {
+  try {
+    return await page.evaluate(() => (window as unknown as { __e2eToasts?: ToastRecord }).__e2eToasts ?? null);
+  } catch {
+    return null; // the page is between two documents
+  }
+}
+
+/**
+ * Expects a toast with this text (or matching this pattern) to be shown: one shown since the toast the last
+ * expectToast on this page matched (or since forgetToasts, or since the document loaded). It reads the page's
+ * record of toasts, so a toast that has already gone, or is covered, still counts.
+ */
+export async function expectToast(page: Page, content: string | RegExp, timeout = 10_000): Promise<void> {
+  const matches = (shown: string) => (typeof content === 'string' ? shown.includes(content) : content.test(shown));
+  const deadline = Date.now() + timeout;
+  let record: ToastRecord | null = null;
+  for (;;) {
+    record = await readToasts(page);
+    if (record) {
+      const cursor = toastCursors.get(page);
+      const from = cursor?.document === record.document ? cursor.next : 0;
+      const index = record.texts.findIndex((shown, position) => position >= from && matches(shown));
+      if (index >= 0) {
+        toastCursors.set(page, { document: record.document, next: index + 1 });
+        return;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no toast ${String(content)} within ${timeout} ms; shown: ${JSON.stringify(record?.texts ?? [])}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Makes expectToast look only at toasts shown from now on. */
+export async function forgetToasts(page: Page): Promise<void> {
+  const record = await readToasts(page);
+  if (record) toastCursors.set(page, { document: record.document, next: record.texts.length });
 }
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The console's text for a key as a pattern, where some values are only known by their shape ({ count: /\d+/ }). */
+export function textPattern(language: Language, key: string, values: Record<string, string | number | RegExp>): RegExp {
+  const template = texts[language][key];
+  if (template === undefined) throw new Error(`no text for ${key}`);
+  return new RegExp(
+    template
+      .split(/(\{\{\w+\}\})/)
+      .map((part) => {
+        const name = /^\{\{(\w+)\}\}$/.exec(part)?.[1];
+        if (name === undefined) return escapeRegExp(part);
+        const value = values[name] ?? '';
+        return value instanceof RegExp ? value.source : escapeRegExp(String(value));
+      })
+      .join(''),
+  );
+}
 
 /** Matches a label even when antd spaces out two-character Chinese button texts ('登 录'). */
 export function label(language: Language, key: string, values?: Record<string, string | number>): RegExp {

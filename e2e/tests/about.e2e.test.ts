@@ -1,35 +1,24 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../web/src/pages/about/catalogue.data.ts';
-import { launchBrowser, openPage, signInThroughApi, text } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const suite = useSuite();
 
 const rowNames = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row td:first-child').allInnerTexts();
 
 async function chooseOption(page: Page, testId: string, option: string) {
   await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+  await settledPopup(page, '.ant-select-dropdown')
+    .locator('.ant-select-item-option', { hasText: option })
+    .first()
+    .click();
 }
 
-describe.each([
-  { width: 1280, language: 'zh-CN' as const },
-  { width: 375, language: 'en' as const },
-])('model list at $width px in $language', ({ width, language }) => {
+describe.each(VIEWPORTS)('model list at $width px in $language', ({ width, language }) => {
   it('shows the whole catalogue to visitors with working filters', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await page.goto('/about');
     await page
@@ -64,7 +53,7 @@ describe.each([
 
 describe('model list for a signed-in user', () => {
   it("shows only the models the server offers to the user's group", async () => {
-    const created = await stack.root.post('/api/channel/', {
+    const created = await suite.stack.root.post('/api/channel/', {
       name: 'e2e channel',
       type: 1,
       key: 'sk-e2e-not-used',
@@ -78,7 +67,7 @@ describe('model list for a signed-in user', () => {
       config: '{}',
     });
     expect(created.body.success).toBe(true);
-    const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'en' });
+    const view = await suite.open({ width: 1280, language: 'en' });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/about');

@@ -1,36 +1,21 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectToast,
   label,
-  launchBrowser,
-  openPage,
+  settledPopup,
   signInThroughApi,
   text,
   type Language,
+  VIEWPORTS,
 } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
 
-let stack: Stack;
-let browser: Browser;
+const suite = useSuite();
 
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-describe.each([
-  { width: 1280, language: 'zh-CN' as Language },
-  { width: 375, language: 'en' as Language },
-])('sign-in at $width px in $language', ({ width, language }) => {
+describe.each(VIEWPORTS)('sign-in at $width px in $language', ({ width, language }) => {
   it('shows the server message for a wrong password', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await page.goto('/login');
     await page.getByPlaceholder(text(language, 'login.form.usernamePlaceholder')).fill('root');
@@ -46,8 +31,8 @@ describe.each([
   });
 
   it('lands an ordinary user on /token and logs out to /login', async () => {
-    const user = await createUser(stack);
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const user = await createUser(suite.stack);
+    const view = await suite.open({ width, language });
     const { page } = view;
     await page.goto('/login');
     await page.getByPlaceholder(text(language, 'login.form.usernamePlaceholder')).fill(user.username);
@@ -70,7 +55,9 @@ describe.each([
         .click();
     } else {
       await page.getByTestId('account-menu').click();
-      await page.getByRole('menuitem', { name: text(language, 'header.account.logout') }).click();
+      await settledPopup(page, '.ant-dropdown')
+        .getByRole('menuitem', { name: text(language, 'header.account.logout') })
+        .click();
     }
     await page.waitForURL('**/login');
     await expectToast(page, text(language, 'header.logoutSuccess'));
@@ -79,7 +66,7 @@ describe.each([
   });
 
   it('explains an expired session and sends a 401 to /login?expired=true', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     view.allow(/status of 401/);
     await page.goto('/about');
@@ -97,7 +84,7 @@ describe.each([
 
 describe('root with the default password', () => {
   it('goes to /user/edit with a warning', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'zh-CN' });
+    const view = await suite.open({ width: 1280, language: 'zh-CN' });
     const { page } = view;
     await page.goto('/login');
     await page.getByPlaceholder(text('zh-CN', 'login.form.usernamePlaceholder')).fill('root');
@@ -117,8 +104,8 @@ describe.each([
   { width: 375, language: 'zh-CN' as Language },
 ])('registration at $width px in $language', ({ width, language }) => {
   it('validates passwords, keeps the invite code and registers', async () => {
-    const aff = (await stack.root.get('/api/user/aff')).body.data as string;
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const aff = (await suite.stack.root.get('/api/user/aff')).body.data as string;
+    const view = await suite.open({ width, language });
     const { page } = view;
     await page.goto(`/register?aff=${aff}`);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('aff'))).toBe(aff);
@@ -140,10 +127,10 @@ describe.each([
       .click();
     await page.waitForURL('**/login');
     await expectToast(page, text(language, 'register.success'));
-    const client = stack.client();
+    const client = suite.stack.client();
     await client.login(username, 'password123');
     const self = await client.get('/api/user/self');
-    const rootSelf = await stack.root.get('/api/user/self');
+    const rootSelf = await suite.stack.root.get('/api/user/self');
     expect(self.body.data.inviter_id).toBe(rootSelf.body.data.id);
     await view.close();
   });
@@ -151,9 +138,9 @@ describe.each([
 
 describe('registration with email verification', () => {
   it('sends a code, counts down 30 s and registers with it', async () => {
-    await stack.setOptions({ EmailVerificationEnabled: true });
+    await suite.stack.setOptions({ EmailVerificationEnabled: true });
     try {
-      const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'zh-CN' });
+      const view = await suite.open({ width: 1280, language: 'zh-CN' });
       const { page } = view;
       await page.goto('/register');
       const username = uniqueName('m');
@@ -170,7 +157,7 @@ describe('registration with email verification', () => {
       const countdown = page.getByRole('button', { name: /重试 \(\d+\)/ });
       await countdown.waitFor();
       expect(await countdown.isDisabled()).toBe(true);
-      const mail = await stack.smtp.waitForMail((received) => received.envelopeTo.includes(email));
+      const mail = await suite.stack.smtp.waitForMail((received) => received.envelopeTo.includes(email));
       const code = /\b([0-9a-f]{6})\b/.exec(mail.html + mail.text)?.[1];
       expect(code).toBeTruthy();
       await page.getByPlaceholder(text('zh-CN', 'register.form.codePlaceholder')).fill(code ?? '');
@@ -181,25 +168,25 @@ describe('registration with email verification', () => {
       await page.waitForURL('**/login');
       await view.close();
     } finally {
-      await stack.setOptions({ EmailVerificationEnabled: false });
+      await suite.stack.setOptions({ EmailVerificationEnabled: false });
     }
   });
 });
 
 describe('password reset', () => {
   it('sends the mail with a 30 s countdown, then shows and copies the new password', async () => {
-    const user = await createUser(stack);
+    const user = await createUser(suite.stack);
     const email = `${user.username}@example.test`;
     // Bind an email through the API: request a code, read it from the mail, bind it.
-    const client = stack.client();
+    const client = suite.stack.client();
     await client.login(user.username, user.password);
     await client.get(`/api/verification?email=${encodeURIComponent(email)}`);
-    const codeMail = await stack.smtp.waitForMail((mail) => mail.envelopeTo.includes(email));
+    const codeMail = await suite.stack.smtp.waitForMail((mail) => mail.envelopeTo.includes(email));
     const code = /\b([0-9a-f]{6})\b/.exec(codeMail.html + codeMail.text)?.[1] ?? '';
     const bound = await client.get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`);
     expect(bound.body.success).toBe(true);
 
-    const view = await openPage(browser, stack.baseUrl, { width: 375, language: 'en' });
+    const view = await suite.open({ width: 375, language: 'en' });
     const { page } = view;
     await page.goto('/reset');
     await page.getByPlaceholder(text('en', 'reset.form.emailPlaceholder')).fill(email);
@@ -211,7 +198,7 @@ describe('password reset', () => {
     await countdown.waitFor();
     expect(await countdown.isDisabled()).toBe(true);
     await expectToast(page, text('en', 'reset.mailSent'));
-    const resetMail = await stack.smtp.waitForMail(
+    const resetMail = await suite.stack.smtp.waitForMail(
       (mail) => mail.envelopeTo.includes(email) && /token=/.test(mail.html),
     );
     const link = /href="([^"]*\/user\/reset\?[^"]+)"/.exec(resetMail.html)?.[1]?.replace(/&amp;/g, '&');
@@ -231,14 +218,14 @@ describe('password reset', () => {
       .getByRole('button', { name: label('en', 'reset.confirm.done') })
       .waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newPassword);
-    await stack.client().login(user.username, newPassword);
+    await suite.stack.client().login(user.username, newPassword);
     await view.close();
   });
 });
 
 describe('signed-in shell', () => {
   it('restores the session from local storage on start', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'zh-CN' });
+    const view = await suite.open({ width: 1280, language: 'zh-CN' });
     await signInThroughApi(view.page, 'root', '123456');
     await view.page.goto('/token');
     await view.page.getByTestId('account-menu').getByText('root').waitFor();

@@ -1,19 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signInThroughApi, text } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { settledPopup, signInThroughApi, text } from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
 
-let stack: Stack;
-let browser: Browser;
+const suite = useSuite();
 const CHAT_LINK = 'https://chat.example.test';
 const FRAME_HOME = 'https://home.example.test/welcome';
 
 beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-  await stack.setOptions({
+  await suite.stack.setOptions({
     SystemName: 'Gate E2E',
-    Logo: `${stack.baseUrl}/logo.svg?brand`,
+    Logo: `${suite.stack.baseUrl}/logo.svg?brand`,
     Footer:
       '<span id="custom-footer">Footer by <b>E2E</b></span><img src="x" onerror="window.__footerScript = 1"><script>window.__footerScript = 2</script>',
     Notice: '**Maintenance** tonight',
@@ -21,20 +17,15 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
 describe('server branding', () => {
   it('uses the system name as title, the logo as icon, and a sanitised footer', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'zh-CN' });
+    const view = await suite.open({ width: 1280, language: 'zh-CN' });
     view.allow(/logo\.svg\?brand|Failed to load resource/);
     const { page } = view;
     await page.goto('/');
     await expect.poll(() => page.title()).toBe('Gate E2E');
     await page.getByTestId('system-name').getByText('Gate E2E').waitFor();
-    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe(`${stack.baseUrl}/logo.svg?brand`);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe(`${suite.stack.baseUrl}/logo.svg?brand`);
     await page.locator('#custom-footer').waitFor();
     expect(
       await page.evaluate(() => (window as unknown as { __footerScript?: number }).__footerScript),
@@ -63,7 +54,7 @@ describe('server branding', () => {
   });
 
   it('shows the notice and Markdown home content', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width: 375, language: 'en' });
+    const view = await suite.open({ width: 375, language: 'en' });
     const { page } = view;
     await page.goto('/');
     await page.getByRole('heading', { name: 'Custom home' }).waitFor();
@@ -73,9 +64,9 @@ describe('server branding', () => {
   });
 
   it('shows https:// home content as a full-page frame', async () => {
-    await stack.setOptions({ HomePageContent: FRAME_HOME });
+    await suite.stack.setOptions({ HomePageContent: FRAME_HOME });
     try {
-      const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'en' });
+      const view = await suite.open({ width: 1280, language: 'en' });
       await view.context.route(`${FRAME_HOME}**`, (route) =>
         route.fulfill({ contentType: 'text/html', body: '<!doctype html><h1>framed home</h1>' }),
       );
@@ -86,19 +77,19 @@ describe('server branding', () => {
       await page.frameLocator(`iframe[src="${FRAME_HOME}"]`).getByText('framed home').waitFor();
       await view.close();
     } finally {
-      await stack.setOptions({ HomePageContent: '' });
+      await suite.stack.setOptions({ HomePageContent: '' });
     }
   });
 });
 
 describe('language', () => {
   it('switches in the header and is remembered', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width: 1280, pinLanguage: false });
+    const view = await suite.open({ width: 1280, pinLanguage: false });
     const { page } = view;
     await page.goto('/about');
     await page.getByRole('heading', { name: text('zh-CN', 'about.title') }).waitFor();
     await page.getByTestId('language-switch').click();
-    await page.getByRole('menuitem', { name: 'English' }).click();
+    await settledPopup(page, '.ant-dropdown').getByRole('menuitem', { name: 'English' }).click();
     await page.getByRole('heading', { name: text('en', 'about.title') }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
     await page.reload();
@@ -110,8 +101,8 @@ describe('language', () => {
 
 describe('chat entry', () => {
   it('is third in the menu, asks visitors to sign in and opens the chat frame for users', async () => {
-    await stack.setOptions({ ChatLink: CHAT_LINK });
-    const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'zh-CN' });
+    await suite.stack.setOptions({ ChatLink: CHAT_LINK });
+    const view = await suite.open({ width: 1280, language: 'zh-CN' });
     await view.context.route(`${CHAT_LINK}/**`, (route) =>
       route.fulfill({ contentType: 'text/html', body: '<!doctype html><h1>chat app</h1>' }),
     );

@@ -1,29 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockOpenAIUpstream } from '../../server/test/mock-openai-upstream.ts';
-import { expectToast, label, launchBrowser, openPage, signInThroughApi, text } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { expectToast, label, nextApiAnswer, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
-import { clearToasts, confirmPopup, rowWith, VIEWPORTS } from './part2-helpers.ts';
+import { clearToasts, confirmPopup, rowWith } from './part2-helpers.ts';
 
-let stack: Stack;
-let browser: Browser;
-let upstream: MockOpenAIUpstream;
-
-beforeAll(async () => {
-  upstream = await MockOpenAIUpstream.start();
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  await upstream?.close();
-});
+const suite = useSuite({ upstream: true });
 
 async function channelId(name: string): Promise<number> {
-  return (await stack.root.get(`/api/channel/search?keyword=${name}`)).body.data[0].id as number;
+  return (await suite.stack.root.get(`/api/channel/search?keyword=${name}`)).body.data[0].id as number;
 }
 
 describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, language }) => {
@@ -32,25 +16,25 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
   it('edits a channel, tests all channels with progress and deletes the disabled ones', async () => {
     const name = uniqueName('ce');
     const broken = uniqueName('cb');
-    await stack.root.post('/api/channel/', {
+    await suite.stack.root.post('/api/channel/', {
       name,
       type: 1,
       key: 'sk-a',
-      base_url: upstream.url,
+      base_url: suite.upstream.url,
       models: 'gpt-4o-mini',
       group: 'default',
     });
-    await stack.root.post('/api/channel/', {
+    await suite.stack.root.post('/api/channel/', {
       name: broken,
       type: 1,
       key: 'sk-b',
-      base_url: upstream.url,
+      base_url: suite.upstream.url,
       models: 'gpt-4o-mini',
       group: 'default',
     });
-    await stack.root.put('/api/channel/', { id: await channelId(broken), status: 2 });
+    await suite.stack.root.put('/api/channel/', { id: await channelId(broken), status: 2 });
 
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto(`/channel/edit/${await channelId(name)}`);
@@ -63,7 +47,7 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
     await nameField.fill(`${name}x`);
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, t('channel.toast.updated'));
-    const stored = (await stack.root.get(`/api/channel/${await channelId(name)}`)).body.data;
+    const stored = (await suite.stack.root.get(`/api/channel/${await channelId(name)}`)).body.data;
     expect(stored.name).toBe(`${name}x`);
     expect(JSON.parse(stored.model_mapping)).toEqual({ 'gpt-4o-mini-2024': 'gpt-4o-mini' });
 
@@ -73,34 +57,34 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
     await expectToast(page, t('channel.toast.testStarted'));
     await page.locator('.ant-alert', { hasText: t('channel.bulk.scopeAll') }).waitFor();
     await expect
-      .poll(async () => (await stack.root.get('/api/channel/test/status')).body.data.running, { timeout: 20_000 })
+      .poll(async () => (await suite.stack.root.get('/api/channel/test/status')).body.data.running, { timeout: 20_000 })
       .toBe(false);
 
     // Manually disabled channels stay disabled after a bulk test (automatic enabling is off): delete them.
     await page.reload();
     await rowWith(page, broken).waitFor();
-    await clearToasts(page).catch(() => undefined);
+    await clearToasts(page);
+    const deleted = nextApiAnswer<number>(page, 'DELETE', '/api/channel/disabled');
     await page.getByRole('button', { name: label(language, 'channel.action.deleteDisabled') }).click();
-    await confirmPopup(page);
+    await confirmPopup(page, t('channel.confirm.deleteDisabled'));
     // Other tests of this file may leave disabled channels of their own, so the count is not fixed here.
-    const deletedToast = new RegExp(
-      t('channel.toast.disabledDeleted', { count: '__count__' })
-        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-        .replace('__count__', '\\d+'),
-    );
-    await page.locator('.ant-notification-notice', { hasText: deletedToast }).first().waitFor();
+    const { success, data: count } = await deleted;
+    expect(success).toBe(true);
+    expect(count).toBeGreaterThanOrEqual(1);
+    expect((await suite.stack.root.get(`/api/channel/search?keyword=${broken}`)).body.data).toEqual([]);
     await expect.poll(() => rowWith(page, broken).count()).toBe(0);
     await rowWith(page, `${name}x`).waitFor();
+    await expectToast(page, t('channel.toast.disabledDeleted', { count }));
     await view.close();
   });
 
   it('edits a token and a redemption code, and cleans old logs', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     const tokenName = uniqueName('te');
     const token = (
-      await stack.root.post('/api/token/', {
+      await suite.stack.root.post('/api/token/', {
         name: tokenName,
         remain_quota: 0,
         unlimited_quota: true,
@@ -118,43 +102,43 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
     await page.getByLabel(t('token.form.subnet'), { exact: true }).fill('10.0.0.0/8');
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, t('token.toast.updated'));
-    const saved = (await stack.root.get(`/api/token/${token.id}`)).body.data;
+    const saved = (await suite.stack.root.get(`/api/token/${token.id}`)).body.data;
     expect(saved).toMatchObject({ remain_quota: 2_500_000, unlimited_quota: false, subnet: '10.0.0.0/8' });
     expect(saved.expired_time - Date.now() / 1000).toBeGreaterThan(86_000);
 
     const codeName = uniqueName('re');
-    const created = await stack.root.post('/api/redemption/', { name: codeName, quota: 1000, count: 1 });
+    const created = await suite.stack.root.post('/api/redemption/', { name: codeName, quota: 1000, count: 1 });
     expect(created.body.success).toBe(true);
-    const code = (await stack.root.get(`/api/redemption/search?keyword=${codeName}`)).body.data[0];
+    const code = (await suite.stack.root.get(`/api/redemption/search?keyword=${codeName}`)).body.data[0];
     await page.goto(`/redemption/edit/${code.id}`);
     const quota = page.getByLabel(new RegExp(t('redemption.form.quota', { quota: '' }).trim()));
     await expect.poll(() => quota.inputValue()).toBe('1000');
     await quota.fill('200000');
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, t('redemption.toast.updated'));
-    expect((await stack.root.get(`/api/redemption/${code.id}`)).body.data.quota).toBe(200000);
+    expect((await suite.stack.root.get(`/api/redemption/${code.id}`)).body.data.quota).toBe(200000);
 
     await page.goto('/setting?tab=operation');
+    const cleaned = nextApiAnswer<number>(page, 'DELETE', '/api/log/');
     await page.getByRole('button', { name: label(language, 'settingAdmin.logs.clean') }).click();
-    await confirmPopup(page);
-    await page
-      .locator('.ant-notification-notice', { hasText: t('settingAdmin.logs.cleared', { count: '' }).trim() })
-      .first()
-      .waitFor();
+    await confirmPopup(page, t('settingAdmin.logs.confirm'));
+    const answer = await cleaned;
+    expect(answer.success).toBe(true);
+    await expectToast(page, t('settingAdmin.logs.cleared', { count: answer.data }));
     await view.close();
   });
 
   it('shows admins the per-channel service status', async () => {
-    await stack.root.post('/api/channel/', {
+    await suite.stack.root.post('/api/channel/', {
       name: uniqueName('cs'),
       type: 1,
       key: 'sk-s',
       // Loopback only: a later bulk test calls every channel.
-      base_url: upstream.url,
+      base_url: suite.upstream.url,
       models: 'gpt-4o-mini',
       group: 'default',
     });
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/status');
@@ -166,8 +150,8 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
   });
 
   it('lets a user edit their own profile at /user/edit without group or quota', async () => {
-    const user = await createUser(stack);
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const user = await createUser(suite.stack);
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, user.username, user.password);
     await page.goto('/user/edit');
@@ -177,7 +161,7 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
     await displayName.fill('Self Edited');
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, t('user.toast.updated'));
-    const client = stack.client();
+    const client = suite.stack.client();
     await client.login(user.username, user.password);
     expect((await client.get('/api/user/self')).body.data.display_name).toBe('Self Edited');
     await page.getByRole('button', { name: label(language, 'common.cancel') }).click();

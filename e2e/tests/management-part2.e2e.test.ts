@@ -1,17 +1,14 @@
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectToast, label, launchBrowser, openPage, signInThroughApi, text } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectToast, label, settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
-import { clearToasts, confirmPopup, rowWith, VIEWPORTS, whole } from './part2-helpers.ts';
+import { clearToasts, confirmPopup, rowWith, whole } from './part2-helpers.ts';
 
-let stack: Stack;
-let browser: Browser;
+const suite = useSuite();
 
 beforeAll(async () => {
-  stack = await startStack();
-  await stack.root.post('/api/channel/', {
+  await suite.stack.root.post('/api/channel/', {
     name: 'status-ch',
     type: 1,
     key: 'sk-x',
@@ -20,19 +17,13 @@ beforeAll(async () => {
     models: 'gpt-4o-mini',
     group: 'default',
   });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
 });
 
 describe.each(VIEWPORTS)('management screens at $width px in $language', ({ width, language }) => {
   const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
 
   it('creates redemption codes as a download and a user redeems one on the top-up page', async () => {
-    const admin = await openPage(browser, stack.baseUrl, { width, language });
+    const admin = await suite.open({ width, language });
     await signInThroughApi(admin.page, 'root', '123456');
     await admin.page.goto('/redemption/add');
     const name = uniqueName('rc');
@@ -47,8 +38,8 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     expect(codes).toHaveLength(2);
     for (const code of codes) expect(code).toMatch(/^[0-9a-f]{32}$/);
 
-    const user = await createUser(stack);
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const user = await createUser(suite.stack);
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, user.username, user.password);
     await page.goto('/topup');
@@ -85,7 +76,7 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
   });
 
   it('lets an admin add, promote, demote, disable, edit and delete a user', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/user/add');
@@ -125,7 +116,7 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     await page.getByText(t('user.form.quota', { quota: '$2.00' })).waitFor();
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, t('user.toast.updated'));
-    const found = (await stack.root.get(`/api/user/search?keyword=${username}`)).body.data[0];
+    const found = (await suite.stack.root.get(`/api/user/search?keyword=${username}`)).body.data[0];
     expect(found).toMatchObject({ quota: 1000000, role: 1, status: 1 });
 
     await page.goto('/user');
@@ -133,13 +124,13 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     await search.press('Enter');
     await clearToasts(page);
     await row.getByRole('button', { name: label(language, 'user.action.delete') }).click();
-    await confirmPopup(page);
+    await confirmPopup(page, t('user.confirm.delete', { name: username }));
     await expect.poll(() => rowWith(page, username).count()).toBe(0);
     await view.close();
   });
 
   it('saves an option in the admin settings and the console shows it', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/setting?tab=other');
@@ -164,7 +155,8 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     await expectToast(page, t('settingAdmin.ratio.invalid.GroupRatio'));
     expect(
       JSON.parse(
-        (await stack.root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'GroupRatio').value,
+        (await suite.stack.root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'GroupRatio')
+          .value,
       ),
     ).toHaveProperty('default');
 
@@ -172,7 +164,7 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     await page.goto('/setting?tab=system');
     await page.getByRole('switch', { name: t('settingAdmin.option.PasswordLoginEnabled') }).click();
     await page.getByText(t('settingAdmin.passwordLogin.warning')).waitFor();
-    await page.locator('.ant-modal-confirm .ant-btn').first().click();
+    await settledPopup(page, '.ant-modal-confirm').locator('.ant-btn').first().click();
     expect(await page.getByRole('switch', { name: t('settingAdmin.option.PasswordLoginEnabled') }).isChecked()).toBe(
       true,
     );
@@ -180,8 +172,8 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
   });
 
   it('shows the service status of the models a user may call', async () => {
-    const user = await createUser(stack);
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const user = await createUser(suite.stack);
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, user.username, user.password);
     await page.goto('/status');

@@ -1,28 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockOpenAIUpstream } from '../../server/test/mock-openai-upstream.ts';
-import { expectToast, label, launchBrowser, openPage, signInThroughApi, text } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectToast, label, signInThroughApi, text, textPattern, VIEWPORTS } from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
 import { uniqueName } from '../support/users.ts';
-import { confirmPopup, rowWith, screenshot, VIEWPORTS } from './part2-helpers.ts';
+import { confirmPopup, rowWith, screenshot } from './part2-helpers.ts';
 
-let stack: Stack;
-let browser: Browser;
-let upstream: MockOpenAIUpstream;
+const suite = useSuite({ upstream: true });
 
-beforeAll(async () => {
-  upstream = await MockOpenAIUpstream.start();
-  stack = await startStack();
-  // Raw quota numbers make the log's quota column exact.
-  await stack.setOptions({ DisplayInCurrencyEnabled: false });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  await upstream?.close();
-});
+// Raw quota numbers make the log's quota column exact.
+beforeAll(() => suite.stack.setOptions({ DisplayInCurrencyEnabled: false }));
 
 describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $language', ({ width, language }) => {
   const channelName = uniqueName('ch');
@@ -30,12 +15,12 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
   const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
 
   it('creates a channel on the mock upstream in the form and tests it from the list', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/channel/add');
     await page.getByLabel(t('channel.form.name'), { exact: true }).fill(channelName);
-    await page.getByLabel(t('channel.form.baseUrl'), { exact: true }).fill(`${upstream.url}/`);
+    await page.getByLabel(t('channel.form.baseUrl'), { exact: true }).fill(`${suite.upstream.url}/`);
     const custom = page.getByLabel(t('channel.form.customModel'), { exact: true });
     await custom.fill('gpt-4o-mini, gpt-4o-mini');
     await custom.press('Enter');
@@ -43,12 +28,12 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, t('channel.toast.created'));
 
-    const stored = (await stack.root.get(`/api/channel/search?keyword=${channelName}`)).body.data[0];
+    const stored = (await suite.stack.root.get(`/api/channel/search?keyword=${channelName}`)).body.data[0];
     expect(stored).toMatchObject({
       name: channelName,
       type: 1,
       models: 'gpt-4o-mini',
-      base_url: upstream.url,
+      base_url: suite.upstream.url,
       group: 'default',
     });
 
@@ -56,12 +41,16 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     const row = rowWith(page, channelName);
     await row.getByText(t('channel.responseTime.untested')).waitFor();
     await row.getByRole('button', { name: label(language, 'channel.action.test') }).click();
-    await page
-      .locator('.ant-notification-notice', { hasText: channelName })
-      .getByText(/gpt-4o-mini/)
-      .waitFor();
+    await expectToast(
+      page,
+      textPattern(language, 'channel.toast.tested', {
+        name: channelName,
+        model: /gpt-4o-mini\S*/,
+        seconds: /\d+\.\d\d/,
+      }),
+    );
     await row.getByText(new RegExp(t('channel.responseTime.seconds', { seconds: '\\d+\\.\\d\\d' }))).waitFor();
-    expect(upstream.requests.at(-1)?.headers.authorization).toBe('Bearer sk-upstream-key');
+    expect(suite.upstream.requests.at(-1)?.headers.authorization).toBe('Bearer sk-upstream-key');
 
     // The details switch shows balance and test model and is remembered.
     await page.getByRole('switch', { name: t('channel.action.detail') }).click();
@@ -81,7 +70,7 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
   });
 
   it('creates a token, copies its key, relays a call and finds it in the log with its quota', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/token/add');
@@ -100,7 +89,7 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     expect(key).toMatch(/^sk-\w{48}$/);
     if (width > 600 && language === 'zh-CN') await screenshot(page, 'token-list');
 
-    const relay = await fetch(`${stack.baseUrl}/v1/chat/completions`, {
+    const relay = await fetch(`${suite.stack.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
@@ -108,11 +97,11 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     expect(relay.status).toBe(200);
     // The consumption log of the call carries the quota charged, which the token's used quota also shows.
     const consumption = async () =>
-      (await stack.root.get(`/api/log/?type=2&token_name=${tokenName}`)).body.data as Array<{ quota: number }>;
+      (await suite.stack.root.get(`/api/log/?type=2&token_name=${tokenName}`)).body.data as Array<{ quota: number }>;
     await expect.poll(async () => (await consumption()).length, { timeout: 15_000 }).toBe(1);
     const quota = (await consumption())[0]?.quota ?? 0;
     expect(quota).toBeGreaterThan(0);
-    const tokens = (await stack.root.get(`/api/token/search?keyword=${tokenName}`)).body.data as Array<{
+    const tokens = (await suite.stack.root.get(`/api/token/search?keyword=${tokenName}`)).body.data as Array<{
       used_quota: number;
     }>;
     expect(tokens[0]?.used_quota).toBe(quota);
@@ -135,7 +124,7 @@ describe.each(VIEWPORTS)('channel, token, relay and log at $width px in $languag
     await row.getByRole('button', { name: label(language, 'token.action.disable') }).click();
     await row.getByText(t('token.status.disabled')).waitFor();
     await row.getByRole('button', { name: label(language, 'token.action.delete') }).click();
-    await confirmPopup(page);
+    await confirmPopup(page, t('token.confirm.delete', { name: tokenName }));
     await expect.poll(() => rowWith(page, tokenName).count()).toBe(0);
     await view.close();
   });

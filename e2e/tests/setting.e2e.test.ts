@@ -1,37 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectToast,
-  label,
-  launchBrowser,
-  openPage,
-  signInThroughApi,
-  text,
-  type Language,
-} from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { expectToast, label, settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
 import { createUser } from '../support/users.ts';
 
-let stack: Stack;
-let browser: Browser;
+const suite = useSuite();
 
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-describe.each([
-  { width: 1280, language: 'zh-CN' as Language },
-  { width: 375, language: 'en' as Language },
-])('personal settings at $width px in $language', ({ width, language }) => {
+describe.each(VIEWPORTS)('personal settings at $width px in $language', ({ width, language }) => {
   it('updates the profile, generates an access token and copies the invitation link', async () => {
-    const user = await createUser(stack);
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const user = await createUser(suite.stack);
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, user.username, user.password);
     await page.goto('/setting');
@@ -44,7 +21,7 @@ describe.each([
     await displayName.fill('E2E Person');
     await page.getByRole('button', { name: label(language, 'common.submit') }).click();
     await expectToast(page, text(language, 'setting.personal.updated'));
-    const client = stack.client();
+    const client = suite.stack.client();
     await client.login(user.username, user.password);
     expect((await client.get('/api/user/self')).body.data.display_name).toBe('E2E Person');
 
@@ -53,30 +30,30 @@ describe.each([
     const token = (await page.getByTestId('access-token').first().innerText()).trim();
     expect(token).toMatch(/^[0-9a-f]{32}$/);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
-    const byToken = await fetch(`${stack.baseUrl}/api/user/self`, { headers: { Authorization: token } });
+    const byToken = await fetch(`${suite.stack.baseUrl}/api/user/self`, { headers: { Authorization: token } });
     expect(((await byToken.json()) as { data: { username: string } }).data.username).toBe(user.username);
 
     await page.getByRole('button', { name: text(language, 'setting.personal.copyInvitation') }).click();
     await expectToast(page, text(language, 'setting.personal.invitationCopied'));
     const link = await page.evaluate(() => navigator.clipboard.readText());
-    expect(link).toMatch(new RegExp(`^${stack.baseUrl.replace(/[.]/g, '\\.')}/register\\?aff=\\w+$`));
+    expect(link).toMatch(new RegExp(`^${suite.stack.baseUrl.replace(/[.]/g, '\\.')}/register\\?aff=\\w+$`));
     await view.close();
   });
 
   it('binds an email with a mailed code and a 30 s resend countdown', async () => {
-    const user = await createUser(stack);
+    const user = await createUser(suite.stack);
     const email = `${user.username}@example.test`;
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, user.username, user.password);
     await page.goto('/setting');
     await page.getByRole('button', { name: text(language, 'setting.personal.bindEmail') }).click();
-    const modal = page.locator('.ant-modal');
+    const modal = settledPopup(page, '.ant-modal');
     await modal.getByLabel(text(language, 'setting.personal.email')).fill(email);
     await modal.getByRole('button', { name: label(language, 'register.getCode') }).click();
     await expectToast(page, text(language, 'common.codeSent'));
     expect(await modal.getByRole('button', { name: /\(\d+\)/ }).isDisabled()).toBe(true);
-    const mail = await stack.smtp.waitForMail((received) => received.envelopeTo.includes(email));
+    const mail = await suite.stack.smtp.waitForMail((received) => received.envelopeTo.includes(email));
     const code = /\b([0-9a-f]{6})\b/.exec(mail.html + mail.text)?.[1] ?? '';
     await modal.getByLabel(text(language, 'register.form.code')).fill(code);
     await modal.locator('.ant-btn-primary').click();
@@ -86,13 +63,13 @@ describe.each([
   });
 
   it('deletes the account only after the username is typed', async () => {
-    const user = await createUser(stack);
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const user = await createUser(suite.stack);
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, user.username, user.password);
     await page.goto('/setting');
     await page.getByRole('button', { name: text(language, 'setting.personal.deleteAccount') }).click();
-    const modal = page.locator('.ant-modal');
+    const modal = settledPopup(page, '.ant-modal');
     await modal.locator('.ant-btn-dangerous').click();
     await expectToast(page, text(language, 'setting.personal.deleteConfirmMismatch'));
     await modal.getByPlaceholder(user.username).fill(user.username);
@@ -100,7 +77,9 @@ describe.each([
     await page.waitForURL('**/login');
     await expectToast(page, text(language, 'setting.personal.deleted'));
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
-    const login = await stack.client().post('/api/user/login', { username: user.username, password: user.password });
+    const login = await suite.stack
+      .client()
+      .post('/api/user/login', { username: user.username, password: user.password });
     expect(login.body.success).toBe(false);
     await view.close();
   });
@@ -108,7 +87,7 @@ describe.each([
 
 describe('settings for root', () => {
   it('shows the admin tabs', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width: 1280, language: 'zh-CN' });
+    const view = await suite.open({ width: 1280, language: 'zh-CN' });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/setting');

@@ -1,26 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { label, launchBrowser, MATRIX, openPage, signInThroughApi, text } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { label, MATRIX, signInThroughApi, text } from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const suite = useSuite();
 
 describe.each(MATRIX)('shell at $width px in $language', ({ width, language }) => {
   const narrow = width <= 600;
 
   it('shows the header, home and footer to visitors', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await page.goto('/');
     await expect.poll(() => page.title()).toBe('ModelGate');
@@ -49,7 +37,7 @@ describe.each(MATRIX)('shell at $width px in $language', ({ width, language }) =
   });
 
   it('shows every menu entry to root, and the user dropdown or collapsed logout', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/setting');
@@ -74,14 +62,14 @@ describe.each(MATRIX)('shell at $width px in $language', ({ width, language }) =
   });
 
   it('shows the not-found page for unknown paths', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     await view.page.goto('/no/such/page');
     await view.page.getByText(text(language, 'common.notFound')).waitFor();
     await view.close();
   });
 
   it('sends visitors of private pages to /login', async () => {
-    const view = await openPage(browser, stack.baseUrl, { width, language });
+    const view = await suite.open({ width, language });
     for (const path of ['/token', '/channel', '/setting', '/log', '/status', '/topup', '/redemption', '/user']) {
       await view.page.goto(path);
       await view.page.waitForURL('**/login');
