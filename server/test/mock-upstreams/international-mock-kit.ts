@@ -1,4 +1,4 @@
-import type { RelayCall, RelayChunk, RelayMode } from '../../src/relay/adaptor.js';
+import type { RelayChunk } from '../../src/relay/adaptor.js';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -139,42 +139,6 @@ export async function sendTo(request: {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   return { status: response.status, headers, body };
-}
-
-/** A relay call as the pipeline hands it to an adaptor (adaptor unit tests). */
-export function relayCall(options: {
-  body: Record<string, unknown>;
-  mode?: RelayMode;
-  type?: number;
-  key?: string;
-  baseUrl?: string;
-  model?: string;
-  config?: RelayCall['channel']['config'];
-}): RelayCall {
-  const mode = options.mode ?? 'chat';
-  const paths: Partial<Record<RelayMode, string>> = {
-    chat: '/v1/chat/completions',
-    completions: '/v1/completions',
-    embeddings: '/v1/embeddings',
-    images: '/v1/images/generations',
-  };
-  return {
-    mode,
-    path: paths[mode] ?? '/v1/chat/completions',
-    query: '',
-    model: options.model ?? String(options.body.model ?? ''),
-    stream: options.body.stream === true,
-    body: { kind: 'json', value: options.body, raw: Buffer.from(JSON.stringify(options.body)), changed: false },
-    channel: {
-      id: 1,
-      type: options.type ?? 1,
-      name: 'test',
-      key: options.key ?? 'key',
-      baseUrl: options.baseUrl ?? 'http://127.0.0.1:9',
-      config: options.config ?? {},
-    },
-    clientHeaders: {},
-  };
 }
 
 /** Bytes cut into small pieces (mid-line, mid-character), as a network delivers them. */

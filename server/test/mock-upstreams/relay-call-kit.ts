@@ -1,42 +1,4 @@
-import type { RelayCall, RelayChunk, RelayMode, UpstreamRequest, UpstreamResponse } from '../../src/relay/adaptor.js';
-
-export interface CallOptions {
-  mode?: RelayMode;
-  type?: number;
-  key?: string;
-  baseUrl?: string;
-  model?: string;
-  config?: RelayCall['channel']['config'];
-  body: Record<string, unknown>;
-}
-
-/** A relay call as the pipeline would hand it to an adaptor (for adaptor unit tests). */
-export function makeCall(options: CallOptions): RelayCall {
-  const mode = options.mode ?? 'chat';
-  const raw = Buffer.from(JSON.stringify(options.body));
-  const paths: Partial<Record<RelayMode, string>> = {
-    chat: '/v1/chat/completions',
-    embeddings: '/v1/embeddings',
-    images: '/v1/images/generations',
-  };
-  return {
-    mode,
-    path: paths[mode] ?? '/v1/chat/completions',
-    query: '',
-    model: options.model ?? String(options.body.model ?? ''),
-    stream: options.body.stream === true,
-    body: { kind: 'json', value: options.body, raw, changed: false },
-    channel: {
-      id: 1,
-      type: options.type ?? 1,
-      name: 'test',
-      key: options.key ?? 'key',
-      baseUrl: options.baseUrl ?? 'http://127.0.0.1:9',
-      config: options.config ?? {},
-    },
-    clientHeaders: {},
-  };
-}
+import type { RelayChunk, UpstreamRequest, UpstreamResponse } from '../../src/relay/adaptor.js';
 
 const bodyInit = (request: UpstreamRequest) =>
   typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body);

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { toolLoop, toolLoopForOpenAI, weatherTool } from '../../../test/claude-code-tool-loop.js';
 import { availableEngines } from '../../../test/engines.js';
 import { anthropicMockKey, checkClaudeMessages, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
 import {
@@ -147,44 +148,7 @@ const textDocument: Anthropic.DocumentBlockParam = {
   title: 'Notes',
 };
 
-const weather: Anthropic.Tool = {
-  name: 'get_weather',
-  description: 'Current weather',
-  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
-
 const cached: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
-
-/** The second call of a Claude Code tool loop with extended thinking, prompt-caching breakpoints set. */
-const claudeCodeTurn = (): Anthropic.MessageCreateParamsNonStreaming => ({
-  model: 'claude-3-7-sonnet-20250219',
-  max_tokens: 2048,
-  thinking: { type: 'enabled', budget_tokens: 1024 },
-  system: [
-    { type: 'text', text: 'You are Claude Code.' },
-    { type: 'text', text: 'Project notes: the tests use vitest.', cache_control: cached },
-  ],
-  tools: [{ ...weather, cache_control: cached }],
-  messages: [
-    { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?', cache_control: cached }] },
-    {
-      role: 'assistant',
-      content: [
-        { type: 'thinking', thinking: 'I should call get_weather.', signature: 'ErUBCkYIBBgCIkBmVd0KQm2A9Wvl' },
-        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
-        { type: 'text', text: 'Let me check.' },
-        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
-      ],
-    },
-    {
-      role: 'user',
-      content: [
-        { type: 'tool_result', tool_use_id: 'toolu_1', content: '{"temp_c":21}', cache_control: cached },
-        { type: 'text', text: 'And tomorrow?' },
-      ],
-    },
-  ],
-});
 
 describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on $label', (engine) => {
   let server: TestServer;
@@ -307,7 +271,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     const tool = await anthropic.messages.create({
       model: 'claude-3-5-sonnet-20241022',
       max_tokens: 256,
-      tools: [weather],
+      tools: [weatherTool],
       messages: [{ role: 'user', content: 'Weather in Paris?' }],
     });
     expect(tool.stop_reason).toBe('tool_use');
@@ -323,7 +287,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     const stream = anthropic.messages.stream({
       model: 'claude-3-5-sonnet-20241022',
       max_tokens: 256,
-      tools: [weather],
+      tools: [weatherTool],
       messages: [{ role: 'user', content: 'Weather?' }],
     });
     const final = await stream.finalMessage();
@@ -376,7 +340,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       .stream({
         model: 'gpt-4o-mini',
         max_tokens: 100,
-        tools: [weather],
+        tools: [weatherTool],
         messages: [{ role: 'user', content: 'Weather?' }],
       })
       .finalMessage();
@@ -392,16 +356,8 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
 
   test('a Claude channel with thinking and prompt caching: the tool loop reaches Claude as sent, the answer comes back whole, cache tokens are billed', async () => {
     const before = await used();
-    const request = claudeCodeTurn();
-    const message = await anthropic.messages.create(request);
-    expect(thinkingMock.requests.at(-1)!.json).toEqual({
-      model: 'claude-3-7-sonnet-20250219',
-      max_tokens: 2048,
-      thinking: { type: 'enabled', budget_tokens: 1024 },
-      system: request.system,
-      tools: request.tools,
-      messages: request.messages,
-    });
+    const message = await anthropic.messages.create(toolLoop);
+    expect(thinkingMock.requests.at(-1)!.json).toEqual(toolLoop);
     expect(message).toEqual({
       ...(fixtureJson('anthropic', 'thinking-tool-use.json') as object),
       model: 'claude-3-7-sonnet-20250219',
@@ -419,7 +375,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
 
   test('a Claude channel with thinking, streamed: thinking, signature and redacted blocks reach the SDK at their indexes', async () => {
     const before = await used();
-    const stream = anthropic.messages.stream(claudeCodeTurn());
+    const stream = anthropic.messages.stream(toolLoop);
     // The SDK keeps pings to itself.
     const events: Anthropic.MessageStreamEvent[] = [];
     stream.on('streamEvent', (event) => events.push(event));
@@ -465,35 +421,13 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
   });
 
   test('an OpenAI channel behind the front gets plain OpenAI bodies: no cache_control, thinking or signatures', async () => {
-    const request = { ...claudeCodeTurn(), model: 'gpt-4o-mini' };
+    const request = { ...toolLoop, model: 'gpt-4o-mini' };
     const plain = await anthropic.messages.create(request);
     expect(plain.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello!' })]);
     const mapped = await anthropic.messages.create({ ...request, model: 'claude-on-gpt' });
     expect(mapped.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello!' })]);
     const [asSent, reserialised] = openaiMock.requests.slice(-2);
-    const expected = {
-      model: 'gpt-4o-mini',
-      max_tokens: 2048,
-      messages: [
-        { role: 'system', content: 'You are Claude Code.Project notes: the tests use vitest.' },
-        { role: 'user', content: 'Weather in Paris?' },
-        {
-          role: 'assistant',
-          content: 'Let me check.',
-          tool_calls: [
-            { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
-          ],
-        },
-        { role: 'tool', tool_call_id: 'toolu_1', content: '{"temp_c":21}' },
-        { role: 'user', content: 'And tomorrow?' },
-      ],
-      tools: [
-        {
-          type: 'function',
-          function: { name: 'get_weather', description: weather.description, parameters: weather.input_schema },
-        },
-      ],
-    };
+    const expected = toolLoopForOpenAI({ model: 'gpt-4o-mini', stream: false });
     expect(asSent!.json).toEqual(expected);
     const forced = { role: 'system', content: 'Be brief.' };
     expect(reserialised!.json).toEqual({ ...expected, messages: [forced, ...expected.messages.slice(1)] });
@@ -614,18 +548,18 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     await anthropic.messages.create({
       model: 'claude-3-5-sonnet-20241022',
       max_tokens: 64,
-      tools: [{ ...weather, cache_control: cached }],
+      tools: [{ ...weatherTool, cache_control: cached }],
       tool_choice: { type: 'none' },
       messages: [{ role: 'user', content: 'Just say hi.' }],
     });
     expect(claudeMock.requests.at(-1)!.json).toMatchObject({
-      tools: [{ ...weather, cache_control: cached }],
+      tools: [{ ...weatherTool, cache_control: cached }],
       tool_choice: { type: 'none' },
     });
     await anthropic.messages.create({
       model: 'gpt-4o-mini',
       max_tokens: 64,
-      tools: [weather],
+      tools: [weatherTool],
       tool_choice: { type: 'none' },
       messages: [{ role: 'user', content: 'Just say hi.' }],
     });

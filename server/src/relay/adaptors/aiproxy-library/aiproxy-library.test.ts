@@ -3,12 +3,12 @@ import { startAiProxyLibraryMock } from '../../../../test/mock-upstreams/aiproxy
 import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
 import {
   collectChunks,
-  makeCall,
   piecesOf,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { buildLibraryRequest } from './request.js';
 import { readLibraryError, readLibraryResponse } from './response.js';
 import { readLibraryStream } from './stream.js';
@@ -26,7 +26,7 @@ const references = '\n\n参考文档：\n1. [ModelGate 介绍](https://docs.exam
 describe('aiproxy library', () => {
   it('asks the last question within the channel library', () => {
     const request = buildLibraryRequest(
-      makeCall({ body, key: 'ak', config: { library_id: 'lib1' }, baseUrl: 'https://api.aiproxy.io' }),
+      relayCall({ body, key: 'ak', config: { library_id: 'lib1' }, baseUrl: 'https://api.aiproxy.io' }),
     );
     expect(request.url).toBe('https://api.aiproxy.io/api/library/ask');
     expect(request.headers.authorization).toBe('Bearer ak');
@@ -36,11 +36,11 @@ describe('aiproxy library', () => {
       libraryId: 'lib1',
       stream: false,
     });
-    expect(() => buildLibraryRequest(makeCall({ body }))).toThrow('no library_id');
+    expect(() => buildLibraryRequest(relayCall({ body }))).toThrow('no library_id');
   });
 
   it('appends the reference documents, whole and streamed', async () => {
-    const call = makeCall({ body });
+    const call = relayCall({ body });
     const result = readLibraryResponse(wholeResponse(fixture('aiproxy-library', 'answer.json')), call);
     expect(JSON.parse(result.body.toString()).choices[0].message.content).toBe(
       `ModelGate 是一个 LLM API 网关。${references}`,
@@ -56,7 +56,7 @@ describe('aiproxy library', () => {
 
   it('maps success:false answers', () => {
     expect(() =>
-      readLibraryResponse(wholeResponse(fixture('aiproxy-library', 'error.json')), makeCall({ body })),
+      readLibraryResponse(wholeResponse(fixture('aiproxy-library', 'error.json')), relayCall({ body })),
     ).toThrow('library not found');
     expect(
       readLibraryError(wholeResponse('{"success":false,"errCode":401,"message":"invalid api key"}')),
@@ -71,12 +71,12 @@ describe('aiproxy library', () => {
     afterAll(() => mock.close());
 
     it('answers whole and streamed, and refuses another library', async () => {
-      const call = makeCall({ body, key: 'ak', config: { library_id: 'lib1' }, baseUrl: mock.url });
+      const call = relayCall({ body, key: 'ak', config: { library_id: 'lib1' }, baseUrl: mock.url });
       expect(
         JSON.parse(readLibraryResponse(await sendWhole(buildLibraryRequest(call)), call).body.toString()).choices[0]
           .message.content,
       ).toContain('参考文档');
-      const streamCall = makeCall({
+      const streamCall = relayCall({
         body: { ...body, stream: true },
         key: 'ak',
         config: { library_id: 'lib1' },
@@ -85,7 +85,7 @@ describe('aiproxy library', () => {
       expect(
         (await collectChunks(readLibraryStream(sendStreaming(buildLibraryRequest(streamCall)), streamCall))).content,
       ).toContain('网关');
-      const other = makeCall({ body, key: 'ak', config: { library_id: 'other' }, baseUrl: mock.url });
+      const other = relayCall({ body, key: 'ak', config: { library_id: 'other' }, baseUrl: mock.url });
       const refused = await sendWhole(buildLibraryRequest(other));
       expect(() => readLibraryResponse(refused, other)).toThrow('library not found');
     });

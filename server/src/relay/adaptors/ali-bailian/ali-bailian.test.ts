@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAliBailianMock } from '../../../../test/mock-upstreams/ali-bailian.js';
 import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { collectChunks, makeCall, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { collectChunks, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { aliBailian } from './index.js';
 
 const body = { model: 'qwen-plus', messages: [{ role: 'user', content: '你好' }] };
@@ -14,10 +15,10 @@ describe('ali bailian (compatible mode)', () => {
   afterAll(() => mock.close());
 
   it('answers chat, stream (data: without a space) and embeddings under /compatible-mode/v1', async () => {
-    const call = makeCall({ body, key: 'sk-bl', baseUrl: mock.url });
+    const call = relayCall({ body, key: 'sk-bl', baseUrl: mock.url });
     expect(aliBailian.buildRequest(call).url).toBe(`${mock.url}/compatible-mode/v1/chat/completions`);
     expect(aliBailian.readResponse(await sendWhole(aliBailian.buildRequest(call)), call).usage?.total_tokens).toBe(16);
-    const streamCall = makeCall({ body: { ...body, stream: true }, key: 'sk-bl', baseUrl: mock.url });
+    const streamCall = relayCall({ body: { ...body, stream: true }, key: 'sk-bl', baseUrl: mock.url });
     expect(JSON.parse(String(aliBailian.buildRequest(streamCall).body)).stream_options).toEqual({
       include_usage: true,
     });
@@ -26,7 +27,7 @@ describe('ali bailian (compatible mode)', () => {
     );
     expect(streamed.content).toBe('你好！我是通义千问。');
     expect(streamed.usage?.total_tokens).toBe(16);
-    const embeddings = makeCall({
+    const embeddings = relayCall({
       mode: 'embeddings',
       body: { model: 'text-embedding-v3', input: 'a' },
       key: 'sk-bl',
@@ -35,7 +36,7 @@ describe('ali bailian (compatible mode)', () => {
     expect(
       aliBailian.readResponse(await sendWhole(aliBailian.buildRequest(embeddings)), embeddings).usage?.total_tokens,
     ).toBe(3);
-    const wrong = makeCall({ body, key: 'x', baseUrl: mock.url });
+    const wrong = relayCall({ body, key: 'x', baseUrl: mock.url });
     expect(aliBailian.readError(await sendWhole(aliBailian.buildRequest(wrong)), wrong)).toMatchObject({
       status: 401,
       code: 'invalid_api_key',

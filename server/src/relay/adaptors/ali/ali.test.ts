@@ -3,12 +3,12 @@ import { startAliMock, aliMockPicture } from '../../../../test/mock-upstreams/al
 import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
 import {
   collectChunks,
-  makeCall,
   piecesOf,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { finishAliImageTask } from './images.js';
 import { buildAliRequest } from './request.js';
 import { readAliError, readAliResponse } from './response.js';
@@ -32,7 +32,7 @@ const chatBody = {
 
 describe('ali request', () => {
   it('builds the native text-generation request', () => {
-    const call = makeCall({
+    const call = relayCall({
       body: { ...chatBody, model: 'qwen-max-internet', stream: true },
       key: 'sk-ali',
       config: { plugin: '{"pdf_extracter":{}}' },
@@ -73,13 +73,13 @@ describe('ali request', () => {
       },
       { role: 'tool', tool_call_id: 'c1', content: '晴' },
     ];
-    const sent = JSON.parse(String(buildAliRequest(makeCall({ body: { model: 'qwen-plus', messages, tools } })).body));
+    const sent = JSON.parse(String(buildAliRequest(relayCall({ body: { model: 'qwen-plus', messages, tools } })).body));
     expect(sent.parameters.tools).toEqual(tools);
     expect(sent.input.messages[1].tool_calls[0].id).toBe('c1');
     expect(sent.input.messages[2]).toEqual({ role: 'tool', content: '晴', tool_call_id: 'c1' });
 
     const embeddings = buildAliRequest(
-      makeCall({ mode: 'embeddings', body: { model: 'text-embedding-v1', input: 'a' } }),
+      relayCall({ mode: 'embeddings', body: { model: 'text-embedding-v1', input: 'a' } }),
     );
     expect(embeddings.url).toContain('/api/v1/services/embeddings/text-embedding/text-embedding');
     expect(JSON.parse(String(embeddings.body))).toEqual({
@@ -89,7 +89,7 @@ describe('ali request', () => {
     });
 
     const image = buildAliRequest(
-      makeCall({ mode: 'images', body: { model: 'wanx-v1', prompt: 'a cat', size: '1024x1024', n: 1 } }),
+      relayCall({ mode: 'images', body: { model: 'wanx-v1', prompt: 'a cat', size: '1024x1024', n: 1 } }),
     );
     expect(image.headers['x-dashscope-async']).toBe('enable');
     expect(JSON.parse(String(image.body))).toEqual({
@@ -111,7 +111,7 @@ describe('ali request', () => {
       },
     ];
     const request = buildAliRequest(
-      makeCall({ body: { model: 'qwen-vl-plus', messages }, config: { api_version: '{"ocr":{}}' } }),
+      relayCall({ body: { model: 'qwen-vl-plus', messages }, config: { api_version: '{"ocr":{}}' } }),
     );
     expect(request.url).toContain('/api/v1/services/aigc/multimodal-generation/generation');
     expect(request.headers['x-dashscope-plugin']).toBe('{"ocr":{}}');
@@ -121,19 +121,19 @@ describe('ali request', () => {
     ]);
     const answer = readAliResponse(
       wholeResponse(fixture('ali', 'vision.json')),
-      makeCall({ body: { model: 'qwen-vl-plus', messages } }),
+      relayCall({ body: { model: 'qwen-vl-plus', messages } }),
     );
     expect(JSON.parse(answer.body.toString()).choices[0].message.content).toBe('图中是一只橘猫，趴在窗台上。');
     expect(answer.usage).toEqual({ prompt_tokens: 1262, completion_tokens: 12, total_tokens: 1274 });
   });
 
   it('refuses an empty key', () => {
-    expect(() => buildAliRequest(makeCall({ body: chatBody, key: ' ' }))).toThrow('expected one DashScope API key');
+    expect(() => buildAliRequest(relayCall({ body: chatBody, key: ' ' }))).toThrow('expected one DashScope API key');
   });
 });
 
 describe('ali response', () => {
-  const call = makeCall({ body: chatBody });
+  const call = relayCall({ body: chatBody });
 
   it('converts whole answers, tool calls and usage', () => {
     const plain = readAliResponse(wholeResponse(fixture('ali', 'chat.json')), call);
@@ -153,7 +153,7 @@ describe('ali response', () => {
   });
 
   it('converts embeddings and errors', () => {
-    const embeddingsCall = makeCall({ mode: 'embeddings', body: { model: 'text-embedding-v1', input: ['a', 'b'] } });
+    const embeddingsCall = relayCall({ mode: 'embeddings', body: { model: 'text-embedding-v1', input: ['a', 'b'] } });
     const embeddings = readAliResponse(wholeResponse(fixture('ali', 'embeddings.json')), embeddingsCall);
     expect(JSON.parse(embeddings.body.toString()).data[1].index).toBe(1);
     expect(embeddings.usage).toEqual({ prompt_tokens: 4, completion_tokens: 0, total_tokens: 4 });
@@ -213,23 +213,25 @@ describe('ali mock upstream', () => {
   afterAll(() => mock.close());
 
   it('answers chat, stream, tools and embeddings', async () => {
-    const call = makeCall({ body: chatBody, key: 'sk-ali', baseUrl: mock.url });
+    const call = relayCall({ body: chatBody, key: 'sk-ali', baseUrl: mock.url });
     expect(readAliResponse(await sendWhole(buildAliRequest(call)), call).usage?.total_tokens).toBe(20);
-    const streamCall = makeCall({ body: { ...chatBody, stream: true }, key: 'sk-ali', baseUrl: mock.url });
+    const streamCall = relayCall({ body: { ...chatBody, stream: true }, key: 'sk-ali', baseUrl: mock.url });
     expect((await collectChunks(readAliStream(sendStreaming(buildAliRequest(streamCall)), streamCall))).content).toBe(
       '你好！有什么可以帮你的吗？',
     );
-    const toolCall = makeCall({ body: { ...chatBody, tools }, key: 'sk-ali', baseUrl: mock.url });
+    const toolCall = relayCall({ body: { ...chatBody, tools }, key: 'sk-ali', baseUrl: mock.url });
     expect(
       JSON.parse(readAliResponse(await sendWhole(buildAliRequest(toolCall)), toolCall).body.toString()).choices[0]
         .finish_reason,
     ).toBe('tool_calls');
-    const wrongKey = await sendWhole(buildAliRequest(makeCall({ body: chatBody, key: 'sk-wrong', baseUrl: mock.url })));
+    const wrongKey = await sendWhole(
+      buildAliRequest(relayCall({ body: chatBody, key: 'sk-wrong', baseUrl: mock.url })),
+    );
     expect(readAliError(wrongKey)).toMatchObject({ status: 401, code: 'InvalidApiKey' });
   });
 
   it('runs an image task to the end, as URL and as base64', async () => {
-    const call = makeCall({
+    const call = relayCall({
       mode: 'images',
       body: { model: 'wanx-v1', prompt: 'a cat' },
       key: 'sk-ali',
@@ -238,7 +240,7 @@ describe('ali mock upstream', () => {
     const fast = { intervalMs: 5, maxPolls: 5 };
     const byUrl = await finishAliImageTask(await sendWhole(buildAliRequest(call)), call, sendWhole, fast);
     expect(JSON.parse(byUrl.body.toString()).data[0].url).toBe(`${mock.url}/pictures/cat.png`);
-    const base64Call = makeCall({
+    const base64Call = relayCall({
       mode: 'images',
       body: { model: 'wanx-v1', prompt: 'a dog', response_format: 'b64_json' },
       key: 'sk-ali',

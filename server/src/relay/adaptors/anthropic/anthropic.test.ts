@@ -4,10 +4,10 @@ import {
   collect,
   fixture,
   pieces,
-  relayCall,
   sendTo,
   type MockUpstream,
 } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildAnthropicRequest, toClaudeRequest } from './request.js';
 import { readAnthropicError, readAnthropicResponse } from './response.js';

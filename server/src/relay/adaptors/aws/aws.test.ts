@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { awsMockCredentials, awsMockKey, startAwsMock } from '../../../../test/mock-upstreams/aws.js';
-import {
-  collect,
-  fixture,
-  relayCall,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { collect, fixture, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { invokeBedrock, invokeBedrockStream } from './client.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBaichuanMock } from '../../../../test/mock-upstreams/baichuan.js';
 import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { collectChunks, makeCall, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { collectChunks, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { baichuan } from './index.js';
 
 const body = {
@@ -14,7 +15,7 @@ const body = {
 
 describe('baichuan', () => {
   it('rebuilds the body with its own fields only and asks for stream usage', () => {
-    const sent = JSON.parse(String(baichuan.buildRequest(makeCall({ body, key: 'bc' })).body));
+    const sent = JSON.parse(String(baichuan.buildRequest(relayCall({ body, key: 'bc' })).body));
     expect(sent).toEqual({
       model: 'Baichuan4',
       messages: [{ role: 'user', content: '你好' }],
@@ -31,15 +32,15 @@ describe('baichuan', () => {
     afterAll(() => mock.close());
 
     it('streams, answers, embeds and refuses a wrong key', async () => {
-      const streamCall = makeCall({ body, key: 'bc', baseUrl: mock.url });
+      const streamCall = relayCall({ body, key: 'bc', baseUrl: mock.url });
       const streamed = await collectChunks(
         baichuan.readStream(sendStreaming(baichuan.buildRequest(streamCall)), streamCall),
       );
       expect(streamed.content).toBe('你好！我是百川大模型。');
       expect(streamed.usage?.total_tokens).toBe(15);
-      const call = makeCall({ body: { ...body, stream: false }, key: 'bc', baseUrl: mock.url });
+      const call = relayCall({ body: { ...body, stream: false }, key: 'bc', baseUrl: mock.url });
       expect(baichuan.readResponse(await sendWhole(baichuan.buildRequest(call)), call).usage?.total_tokens).toBe(15);
-      const embeddings = makeCall({
+      const embeddings = relayCall({
         mode: 'embeddings',
         body: { model: 'Baichuan-Text-Embedding', input: 'x' },
         key: 'bc',
@@ -48,7 +49,7 @@ describe('baichuan', () => {
       expect(
         baichuan.readResponse(await sendWhole(baichuan.buildRequest(embeddings)), embeddings).usage?.prompt_tokens,
       ).toBe(3);
-      const wrong = makeCall({ body, key: 'no', baseUrl: mock.url });
+      const wrong = relayCall({ body, key: 'no', baseUrl: mock.url });
       expect(baichuan.readError(await sendWhole(baichuan.buildRequest(wrong)), wrong)).toMatchObject({
         status: 401,
         code: 'invalid_api_key',

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBaiduV2Mock } from '../../../../test/mock-upstreams/baidu-v2.js';
 import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { collectChunks, makeCall, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { collectChunks, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { baiduV2 } from './index.js';
 
 const key = 'bce-v3/ALTAK-mock/abcdef';
@@ -9,11 +10,11 @@ const body = { model: 'ERNIE-4.0-8K', messages: [{ role: 'user', content: '你�
 
 describe('baidu v2 (Qianfan)', () => {
   it('sends lower-case model ids to /v2/chat/completions and refuses a v1 key pair', () => {
-    const request = baiduV2.buildRequest(makeCall({ body, key, baseUrl: 'https://qianfan.baidubce.com' }));
+    const request = baiduV2.buildRequest(relayCall({ body, key, baseUrl: 'https://qianfan.baidubce.com' }));
     expect(request.url).toBe('https://qianfan.baidubce.com/v2/chat/completions');
     expect(request.headers.authorization).toBe(`Bearer ${key}`);
     expect(JSON.parse(String(request.body)).model).toBe('ernie-4.0-8k');
-    expect(() => baiduV2.buildRequest(makeCall({ body, key: 'ak|sk' }))).toThrow('bce-v3');
+    expect(() => baiduV2.buildRequest(relayCall({ body, key: 'ak|sk' }))).toThrow('bce-v3');
   });
 
   describe('against the mock', () => {
@@ -24,13 +25,13 @@ describe('baidu v2 (Qianfan)', () => {
     afterAll(() => mock.close());
 
     it('answers whole and streamed, maps the IAM error', async () => {
-      const call = makeCall({ body, key, baseUrl: mock.url });
+      const call = relayCall({ body, key, baseUrl: mock.url });
       expect(baiduV2.readResponse(await sendWhole(baiduV2.buildRequest(call)), call).usage?.total_tokens).toBe(10);
-      const streamCall = makeCall({ body: { ...body, stream: true }, key, baseUrl: mock.url });
+      const streamCall = relayCall({ body: { ...body, stream: true }, key, baseUrl: mock.url });
       expect(
         (await collectChunks(baiduV2.readStream(sendStreaming(baiduV2.buildRequest(streamCall)), streamCall))).content,
       ).toBe('你好！我是文心一言。');
-      const wrong = makeCall({ body, key: 'bce-v3/other', baseUrl: mock.url });
+      const wrong = relayCall({ body, key: 'bce-v3/other', baseUrl: mock.url });
       expect(baiduV2.readError(await sendWhole(baiduV2.buildRequest(wrong)), wrong)).toMatchObject({
         status: 401,
         code: 'invalid_iam_token',

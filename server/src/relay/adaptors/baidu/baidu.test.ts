@@ -3,12 +3,12 @@ import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/chin
 import { startBaiduMock } from '../../../../test/mock-upstreams/baidu.js';
 import {
   collectChunks,
-  makeCall,
   piecesOf,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { isUpstreamError } from '../../upstream-error.js';
 import { baiduAccessToken } from './access-token.js';
 import { buildBaiduRequest, parseBaiduKey } from './request.js';
@@ -53,7 +53,7 @@ describe('baidu request', () => {
   });
 
   it('builds the chat URL by endpoint and moves system to the top level', () => {
-    const request = buildBaiduRequest(makeCall({ body: chatBody, baseUrl: 'https://aip.example' }), 'tok');
+    const request = buildBaiduRequest(relayCall({ body: chatBody, baseUrl: 'https://aip.example' }), 'tok');
     expect(request.url).toBe(
       'https://aip.example/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions?access_token=tok',
     );
@@ -84,7 +84,7 @@ describe('baidu request', () => {
         { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' },
       ],
     };
-    const request = buildBaiduRequest(makeCall({ body }), 'tok');
+    const request = buildBaiduRequest(relayCall({ body }), 'tok');
     expect(request.url).toContain('/chat/completions_pro?');
     const sent = JSON.parse(String(request.body));
     expect(sent.functions[0].name).toBe('get_weather');
@@ -97,7 +97,7 @@ describe('baidu request', () => {
   });
 
   it('routes embedding models to the embeddings family', () => {
-    const call = makeCall({ mode: 'embeddings', body: { model: 'Embedding-V1', input: 'hello' } });
+    const call = relayCall({ mode: 'embeddings', body: { model: 'Embedding-V1', input: 'hello' } });
     const request = buildBaiduRequest(call, 'tok');
     expect(request.url).toContain('/wenxinworkshop/embeddings/embedding-v1?access_token=tok');
     expect(JSON.parse(String(request.body))).toEqual({ input: ['hello'] });
@@ -105,7 +105,7 @@ describe('baidu request', () => {
 });
 
 describe('baidu response', () => {
-  const call = makeCall({ body: chatBody });
+  const call = relayCall({ body: chatBody });
 
   it('converts a whole answer with usage', () => {
     const result = readBaiduResponse(wholeResponse(fixture('baidu', 'chat.json')), call);
@@ -151,7 +151,7 @@ describe('baidu response', () => {
   });
 
   it('converts embeddings', () => {
-    const embeddingsCall = makeCall({ mode: 'embeddings', body: { model: 'Embedding-V1', input: ['a', 'b'] } });
+    const embeddingsCall = relayCall({ mode: 'embeddings', body: { model: 'Embedding-V1', input: ['a', 'b'] } });
     const body = JSON.parse(
       readBaiduResponse(wholeResponse(fixture('baidu', 'embeddings.json')), embeddingsCall).body.toString(),
     );
@@ -195,17 +195,17 @@ describe('baidu mock upstream', () => {
     expect(await baiduAccessToken(mock.url, key, sendWhole)).toBe(token);
     expect(mock.requests.filter((request) => request.path === '/oauth/2.0/token')).toHaveLength(1);
 
-    const call = makeCall({ body: chatBody, baseUrl: mock.url });
+    const call = relayCall({ body: chatBody, baseUrl: mock.url });
     const whole = readBaiduResponse(await sendWhole(buildBaiduRequest(call, token)), call);
     expect(whole.usage?.total_tokens).toBe(18);
 
-    const streamCall = makeCall({ body: { ...chatBody, stream: true }, baseUrl: mock.url });
+    const streamCall = relayCall({ body: { ...chatBody, stream: true }, baseUrl: mock.url });
     const streamed = await collectChunks(
       readBaiduStream(sendStreaming(buildBaiduRequest(streamCall, token)), streamCall),
     );
     expect(streamed.content).toBe('你好！我是文心一言。');
 
-    const embeddingsCall = makeCall({
+    const embeddingsCall = relayCall({
       mode: 'embeddings',
       body: { model: 'bge-large-zh', input: ['x'] },
       baseUrl: mock.url,
@@ -221,7 +221,7 @@ describe('baidu mock upstream', () => {
       status: 401,
       message: expect.stringContaining('unknown client id'),
     });
-    const call = makeCall({ body: chatBody, baseUrl: mock.url });
+    const call = relayCall({ body: chatBody, baseUrl: mock.url });
     expect(() => readBaiduResponse(wholeResponse(''), call)).toThrow();
     const answer = await sendWhole(buildBaiduRequest(call, 'wrong-token'));
     expect(() => readBaiduResponse(answer, call)).toThrow('Access token invalid');

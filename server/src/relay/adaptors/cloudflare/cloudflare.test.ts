@@ -8,10 +8,10 @@ import {
   collect,
   fixture,
   pieces,
-  relayCall,
   sendTo,
   type MockUpstream,
 } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { buildCloudflareRequest, readCloudflareCredentials } from './request.js';
 import { readCloudflareError, readCloudflareResponse } from './response.js';
 import { readCloudflareStream } from './stream.js';

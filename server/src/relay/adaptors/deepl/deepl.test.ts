@@ -4,10 +4,10 @@ import {
   collect,
   fixture,
   pieces,
-  relayCall,
   sendTo,
   type MockUpstream,
 } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { readErrorBody } from '../openai/response.js';
 import { buildDeeplRequest, deeplTargetLanguage } from './request.js';
 import { readDeeplResponse } from './response.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
 import { startDoubaoMock } from '../../../../test/mock-upstreams/doubao.js';
-import { collectChunks, makeCall, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { collectChunks, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { doubao } from './index.js';
 
 const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
@@ -10,11 +11,11 @@ const body = { model: 'ep-20240601123456-abcde', messages: [{ role: 'user', cont
 describe('doubao', () => {
   it('uses the /api/v3 paths and asks for stream usage', () => {
     const request = doubao.buildRequest(
-      makeCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: 'https://ark.cn-beijing.volces.com' }),
+      relayCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: 'https://ark.cn-beijing.volces.com' }),
     );
     expect(request.url).toBe('https://ark.cn-beijing.volces.com/api/v3/chat/completions');
     expect(JSON.parse(String(request.body)).stream_options).toEqual({ include_usage: true });
-    expect(doubao.buildRequest(makeCall({ mode: 'embeddings', body: { model: 'ep-x', input: 'a' } })).url).toMatch(
+    expect(doubao.buildRequest(relayCall({ mode: 'embeddings', body: { model: 'ep-x', input: 'a' } })).url).toMatch(
       /\/api\/v3\/embeddings$/,
     );
   });
@@ -27,17 +28,17 @@ describe('doubao', () => {
     afterAll(() => mock.close());
 
     it('answers chat, tools, stream and embeddings; maps Ark errors', async () => {
-      const toolCall = makeCall({ body: { ...body, tools }, key: 'ark', baseUrl: mock.url });
+      const toolCall = relayCall({ body: { ...body, tools }, key: 'ark', baseUrl: mock.url });
       const answer = JSON.parse(
         doubao.readResponse(await sendWhole(doubao.buildRequest(toolCall)), toolCall).body.toString(),
       );
       expect(answer.choices[0].message.tool_calls[0].function.name).toBe('get_weather');
-      const streamCall = makeCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: mock.url });
+      const streamCall = relayCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: mock.url });
       expect(
         (await collectChunks(doubao.readStream(sendStreaming(doubao.buildRequest(streamCall)), streamCall))).usage
           ?.total_tokens,
       ).toBe(14);
-      const embeddings = makeCall({
+      const embeddings = relayCall({
         mode: 'embeddings',
         body: { model: 'ep-embed', input: ['a'] },
         key: 'ark',
@@ -46,12 +47,12 @@ describe('doubao', () => {
       expect(
         doubao.readResponse(await sendWhole(doubao.buildRequest(embeddings)), embeddings).usage?.total_tokens,
       ).toBe(3);
-      const unknown = makeCall({ body: { ...body, model: 'Doubao-pro-32k' }, key: 'ark', baseUrl: mock.url });
+      const unknown = relayCall({ body: { ...body, model: 'Doubao-pro-32k' }, key: 'ark', baseUrl: mock.url });
       expect(doubao.readError(await sendWhole(doubao.buildRequest(unknown)), unknown)).toMatchObject({
         status: 404,
         code: 'InvalidEndpointOrModel.NotFound',
       });
-      const wrong = makeCall({ body, key: 'x', baseUrl: mock.url });
+      const wrong = relayCall({ body, key: 'x', baseUrl: mock.url });
       expect(doubao.readError(await sendWhole(doubao.buildRequest(wrong)), wrong)).toMatchObject({
         status: 401,
         code: 'AuthenticationError',

@@ -3,25 +3,25 @@ import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/chin
 import { startMinimaxMock } from '../../../../test/mock-upstreams/minimax.js';
 import {
   collectChunks,
-  makeCall,
   piecesOf,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { minimax } from './index.js';
 
 const body = { model: 'abab6.5s-chat', messages: [{ role: 'user', content: '你好' }] };
 
 describe('minimax', () => {
   it('posts to chatcompletion_v2 with a Bearer key', () => {
-    const request = minimax.buildRequest(makeCall({ body, key: 'mm-key', baseUrl: 'https://api.minimax.chat' }));
+    const request = minimax.buildRequest(relayCall({ body, key: 'mm-key', baseUrl: 'https://api.minimax.chat' }));
     expect(request.url).toBe('https://api.minimax.chat/v1/text/chatcompletion_v2');
     expect(request.headers.authorization).toBe('Bearer mm-key');
   });
 
   it('reads answers and finds base_resp errors sent with HTTP 200', () => {
-    const call = makeCall({ body });
+    const call = relayCall({ body });
     expect(minimax.readResponse(wholeResponse(fixture('minimax', 'chat.json')), call).usage).toEqual({
       prompt_tokens: 20,
       completion_tokens: 10,
@@ -39,7 +39,7 @@ describe('minimax', () => {
 
   it('turns the final whole-message event into a finishing chunk with usage', async () => {
     const { parsed, content, usage, last } = await collectChunks(
-      minimax.readStream(piecesOf(fixture('minimax', 'stream.sse')), makeCall({ body })),
+      minimax.readStream(piecesOf(fixture('minimax', 'stream.sse')), relayCall({ body })),
     );
     expect(content).toBe('你好！我是 MiniMax 助手。');
     expect(parsed.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.choices[0].delta)).toBe(true);
@@ -56,14 +56,14 @@ describe('minimax', () => {
     afterAll(() => mock.close());
 
     it('answers, streams and refuses a wrong key with HTTP 200', async () => {
-      const call = makeCall({ body, key: 'mm-key', baseUrl: mock.url });
+      const call = relayCall({ body, key: 'mm-key', baseUrl: mock.url });
       expect(minimax.readResponse(await sendWhole(minimax.buildRequest(call)), call).usage?.total_tokens).toBe(30);
-      const streamCall = makeCall({ body: { ...body, stream: true }, key: 'mm-key', baseUrl: mock.url });
+      const streamCall = relayCall({ body: { ...body, stream: true }, key: 'mm-key', baseUrl: mock.url });
       expect(
         (await collectChunks(minimax.readStream(sendStreaming(minimax.buildRequest(streamCall)), streamCall))).usage
           ?.total_tokens,
       ).toBe(30);
-      const wrong = makeCall({ body, key: 'other', baseUrl: mock.url });
+      const wrong = relayCall({ body, key: 'other', baseUrl: mock.url });
       const refused = await sendWhole(minimax.buildRequest(wrong));
       expect(refused.status).toBe(200);
       expect(() => minimax.readResponse(refused, wrong)).toThrow('login fail');

@@ -3,11 +3,11 @@ import {
   collect,
   fixture,
   pieces,
-  relayCall,
   sendTo,
   type MockUpstream,
 } from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { startOllamaMock } from '../../../../test/mock-upstreams/ollama.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { buildOllamaRequest, toOllamaChatRequest } from './request.js';
 import { readOllamaError, readOllamaResponse } from './response.js';
 import { readOllamaStream } from './stream.js';

@@ -3,11 +3,11 @@ import {
   collect,
   fixture,
   pieces,
-  relayCall,
   sendTo,
   type MockUpstream,
 } from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { palmMockKey, startPalmMock } from '../../../../test/mock-upstreams/palm.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { readGeminiError } from '../gemini/response.js';
 import { buildPalmRequest, toPalmRequest } from './request.js';

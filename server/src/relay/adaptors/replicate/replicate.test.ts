@@ -3,11 +3,11 @@ import {
   collect,
   fixture,
   pieces,
-  relayCall,
   sendTo,
   type MockUpstream,
 } from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { mockPng, replicateMockToken, startReplicateMock } from '../../../../test/mock-upstreams/replicate.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import type { AdaptorTools } from '../../adaptor.js';
 import { openReplicateStream } from './open-stream.js';
 import { buildReplicateRequest, replicateImageInput } from './request.js';

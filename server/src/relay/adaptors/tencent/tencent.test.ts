@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
 import {
   collectChunks,
-  makeCall,
   piecesOf,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startTencentMock } from '../../../../test/mock-upstreams/tencent.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { buildTencentRequest, parseTencentKey } from './request.js';
 import { readTencentError, readTencentResponse } from './response.js';
 import { readTencentStream } from './stream.js';
@@ -62,7 +62,7 @@ describe('tencent request', () => {
 
   it('builds the PascalCase body and signs it with TC3-HMAC-SHA256', () => {
     const now = Date.UTC(2024, 5, 10, 6, 0, 0);
-    const request = buildTencentRequest(makeCall({ body, key, baseUrl: 'https://hunyuan.tencentcloudapi.com' }), now);
+    const request = buildTencentRequest(relayCall({ body, key, baseUrl: 'https://hunyuan.tencentcloudapi.com' }), now);
     expect(request.url).toBe('https://hunyuan.tencentcloudapi.com/');
     expect(JSON.parse(String(request.body))).toEqual({
       Model: 'hunyuan-lite',
@@ -104,7 +104,7 @@ describe('tencent request', () => {
     const sent = JSON.parse(
       String(
         buildTencentRequest(
-          makeCall({
+          relayCall({
             body: { ...body, messages, tools, tool_choice: { type: 'function', function: { name: 'get_weather' } } },
             key,
           }),
@@ -129,7 +129,7 @@ describe('tencent request', () => {
       },
     ];
     const visionBody = JSON.parse(
-      String(buildTencentRequest(makeCall({ body: { model: 'hunyuan-vision', messages: vision }, key })).body),
+      String(buildTencentRequest(relayCall({ body: { model: 'hunyuan-vision', messages: vision }, key })).body),
     );
     expect(visionBody.Messages[0]).toEqual({
       Role: 'user',
@@ -139,7 +139,7 @@ describe('tencent request', () => {
       ],
     });
     const embeddings = buildTencentRequest(
-      makeCall({ mode: 'embeddings', body: { model: 'hunyuan-embedding', input: ['a'] }, key }),
+      relayCall({ mode: 'embeddings', body: { model: 'hunyuan-embedding', input: ['a'] }, key }),
     );
     expect(embeddings.headers['x-tc-action']).toBe('GetEmbedding');
     expect(JSON.parse(String(embeddings.body))).toEqual({ InputList: ['a'] });
@@ -147,7 +147,7 @@ describe('tencent request', () => {
 });
 
 describe('tencent response', () => {
-  const call = makeCall({ body, key });
+  const call = relayCall({ body, key });
 
   it('converts answers, tool calls, embeddings and 200 errors', () => {
     const result = readTencentResponse(wholeResponse(fixture('tencent', 'chat.json')), call);
@@ -168,7 +168,7 @@ describe('tencent response', () => {
     });
     const embeddings = readTencentResponse(
       wholeResponse(fixture('tencent', 'embeddings.json')),
-      makeCall({ mode: 'embeddings', body: { model: 'hunyuan-embedding', input: ['a', 'b'] } }),
+      relayCall({ mode: 'embeddings', body: { model: 'hunyuan-embedding', input: ['a', 'b'] } }),
     );
     expect(JSON.parse(embeddings.body.toString()).data).toHaveLength(2);
     expect(() => readTencentResponse(wholeResponse(fixture('tencent', 'error.json')), call)).toThrow(
@@ -201,7 +201,7 @@ describe('tencent response', () => {
 
 describe('tencent streamed tool calls', () => {
   it('streams tool-call fragments by index and finishes with tool_calls', async () => {
-    const call = makeCall({ body: { ...body, tools, stream: true }, key });
+    const call = relayCall({ body: { ...body, tools, stream: true }, key });
     const { parsed, usage, last } = await collectChunks(
       readTencentStream(piecesOf(fixture('tencent', 'stream-tool-call.sse')), call),
     );
@@ -225,18 +225,18 @@ describe('tencent mock upstream', () => {
   afterAll(() => mock.close());
 
   it('verifies our signature and answers chat, tools, stream and embeddings', async () => {
-    const call = makeCall({ body, key, baseUrl: mock.url });
+    const call = relayCall({ body, key, baseUrl: mock.url });
     expect(readTencentResponse(await sendWhole(buildTencentRequest(call)), call).usage?.total_tokens).toBe(10);
-    const toolCall = makeCall({ body: { ...body, tools }, key, baseUrl: mock.url });
+    const toolCall = relayCall({ body: { ...body, tools }, key, baseUrl: mock.url });
     expect(
       JSON.parse(readTencentResponse(await sendWhole(buildTencentRequest(toolCall)), toolCall).body.toString())
         .choices[0].finish_reason,
     ).toBe('tool_calls');
-    const streamCall = makeCall({ body: { ...body, stream: true }, key, baseUrl: mock.url });
+    const streamCall = relayCall({ body: { ...body, stream: true }, key, baseUrl: mock.url });
     expect(
       (await collectChunks(readTencentStream(sendStreaming(buildTencentRequest(streamCall)), streamCall))).content,
     ).toBe('你好！我是腾讯混元。');
-    const embeddingsCall = makeCall({
+    const embeddingsCall = relayCall({
       mode: 'embeddings',
       body: { model: 'hunyuan-embedding', input: 'a' },
       key,
@@ -250,12 +250,12 @@ describe('tencent mock upstream', () => {
   });
 
   it('refuses a wrong secret and a stale timestamp', async () => {
-    const wrong = makeCall({ body, key: '1300000000|AKIDmock|other', baseUrl: mock.url });
+    const wrong = relayCall({ body, key: '1300000000|AKIDmock|other', baseUrl: mock.url });
     expect(() => readTencentResponse(wholeResponse(''), wrong)).toThrow();
     const refused = await sendWhole(buildTencentRequest(wrong));
     expect(readTencentError(refused)).toMatchObject({ status: 401, code: 'AuthFailure.SignatureFailure' });
     const stale = await sendWhole(
-      buildTencentRequest(makeCall({ body, key, baseUrl: mock.url }), Date.now() - 3600_000),
+      buildTencentRequest(relayCall({ body, key, baseUrl: mock.url }), Date.now() - 3600_000),
     );
     expect(readTencentError(stale)).toMatchObject({ code: 'AuthFailure.SignatureExpire', status: 401 });
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { collect, fixture, relayCall, sendTo } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { collect, fixture, sendTo } from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { startVertexMock, type VertexMock } from '../../../../test/mock-upstreams/vertexai.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { tokenEndpoint, vertexAccessToken } from './access-token.js';

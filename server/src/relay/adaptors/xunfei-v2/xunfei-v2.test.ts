@@ -2,23 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
 import {
   collectChunks,
-  makeCall,
   piecesOf,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startXunfeiV2Mock } from '../../../../test/mock-upstreams/xunfei-v2.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { xunfeiV2 } from './index.js';
 
 const body = { model: 'generalv3.5', messages: [{ role: 'user', content: '你好' }] };
 
 describe('xunfei v2 (HTTP)', () => {
   it('reads answers and streams, and maps code errors', async () => {
-    const call = makeCall({ body });
-    expect(xunfeiV2.buildRequest(makeCall({ body, key: 'pw', baseUrl: 'https://spark-api-open.xf-yun.com' })).url).toBe(
-      'https://spark-api-open.xf-yun.com/v1/chat/completions',
-    );
+    const call = relayCall({ body });
+    expect(
+      xunfeiV2.buildRequest(relayCall({ body, key: 'pw', baseUrl: 'https://spark-api-open.xf-yun.com' })).url,
+    ).toBe('https://spark-api-open.xf-yun.com/v1/chat/completions');
     expect(xunfeiV2.readResponse(wholeResponse(fixture('xunfei-v2', 'chat.json')), call).usage?.total_tokens).toBe(13);
     const streamed = await collectChunks(xunfeiV2.readStream(piecesOf(fixture('xunfei-v2', 'stream.sse')), call));
     expect(streamed.content).toBe('你好！我是讯飞星火认知大模型。');
@@ -43,19 +43,19 @@ describe('xunfei v2 (HTTP)', () => {
     afterAll(() => mock.close());
 
     it('answers with the right password and model, refuses otherwise', async () => {
-      const call = makeCall({ body, key: 'pw', baseUrl: mock.url });
+      const call = relayCall({ body, key: 'pw', baseUrl: mock.url });
       expect(xunfeiV2.readResponse(await sendWhole(xunfeiV2.buildRequest(call)), call).usage?.total_tokens).toBe(13);
-      const streamCall = makeCall({ body: { ...body, stream: true }, key: 'pw', baseUrl: mock.url });
+      const streamCall = relayCall({ body: { ...body, stream: true }, key: 'pw', baseUrl: mock.url });
       expect(
         (await collectChunks(xunfeiV2.readStream(sendStreaming(xunfeiV2.buildRequest(streamCall)), streamCall)))
           .content,
       ).toContain('星火');
-      const wrongModel = makeCall({ body: { ...body, model: 'Spark-Max' }, key: 'pw', baseUrl: mock.url });
+      const wrongModel = relayCall({ body: { ...body, model: 'Spark-Max' }, key: 'pw', baseUrl: mock.url });
       expect(xunfeiV2.readError(await sendWhole(xunfeiV2.buildRequest(wrongModel)), wrongModel)).toMatchObject({
         status: 400,
         code: '10404',
       });
-      const wrongKey = makeCall({ body, key: 'nope', baseUrl: mock.url });
+      const wrongKey = relayCall({ body, key: 'nope', baseUrl: mock.url });
       expect(xunfeiV2.readError(await sendWhole(xunfeiV2.buildRequest(wrongKey)), wrongKey)).toMatchObject({
         status: 401,
         code: '11200',

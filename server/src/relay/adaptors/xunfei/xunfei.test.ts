@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { collectChunks, makeCall, piecesOf, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { collectChunks, piecesOf, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startXunfeiMock, type XunfeiMock } from '../../../../test/mock-upstreams/xunfei.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { sparkDomain, sparkPath, sparkVersion } from './models.js';
 import { buildXunfeiRequest, parseXunfeiKey } from './request.js';
 import { readXunfeiError, readXunfeiResponse } from './response.js';
@@ -53,7 +54,7 @@ describe('xunfei versions', () => {
 describe('xunfei request', () => {
   it('signs the handshake URL over host, date and request line', () => {
     const date = new Date('2024-03-01T08:00:00Z');
-    const request = buildXunfeiRequest(makeCall({ body, key, baseUrl: 'wss://spark-api.xf-yun.com' }), date);
+    const request = buildXunfeiRequest(relayCall({ body, key, baseUrl: 'wss://spark-api.xf-yun.com' }), date);
     const url = new URL(request.url);
     expect(url.origin + url.pathname).toBe('wss://spark-api.xf-yun.com/v3.5/chat');
     expect(url.searchParams.get('date')).toBe('Fri, 01 Mar 2024 08:00:00 GMT');
@@ -79,10 +80,10 @@ describe('xunfei request', () => {
   });
 
   it('sends functions only to domains that take them, and turns http bases into ws', () => {
-    const withTools = JSON.parse(String(buildXunfeiRequest(makeCall({ body: { ...body, tools }, key })).body));
+    const withTools = JSON.parse(String(buildXunfeiRequest(relayCall({ body: { ...body, tools }, key })).body));
     expect(withTools.payload.functions.text[0].name).toBe('get_weather');
     const lite = buildXunfeiRequest(
-      makeCall({ body: { ...body, model: 'Spark-Lite', tools }, key, baseUrl: 'http://127.0.0.1:7000' }),
+      relayCall({ body: { ...body, model: 'Spark-Lite', tools }, key, baseUrl: 'http://127.0.0.1:7000' }),
     );
     expect(lite.url.startsWith('ws://127.0.0.1:7000/v1.1/chat?')).toBe(true);
     expect(JSON.parse(String(lite.body)).payload.functions).toBeUndefined();
@@ -90,7 +91,7 @@ describe('xunfei request', () => {
 });
 
 describe('xunfei response', () => {
-  const call = makeCall({ body, key });
+  const call = relayCall({ body, key });
 
   it('collects frames into one answer with usage', () => {
     const result = readXunfeiResponse(wholeResponse(fixture('xunfei', 'stream.jsonl')), call);
@@ -149,7 +150,7 @@ describe('xunfei mock upstream over a real WebSocket', () => {
   afterAll(() => mock.close());
 
   it('accepts the signed handshake and answers whole and streamed', async () => {
-    const call = makeCall({ body, key, baseUrl: mock.url });
+    const call = relayCall({ body, key, baseUrl: mock.url });
     const socket = await openSparkSocket(buildXunfeiRequest(call));
     expect(socket.status).toBe(200);
     const result = readXunfeiResponse(
@@ -159,7 +160,7 @@ describe('xunfei mock upstream over a real WebSocket', () => {
     expect(result.usage?.total_tokens).toBe(14);
     expect(mock.frames.at(-1)!.frame.parameter.chat.domain).toBe('generalv3.5');
 
-    const streamCall = makeCall({
+    const streamCall = relayCall({
       body: { ...body, stream: true, model: 'Spark-4.0-Ultra', tools },
       key,
       baseUrl: mock.url,
@@ -172,13 +173,13 @@ describe('xunfei mock upstream over a real WebSocket', () => {
 
   it('refuses a wrong secret and a stale date at the handshake', async () => {
     const wrong = await openSparkSocket(
-      buildXunfeiRequest(makeCall({ body, key: 'app1|other|key1', baseUrl: mock.url })),
+      buildXunfeiRequest(relayCall({ body, key: 'app1|other|key1', baseUrl: mock.url })),
     );
     expect(
       readXunfeiError({ status: wrong.status, headers: wrong.headers, body: await readSocketBody(wrong.body) }),
     ).toMatchObject({ status: 401, message: 'HMAC signature does not match' });
     const stale = await openSparkSocket(
-      buildXunfeiRequest(makeCall({ body, key, baseUrl: mock.url }), new Date(Date.now() - 3600_000)),
+      buildXunfeiRequest(relayCall({ body, key, baseUrl: mock.url }), new Date(Date.now() - 3600_000)),
     );
     expect(stale.status).toBe(403);
   });
@@ -187,7 +188,7 @@ describe('xunfei mock upstream over a real WebSocket', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      openSparkSocket(buildXunfeiRequest(makeCall({ body, key, baseUrl: mock.url })), { signal: controller.signal }),
+      openSparkSocket(buildXunfeiRequest(relayCall({ body, key, baseUrl: mock.url })), { signal: controller.signal }),
     ).rejects.toMatchObject({ retryable: true });
   });
 

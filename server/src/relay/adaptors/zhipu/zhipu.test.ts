@@ -3,12 +3,12 @@ import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/chin
 import { startZhipuMock, zhipuAuthorizationValid } from '../../../../test/mock-upstreams/zhipu.js';
 import {
   collectChunks,
-  makeCall,
   piecesOf,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { buildZhipuRequest } from './request.js';
 import { readZhipuError, readZhipuResponse } from './response.js';
 import { readZhipuStream } from './stream.js';
@@ -58,7 +58,7 @@ describe('zhipu key and token', () => {
 
 describe('zhipu request', () => {
   it('sends glm-* to v4 with sampling clamped to (0,1) and tool_choice auto', () => {
-    const request = buildZhipuRequest(makeCall({ body: v4Body, key, baseUrl: 'https://open.example' }));
+    const request = buildZhipuRequest(relayCall({ body: v4Body, key, baseUrl: 'https://open.example' }));
     expect(request.url).toBe('https://open.example/api/paas/v4/chat/completions');
     expect(request.headers.authorization).toBe(zhipuToken(key));
     expect(JSON.parse(String(request.body))).toMatchObject({
@@ -70,7 +70,7 @@ describe('zhipu request', () => {
   });
 
   it('sends other chat models to v3 invoke / sse-invoke', () => {
-    const whole = buildZhipuRequest(makeCall({ body: v3Body, key }));
+    const whole = buildZhipuRequest(relayCall({ body: v3Body, key }));
     expect(whole.url).toMatch(/\/api\/paas\/v3\/model-api\/chatglm_turbo\/invoke$/);
     expect(JSON.parse(String(whole.body))).toEqual({
       prompt: [
@@ -80,22 +80,22 @@ describe('zhipu request', () => {
       incremental: false,
       temperature: 0.5,
     });
-    expect(buildZhipuRequest(makeCall({ body: { ...v3Body, stream: true }, key })).url).toMatch(/\/sse-invoke$/);
+    expect(buildZhipuRequest(relayCall({ body: { ...v3Body, stream: true }, key })).url).toMatch(/\/sse-invoke$/);
   });
 
   it('sends embeddings and images to v4', () => {
     expect(
-      buildZhipuRequest(makeCall({ mode: 'embeddings', body: { model: 'embedding-2', input: 'x' }, key })).url,
+      buildZhipuRequest(relayCall({ mode: 'embeddings', body: { model: 'embedding-2', input: 'x' }, key })).url,
     ).toMatch(/\/api\/paas\/v4\/embeddings$/);
     expect(
-      buildZhipuRequest(makeCall({ mode: 'images', body: { model: 'cogview-3', prompt: 'cat' }, key })).url,
+      buildZhipuRequest(relayCall({ mode: 'images', body: { model: 'cogview-3', prompt: 'cat' }, key })).url,
     ).toMatch(/\/api\/paas\/v4\/images\/generations$/);
   });
 });
 
 describe('zhipu response', () => {
-  const v4Call = makeCall({ body: v4Body, key });
-  const v3Call = makeCall({ body: v3Body, key });
+  const v4Call = relayCall({ body: v4Body, key });
+  const v3Call = relayCall({ body: v3Body, key });
 
   it('reads v4 answers and tool calls', () => {
     const result = readZhipuResponse(wholeResponse(fixture('zhipu', 'v4-chat.json')), v4Call);
@@ -144,7 +144,7 @@ describe('zhipu response', () => {
     expect(v4.parsed.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
     expect(v4.usage?.total_tokens).toBe(17);
     const v3 = await collectChunks(
-      readZhipuStream(piecesOf(fixture('zhipu', 'v3-stream.sse')), makeCall({ body: { ...v3Body, stream: true } })),
+      readZhipuStream(piecesOf(fixture('zhipu', 'v3-stream.sse')), relayCall({ body: { ...v3Body, stream: true } })),
     );
     expect(v3.content).toBe('你好！我是\nChatGLM。');
     expect(v3.last!.choices[0].finish_reason).toBe('stop');
@@ -154,7 +154,7 @@ describe('zhipu response', () => {
 
 describe('zhipu streamed tool calls', () => {
   it('passes v4 tool-call chunks through with usage', async () => {
-    const call = makeCall({ body: { ...v4Body, tools, stream: true }, key });
+    const call = relayCall({ body: { ...v4Body, tools, stream: true }, key });
     const { last, usage } = await collectChunks(
       readZhipuStream(piecesOf(fixture('zhipu', 'v4-stream-tool-call.sse')), call),
     );
@@ -174,23 +174,23 @@ describe('zhipu mock upstream', () => {
   afterAll(() => mock.close());
 
   it('accepts our JWT on v4 and v3, whole and streamed, and refuses a wrong secret', async () => {
-    const call = makeCall({ body: { ...v4Body, tools }, key, baseUrl: mock.url });
+    const call = relayCall({ body: { ...v4Body, tools }, key, baseUrl: mock.url });
     expect(
       JSON.parse(readZhipuResponse(await sendWhole(buildZhipuRequest(call)), call).body.toString()).choices[0]
         .finish_reason,
     ).toBe('tool_calls');
-    const streamCall = makeCall({ body: { ...v4Body, stream: true }, key, baseUrl: mock.url });
+    const streamCall = relayCall({ body: { ...v4Body, stream: true }, key, baseUrl: mock.url });
     expect(
       (await collectChunks(readZhipuStream(sendStreaming(buildZhipuRequest(streamCall)), streamCall))).content,
     ).toBe('你好！我是智谱清言。');
-    const v3Stream = makeCall({ body: { ...v3Body, stream: true }, key, baseUrl: mock.url });
+    const v3Stream = relayCall({ body: { ...v3Body, stream: true }, key, baseUrl: mock.url });
     expect(
       (await collectChunks(readZhipuStream(sendStreaming(buildZhipuRequest(v3Stream)), v3Stream))).usage?.total_tokens,
     ).toBe(16);
-    const wrong = makeCall({ body: v4Body, key: 'abc123.wrong', baseUrl: mock.url });
+    const wrong = relayCall({ body: v4Body, key: 'abc123.wrong', baseUrl: mock.url });
     const refused = await sendWhole(buildZhipuRequest(wrong));
     expect(readZhipuError(refused)).toMatchObject({ status: 401, code: '1002' });
-    const wrongV3 = makeCall({ body: v3Body, key: 'abc123.wrong', baseUrl: mock.url });
+    const wrongV3 = relayCall({ body: v3Body, key: 'abc123.wrong', baseUrl: mock.url });
     const refusedV3 = await sendWhole(buildZhipuRequest(wrongV3));
     expect(() => readZhipuResponse(refusedV3, wrongV3)).toThrow(/Authorization Token非法/);
   });

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { collect, fixture, pieces, relayCall } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { parseAnthropicEvents } from '../../../../test/anthropic-events.js';
+import { collect, fixture, pieces } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { relayCall } from '../../../../test/relay-call.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
 import type { ChatChunk, ChatCompletion } from '../../adaptors/chat-shapes/openai-chat.types.js';
 import { anthropicClientHeaders } from './client-headers.js';
@@ -8,16 +10,6 @@ import { anthropicError } from './errors.js';
 import { anthropicToChatRequest } from './request.js';
 import { chatCompletionToAnthropic } from './response.js';
 import { AnthropicEventWriter } from './stream.js';
-
-function parseEvents(text: string) {
-  return text
-    .trim()
-    .split('\n\n')
-    .map((block) => {
-      const [eventLine = '', dataLine = ''] = block.split('\n');
-      return { event: eventLine.slice('event: '.length), data: JSON.parse(dataLine.slice('data: '.length)) };
-    });
-}
 
 describe('anthropic front: request', () => {
   test('system, images, tool use and tool results become OpenAI messages', () => {
@@ -293,7 +285,7 @@ describe('anthropic front: stream', () => {
     let text = '';
     for (const chunk of chunks) for (const event of writer.accept(chunk)) text += event;
     for (const event of writer.end()) text += event;
-    const events = parseEvents(text);
+    const events = parseAnthropicEvents(text);
     expect(events.map((event) => event.event)).toEqual([
       'message_start',
       'content_block_start',
@@ -357,7 +349,7 @@ describe('anthropic front: stream', () => {
     let text = '';
     for (const chunk of chunks) for (const event of writer.accept(chunk)) text += event;
     for (const event of writer.end()) text += event;
-    const events = parseEvents(text);
+    const events = parseAnthropicEvents(text);
     expect(events[0]?.data.message.usage).toEqual({ input_tokens: 1100, output_tokens: 0 });
     expect(events.find((event) => event.event === 'message_delta')?.data.usage).toEqual({
       input_tokens: 176,
@@ -369,7 +361,7 @@ describe('anthropic front: stream', () => {
   test('an error chunk becomes an error event and ends the stream', () => {
     const writer = new AnthropicEventWriter('m');
     const text = [...writer.accept({ error: { message: 'boom', type: 'x' } }), ...writer.end()].join('');
-    expect(parseEvents(text)).toEqual([
+    expect(parseAnthropicEvents(text)).toEqual([
       { event: 'error', data: { type: 'error', error: { type: 'api_error', message: 'boom' } } },
     ]);
   });

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { parseAnthropicEvents } from '../../../../test/anthropic-events.js';
+import { toolLoop, toolLoopForOpenAI } from '../../../../test/claude-code-tool-loop.js';
 import { collect, fixture, fixtureJson, pieces } from '../../../../test/mock-upstreams/international-mock-kit.js';
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { buildAnthropicRequest } from '../../adaptors/anthropic/request.js';
@@ -20,47 +22,6 @@ import { AnthropicEventWriter } from './stream.js';
 
 const cached: ClaudeCacheControl = { type: 'ephemeral' };
 const vertexSettings = { region: 'us-east5', projectId: 'p' } as VertexSettings;
-const signature =
-  'ErUBCkYIBBgCIkBmVd0KQm2A9WvlYfHuuEZcKJ9f7aw3JnSGuN6nM0iXbY1Yu1xqP6vQmXy2hlpAKN3s4C2DwN5tYpQ2iE2mZr2nEgx4';
-
-/** The second call of a Claude Code tool loop with extended thinking and prompt caching. */
-const toolLoop: AnthropicFrontRequest = {
-  model: 'claude-3-7-sonnet-20250219',
-  max_tokens: 2048,
-  thinking: { type: 'enabled', budget_tokens: 1024 },
-  system: [
-    { type: 'text', text: 'You are Claude Code.' },
-    { type: 'text', text: 'Project notes: the tests use vitest.', cache_control: cached },
-  ],
-  tools: [
-    {
-      name: 'get_weather',
-      description: 'Current weather',
-      input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      cache_control: cached,
-    },
-  ],
-  messages: [
-    { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?', cache_control: cached }] },
-    {
-      role: 'assistant',
-      content: [
-        { type: 'thinking', thinking: 'I should call get_weather.', signature },
-        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
-        { type: 'text', text: 'Let me check.' },
-        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
-      ],
-    },
-    {
-      role: 'user',
-      content: [
-        { type: 'tool_result', tool_use_id: 'toolu_1', content: '{"temp_c":21}', cache_control: cached },
-        { type: 'text', text: 'And tomorrow?' },
-      ],
-    },
-  ],
-};
-
 /**
  * The call an adaptor gets for this converted request, through the pipeline's own body preparation (model
  * mapping and the channel's forced system prompt re-serialise the body for OpenAI-protocol upstreams).
@@ -94,36 +55,19 @@ function pipelineCall(
 
 const sentToClaude = (call: RelayCall) => JSON.parse(String(buildAnthropicRequest(call).body));
 
-function parseEvents(text: string) {
-  return text
-    .trim()
-    .split('\n\n')
-    .map((block) => {
-      const [eventLine = '', dataLine = ''] = block.split('\n');
-      return { event: eventLine.slice('event: '.length), data: JSON.parse(dataLine.slice('data: '.length)) };
-    });
-}
-
 /** What the Anthropic client receives for these relay chunks, `[DONE]` included (the pipeline adds it). */
 function frontEvents(chunks: RelayChunk[], model: string) {
   const writer = new AnthropicEventWriter(model, 7);
   let text = '';
   for (const chunk of chunks) for (const event of writer.accept(JSON.parse(chunk.data))) text += event;
   for (const event of writer.end()) text += event;
-  return parseEvents(text);
+  return parseAnthropicEvents(text);
 }
 
 describe('Claude-only request fields through the Anthropic front', () => {
   test('cache_control, thinking blocks with signatures and the thinking parameter reach Claude unchanged', () => {
     const sent = sentToClaude(pipelineCall(anthropicToChatRequest(toolLoop)));
-    expect(sent).toEqual({
-      model: 'claude-3-7-sonnet-20250219',
-      max_tokens: 2048,
-      thinking: { type: 'enabled', budget_tokens: 1024 },
-      system: toolLoop.system,
-      tools: toolLoop.tools,
-      messages: toolLoop.messages,
-    });
+    expect(sent).toEqual(toolLoop);
   });
 
   test('a streamed call with a mapped model and a forced system prompt: the channel wins where it changed something', () => {
@@ -184,35 +128,7 @@ describe('Claude-only request fields through the Anthropic front', () => {
 
   test('an OpenAI-protocol upstream never receives the Claude originals, as bytes or re-serialised', async () => {
     const chat = anthropicToChatRequest({ ...toolLoop, stream: true });
-    const expected = {
-      model: 'gpt-4o-mini',
-      max_tokens: 2048,
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [
-        { role: 'system', content: 'You are Claude Code.Project notes: the tests use vitest.' },
-        { role: 'user', content: 'Weather in Paris?' },
-        {
-          role: 'assistant',
-          content: 'Let me check.',
-          tool_calls: [
-            { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
-          ],
-        },
-        { role: 'tool', tool_call_id: 'toolu_1', content: '{"temp_c":21}' },
-        { role: 'user', content: 'And tomorrow?' },
-      ],
-      tools: [
-        {
-          type: 'function',
-          function: {
-            name: 'get_weather',
-            description: 'Current weather',
-            parameters: toolLoop.tools![0]!.input_schema,
-          },
-        },
-      ],
-    };
+    const expected = toolLoopForOpenAI({ model: 'gpt-4o-mini', stream: true });
     const asBytes = pipelineCall({ ...chat, model: 'gpt-4o-mini' }, { type: 1 });
     const reserialised = pipelineCall(chat, { type: 1, upstreamModel: 'gpt-4o-mini' });
     expect(reserialised.body.kind === 'json' && reserialised.body.changed).toBe(true);
@@ -375,7 +291,7 @@ describe('Claude-only answer fields through the Anthropic front', () => {
     );
     const relayed = chunks.map((chunk) => ({ data: JSON.stringify(chunk) }));
     const events = frontEvents(relayed, 'claude-front');
-    const recordedEvents = parseEvents(fixture('anthropic', 'thinking-stream.sse').toString());
+    const recordedEvents = parseAnthropicEvents(fixture('anthropic', 'thinking-stream.sse').toString());
     recordedEvents[0]!.data.message.model = 'claude-front';
     expect(events).toEqual(recordedEvents);
     expect(events.filter((event) => event.data.delta?.type === 'signature_delta')).toEqual([
