@@ -121,6 +121,22 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
     });
   });
 
+  test("a stream's headers reach the client at once, while the model is still on its way to the first token", async () => {
+    upstream.set({ chunks: 2, chunkDelayMs: 600 });
+    const { client } = await account(10_000);
+    const startedAt = Date.now();
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true })
+      .withResponse();
+    expect(Date.now() - startedAt).toBeLessThan(400);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe('Hello from the mock upstream');
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1200);
+    upstream.reset();
+  });
+
   test('a stream without usage is counted locally; Azure preludes are dropped', async () => {
     upstream.set({ usage: null, azurePrelude: true });
     const { client, userId, tokenId } = await account(10_000_000);

@@ -8,6 +8,8 @@ import type { RelayReply } from './relay-job.js';
  */
 export class SseWriter {
   private started = false;
+  /** Whether anything went out after the headers (which then went with it). */
+  private forwarded = false;
   private corked = false;
   private readonly uncork = () => {
     if (!this.corked) return;
@@ -21,7 +23,11 @@ export class SseWriter {
     private readonly format: (data: string) => string = (data) => `data: ${data}\n\n`,
   ) {}
 
-  /** Sends the status line and SSE headers, keeping headers already set on the reply (CORS, request id). */
+  /**
+   * Sends the status line and SSE headers, keeping headers already set on the reply (CORS, request id). They
+   * leave with the first event when it came with the upstream's headers, otherwise on their own at once:
+   * the client learns the call is answered while a model is still on its way to its first token.
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
@@ -35,7 +41,13 @@ export class SseWriter {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // After this turn's events (an upstream's first bytes usually arrive with its headers) were written.
+    setImmediate(this.flushHeaders);
   }
+
+  private readonly flushHeaders = () => {
+    if (!this.closed && !this.forwarded) this.reply.raw.flushHeaders();
+  };
 
   get closed(): boolean {
     return this.reply.raw.destroyed || this.reply.raw.writableEnded;
@@ -53,6 +65,7 @@ export class SseWriter {
   /** Queues SSE text or bytes as they are (a forwarded upstream stream); returns a promise as `send` does. */
   forward(bytes: string | Buffer): Promise<void> | undefined {
     if (this.closed) return undefined;
+    this.forwarded = true;
     const raw = this.reply.raw;
     if (!this.corked) {
       this.corked = true;
