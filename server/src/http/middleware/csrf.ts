@@ -28,11 +28,20 @@ export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply): vo
 
 /** Refuses a cookie-authenticated write whose X-XSRF-TOKEN does not match the session's secret. */
 export function verifyCsrf(request: FastifyRequest, reply: FastifyReply): void {
-  const secret = readSession(request).csrfSecret;
   if (safeMethods.has(request.method)) {
+    const secret = readSession(request).csrfSecret;
     if (!secret || !request.cookies[readableCookie]) issueCsrfToken(request, reply);
     return;
   }
+  requireCsrfToken(request);
+}
+
+/**
+ * The check itself, for the few GET routes one-api made that change an account (email binding): a
+ * cross-site link sends the session cookie on a top-level navigation, but never this header.
+ */
+export function requireCsrfToken(request: FastifyRequest): void {
+  const secret = readSession(request).csrfSecret;
   const token = request.headers[header];
   if (!secret || typeof token !== 'string' || !tokens.verify(secret, token)) {
     throw new AppError(

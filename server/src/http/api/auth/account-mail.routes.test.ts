@@ -148,6 +148,14 @@ describe.each(await availableEngines())('verification and reset mails on $label'
       .client()
       .get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`);
     expect(anonymous.status).toBe(401);
+    // A cross-site link sends the session cookie but not the console's X-XSRF-TOKEN header.
+    for (const forged of ['', 'not-the-token']) {
+      const crossSite = await client.get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`, {
+        'x-xsrf-token': forged,
+      });
+      expect(crossSite.status).toBe(403);
+    }
+    expect((await client.get('/api/user/self')).body.data.email).not.toBe(email);
     const wrong = await client.get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=000000x`);
     expect(wrong.body).toEqual({ success: false, message: '验证码错误或已过期' });
     const bound = await client.get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`);
