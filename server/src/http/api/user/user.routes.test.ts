@@ -104,6 +104,9 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
     expect(byToken.body.success).toBe(true);
     const bearer = await server.client(`Bearer ${first}`).get('/api/user/self');
     expect(bearer.body.success).toBe(true);
+    // A cross-site link carries the session cookie but not the console's X-XSRF-TOKEN: the token stays.
+    expect((await client.get('/api/user/token', { 'x-xsrf-token': '' })).status).toBe(403);
+    expect((await server.client(first).get('/api/user/self')).body.success).toBe(true);
     const second = (await client.get('/api/user/token')).body.data as string;
     expect(second).not.toBe(first);
     expect((await server.client(first).get('/api/user/self')).body).toEqual({
