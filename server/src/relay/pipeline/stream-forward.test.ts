@@ -59,6 +59,14 @@ describe('forwarding an OpenAI stream as it comes', () => {
     expect(writer.parts.join('')).toBe('\n' + stream);
   });
 
+  test('a prelude spaced out is dropped too; an answer that only talks about empty choices is not', async () => {
+    const spaced = 'data: {"id": "", "choices" : [ ], "prompt_filter_results": []}\n\n';
+    const quoting = chunk('\\"choices\\": []');
+    const writer = collector();
+    await forwardStream(upstream(spaced + quoting + stream, 4096), new OpenAIStreamWatcher(), writer);
+    expect(writer.parts.join('')).toBe('\n' + quoting + stream);
+  });
+
   test('without usage the text is collected for counting; a last line without newline becomes an event', async () => {
     const writer = collector();
     const watcher = new OpenAIStreamWatcher();

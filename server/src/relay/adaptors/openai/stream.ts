@@ -24,7 +24,17 @@ export async function* readOpenAIStream(body: AsyncIterable<Buffer>, _call: Rela
   }
 }
 
-const emptyChoices = /"choices"\s*:\s*\[\s*\]/;
+// Sticky: tried only where `"choices"` was found, instead of scanning every event (it ran on every chunk).
+const emptyChoicesAt = /"choices"\s*:\s*\[\s*\]/y;
+
+/** Whether an event's JSON text has `"choices": []` (a key: inside a JSON string the quotes are escaped). */
+function hasEmptyChoices(data: string): boolean {
+  for (let at = data.indexOf('"choices"'); at !== -1; at = data.indexOf('"choices"', at + 1)) {
+    emptyChoicesAt.lastIndex = at;
+    if (emptyChoicesAt.test(data)) return true;
+  }
+  return false;
+}
 
 /** Payload text kept unparsed before it is folded into the running text (bounds memory on long answers). */
 const maxUnparsedChars = 64 * 1024;
@@ -42,7 +52,7 @@ export class OpenAIStreamWatcher implements StreamWatcher {
 
   payload(data: string): boolean {
     if (data === '') return true;
-    if (emptyChoices.test(data)) {
+    if (hasEmptyChoices(data)) {
       // Azure's content-filter prelude: no choices, no usage, no error (dropped as readOpenAIStream does).
       const payload = parsed(data);
       if (payload && !readUsage(payload.usage) && !payload.error) return false;
