@@ -14,10 +14,29 @@ const userUpdate = `update "users" set
   where "id" = :id`;
 const channelUpdate = `update "channels" set "used_quota" = "used_quota" + :used where "id" = :id`;
 
+// Written as a record, so the compiler insists on every column of LogRow and no other.
+const logColumnSet: Record<keyof LogRow, true> = {
+  user_id: true,
+  created_at: true,
+  type: true,
+  content: true,
+  username: true,
+  token_name: true,
+  model_name: true,
+  quota: true,
+  prompt_tokens: true,
+  completion_tokens: true,
+  channel_id: true,
+  request_id: true,
+  elapsed_time: true,
+  is_stream: true,
+  system_prompt_reset: true,
+};
+const logColumns = Object.keys(logColumnSet) as (keyof LogRow)[];
+
 // Positional parameters: binding fifteen named ones from an object costs more than the insert itself.
-const logInsert = `insert into "logs" ("user_id", "created_at", "type", "content", "username", "token_name",
-  "model_name", "quota", "prompt_tokens", "completion_tokens", "channel_id", "request_id", "elapsed_time",
-  "is_stream", "system_prompt_reset") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const logInsert = `insert into "logs" (${logColumns.map((column) => `"${column}"`).join(', ')})
+  values (${logColumns.map(() => '?').join(', ')})`;
 
 const writers = new WeakMap<SQLite.Database, (totals: BalanceTotals, logs: readonly LogRow[]) => void>();
 
@@ -43,24 +62,7 @@ export function writeSettlementsToSqlite(
       for (const [id, { balance, used, requests }] of sortedById(taken.users))
         updateUser.run({ id, balance, used, requests });
       for (const [id, used] of sortedById(taken.channels)) updateChannel.run({ id, used });
-      for (const row of rows)
-        insertLog.run(
-          row.user_id,
-          row.created_at,
-          row.type,
-          row.content,
-          row.username,
-          row.token_name,
-          row.model_name,
-          row.quota,
-          row.prompt_tokens,
-          row.completion_tokens,
-          row.channel_id,
-          row.request_id,
-          row.elapsed_time,
-          row.is_stream,
-          row.system_prompt_reset,
-        );
+      for (const row of rows) insertLog.run(logColumns.map((column) => row[column]));
     });
     writers.set(sqlite, write);
   }
