@@ -8,6 +8,16 @@ const readableCookie = 'XSRF-TOKEN';
 const header = 'x-xsrf-token';
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A GET that changes the account (one-api's shape: email binding, a new access token), checked as a
+     * write: a cross-site link sends the session cookie on a top-level navigation, but never the header.
+     */
+    writesOnGet?: boolean;
+  }
+}
+
 /**
  * Gives a signed-in browser its XSRF-TOKEN cookie (readable by the console; axios echoes it in
  * X-XSRF-TOKEN). The secret it is made from stays in the httpOnly session cookie.
@@ -28,20 +38,11 @@ export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply): vo
 
 /** Refuses a cookie-authenticated write whose X-XSRF-TOKEN does not match the session's secret. */
 export function verifyCsrf(request: FastifyRequest, reply: FastifyReply): void {
-  if (safeMethods.has(request.method)) {
-    const secret = readSession(request).csrfSecret;
+  const secret = readSession(request).csrfSecret;
+  if (safeMethods.has(request.method) && !request.routeOptions.config.writesOnGet) {
     if (!secret || !request.cookies[readableCookie]) issueCsrfToken(request, reply);
     return;
   }
-  requireCsrfToken(request);
-}
-
-/**
- * The check itself, for the few GET routes one-api made that change an account (email binding): a
- * cross-site link sends the session cookie on a top-level navigation, but never this header.
- */
-export function requireCsrfToken(request: FastifyRequest): void {
-  const secret = readSession(request).csrfSecret;
   const token = request.headers[header];
   if (!secret || typeof token !== 'string' || !tokens.verify(secret, token)) {
     throw new AppError(

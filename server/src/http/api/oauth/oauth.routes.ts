@@ -11,7 +11,7 @@ import { bindEmail } from '../../../domain/user/user.registration.js';
 import { randomAlphanumeric } from '../../../lib/random.js';
 import { AppError } from '../../../lib/errors.js';
 import { currentUser, identify } from '../../middleware/authenticate.js';
-import { issueCsrfToken, requireCsrfToken } from '../../middleware/csrf.js';
+import { issueCsrfToken } from '../../middleware/csrf.js';
 import { readSession, updateSession, writeSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
@@ -85,12 +85,15 @@ export const oauthRoutes: RouteModule = (app, { context, criticalLimit, requireU
     return ok();
   });
 
-  app.get('/oauth/email/bind', { onRequest: criticalLimit, preHandler: requireUser }, async (request) => {
-    // A GET that changes the account: with a cross-site link, an attacker's address (and its code) could be
-    // bound to a signed-in victim, then used to reset the victim's password. A script's access token needs none.
-    if (request.authMethod === 'session') requireCsrfToken(request);
-    const { email, code } = validate(emailBindQuery, request.query);
-    await bindEmail(context, currentUser(request), email, code);
-    return ok();
-  });
+  // With a cross-site link, an attacker's address (and its code) could be bound to a signed-in victim, then
+  // used to reset the victim's password: checked as a write (a script's access token needs no header).
+  app.get(
+    '/oauth/email/bind',
+    { onRequest: criticalLimit, preHandler: requireUser, config: { writesOnGet: true } },
+    async (request) => {
+      const { email, code } = validate(emailBindQuery, request.query);
+      await bindEmail(context, currentUser(request), email, code);
+      return ok();
+    },
+  );
 };

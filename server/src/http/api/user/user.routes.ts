@@ -3,7 +3,6 @@ import { userDashboard } from '../../../domain/user/user.dashboard.js';
 import { presentUser } from '../../../domain/user/user.presenter.js';
 import { deleteSelf, ensureAffCode, regenerateAccessToken, updateSelf } from '../../../domain/user/user.self.js';
 import { currentUser } from '../../middleware/authenticate.js';
-import { requireCsrfToken } from '../../middleware/csrf.js';
 import { clearSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
@@ -29,10 +28,9 @@ export const userRoutes: RouteModule = async (app, kit) => {
   });
 
   // A GET that replaces the access token (one-api's shape): a cross-site link must not break a user's scripts.
-  app.get('/user/token', { preHandler: requireUser }, async (request) => {
-    if (request.authMethod === 'session') requireCsrfToken(request);
-    return ok(await regenerateAccessToken(context, currentUser(request)));
-  });
+  app.get('/user/token', { preHandler: requireUser, config: { writesOnGet: true } }, async (request) =>
+    ok(await regenerateAccessToken(context, currentUser(request))),
+  );
 
   app.get('/user/aff', { preHandler: requireUser }, async (request) =>
     ok(await ensureAffCode(context, currentUser(request))),
