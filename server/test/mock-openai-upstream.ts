@@ -14,6 +14,8 @@ export interface RecordedRequest {
   form?: Record<string, string | number>;
   /** When (Date.now()) the connection it came on closed: the gateway abandoned the call (kept-alive ones stay open). */
   connectionClosedAt?: number;
+  /** SSE events the mock has written for it so far (streams). */
+  eventsSent?: number;
 }
 
 export type GarbageMode =
@@ -222,7 +224,7 @@ export class MockOpenAIUpstream {
     const created = Math.floor(Date.now() / 1000);
 
     if (path.endsWith('/chat/completions') || path.endsWith('/text/chatcompletion_v2')) {
-      if (body.stream && this.behaviour.garbage !== 'json-to-stream') return this.stream(response, body, 'chat');
+      if (body.stream && this.behaviour.garbage !== 'json-to-stream') return this.stream(response, recorded, 'chat');
       return json(200, {
         id: 'chatcmpl-mock',
         object: 'chat.completion',
@@ -233,7 +235,8 @@ export class MockOpenAIUpstream {
       });
     }
     if (path.endsWith('/completions')) {
-      if (body.stream && this.behaviour.garbage !== 'json-to-stream') return this.stream(response, body, 'completions');
+      if (body.stream && this.behaviour.garbage !== 'json-to-stream')
+        return this.stream(response, recorded, 'completions');
       return json(200, {
         id: 'cmpl-mock',
         object: 'text_completion',
@@ -309,7 +312,12 @@ export class MockOpenAIUpstream {
     });
   }
 
-  private async stream(response: ServerResponse, body: any, kind: 'chat' | 'completions'): Promise<void> {
+  private async stream(
+    response: ServerResponse,
+    recorded: RecordedRequest,
+    kind: 'chat' | 'completions',
+  ): Promise<void> {
+    const body = recorded.json ?? {};
     // OpenAI sends a stream's headers at once; the first chunk may take a while.
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).flushHeaders();
     const reply = this.behaviour.reply ?? mockDefaults.reply;
@@ -323,7 +331,10 @@ export class MockOpenAIUpstream {
       model: body.model,
     };
     const object = kind === 'chat' ? 'chat.completion.chunk' : 'text_completion';
-    const send = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
+    const send = (payload: unknown) => {
+      recorded.eventsSent = (recorded.eventsSent ?? 0) + 1;
+      response.write(`data: ${JSON.stringify(payload)}\n\n`);
+    };
     const usageField = includeUsage ? { usage: null } : {};
     if (this.behaviour.azurePrelude)
       send({ id: '', object: '', created: 0, model: '', choices: [], prompt_filter_results: [{ prompt_index: 0 }] });

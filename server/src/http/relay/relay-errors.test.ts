@@ -298,13 +298,14 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
       body: chatBody(),
       signal: leaving.signal,
     });
-    await expect.poll(() => upstream.requests.length).toBeGreaterThan(0);
+    await expect.poll(() => upstream.requests.length, { timeout: 5000 }).toBeGreaterThan(0);
     const leftAt = Date.now();
     leaving.abort();
     await expect(call).rejects.toThrow();
     await expect.poll(() => upstream.lastRequest?.connectionClosedAt, { timeout: 5000 }).toBeDefined();
-    // RELAY_TIMEOUT (1 s here) would close it too, but only a second later.
-    expect(upstream.lastRequest!.connectionClosedAt! - leftAt).toBeLessThan(500);
+    // RELAY_TIMEOUT (1 s here, counted from the upstream request, just before leftAt) would close it too,
+    // but only about a second later; the margin is for a busy machine.
+    expect(upstream.lastRequest!.connectionClosedAt! - leftAt).toBeLessThan(800);
     const after = await balances(server, userId, token.id);
     expect(after.userQuota).toBe(before.userQuota);
     expect(after.requestCount).toBe(before.requestCount);

@@ -368,8 +368,11 @@ describe.each(redisEngines)('token cache across two nodes on $label', (engine) =
     const created = (await user.client.post('/api/token/', { name: 'shared' })).body.data;
     expect((await getCachedTokenByKey(second.context, created.key))?.status).toBe(1);
     await user.client.put('/api/token/?status_only=1', { id: created.id, status: 2 });
-    await expect.poll(async () => (await getCachedTokenByKey(second.context, created.key))?.status).toBe(2);
+    const invalidated = { timeout: 5000 };
+    await expect
+      .poll(async () => (await getCachedTokenByKey(second.context, created.key))?.status, invalidated)
+      .toBe(2);
     await user.client.delete(`/api/token/${created.id}`);
-    await expect.poll(async () => getCachedTokenByKey(second.context, created.key)).toBeNull();
+    await expect.poll(async () => getCachedTokenByKey(second.context, created.key), invalidated).toBeNull();
   });
 });
