@@ -86,6 +86,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Web searches the upstream ran itself (Claude's server tool), charged per search on top of the tokens. */
+  web_search_requests?: number;
 }
 
 /** The converted answer for the client, plus what billing needs. */

@@ -79,6 +79,8 @@ export const optionDefinitions = {
   TopUpLink: text(),
   ChatLink: text(),
   QuotaPerUnit: float(500000),
+  // Not one-api's: USD per 1,000 web searches a Claude upstream runs for the Anthropic front (Anthropic's price).
+  WebSearchPrice: float(10),
   RetryTimes: int(0),
 } satisfies Record<string, OptionDefinition>;
 

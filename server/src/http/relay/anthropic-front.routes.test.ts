@@ -118,6 +118,24 @@ function startThinkingClaudeMock(): Promise<MockUpstream> {
   });
 }
 
+const webSearchTool = { type: 'web_search_20250305', name: 'web_search', max_uses: 3 } as const;
+
+/**
+ * A loopback Claude that searches the web: like Claude, it answers with server_tool_use and
+ * web_search_tool_result blocks (the recorded answers) only when the web search tool was offered.
+ */
+function startWebSearchClaudeMock(): Promise<MockUpstream> {
+  return startMockUpstream(async (request, reply) => {
+    if (request.headers['x-api-key'] !== anthropicMockKey)
+      return reply.json(401, claudeError('authentication_error', 'invalid x-api-key'));
+    const body = request.json as { stream?: boolean; tools?: { type?: string }[] };
+    if (!body.tools?.some((tool) => tool.type === webSearchTool.type))
+      return reply.json(400, claudeError('invalid_request_error', 'this mock only searches'));
+    if (body.stream) return reply.stream('text/event-stream', fixture('anthropic', 'web-search-stream.sse'));
+    return reply.json(200, fixtureJson('anthropic', 'web-search.json'));
+  });
+}
+
 /** A request written byte for byte on a socket (header values fetch would refuse); its status line back. */
 function rawRequest(url: string, head: string, body: string): Promise<string> {
   const { hostname, port } = new URL(url);
@@ -155,6 +173,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
   let claudeMock: MockUpstream;
   let thinkingMock: MockUpstream;
   let openaiMock: MockUpstream;
+  let webSearchMock: MockUpstream;
   let anthropic: Anthropic;
   let key: string;
   let userId: number;
@@ -164,12 +183,13 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
-    [claudeMock, thinkingMock, openaiMock] = await Promise.all([
+    [claudeMock, thinkingMock, openaiMock, webSearchMock] = await Promise.all([
       startAnthropicMock(),
       startThinkingClaudeMock(),
       startOpenAIMock(),
+      startWebSearchClaudeMock(),
     ]);
-    const ratios = { 'claude-3-5-sonnet-20241022': 1, 'gpt-4o-mini': 1, 'gpt-4o-cached': 1 };
+    const ratios = { 'claude-3-5-sonnet-20241022': 1, 'gpt-4o-mini': 1, 'gpt-4o-cached': 1, 'claude-sonnet-4-5': 1 };
     await setOption(server, 'ModelRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 1.5 }));
     await setOption(server, 'CompletionRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 5 }));
     await createChannel(server, {
@@ -231,6 +251,13 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       models: 'any-model',
       model_mapping: JSON.stringify({ 'any-model': 'claude-3-5-sonnet-20241022' }),
     });
+    await createChannel(server, {
+      type: 14,
+      name: 'claude that searches',
+      key: anthropicMockKey,
+      base_url: webSearchMock.url,
+      models: 'claude-sonnet-4-5',
+    });
     userId = await createUser(server, { username: 'claude-code', quota: 1_000_000 });
     const token = await createToken(server, userId);
     tokenId = token.id;
@@ -240,7 +267,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
 
   afterAll(async () => {
     await server?.close();
-    await Promise.all([claudeMock?.close(), thinkingMock?.close(), openaiMock?.close()]);
+    await Promise.all([claudeMock?.close(), thinkingMock?.close(), openaiMock?.close(), webSearchMock?.close()]);
   });
 
   const used = async () => (await balances(server, userId, tokenId)).userUsed;
@@ -661,6 +688,78 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     expect(streamed.usage).toMatchObject({ input_tokens: 176, cache_read_input_tokens: 1024, output_tokens: 20 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await used()) - before).toBe(2440);
+  });
+
+  const lastConsumeLog = () =>
+    server.context.logDatabase.db
+      .selectFrom('logs')
+      .select(['content', 'quota'])
+      .where('user_id', '=', userId)
+      .where('type', '=', 2)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+
+  test('web search on a Claude channel: the tools go as sent, the search blocks come back whole, each search is charged', async () => {
+    const before = await used();
+    const message = await anthropic.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      tools: [weatherTool, webSearchTool],
+      tool_choice: { type: 'auto' },
+      messages: [{ role: 'user', content: 'When was Claude Shannon born?' }],
+    });
+    expect(webSearchMock.requests.at(-1)!.json).toMatchObject({
+      tools: [weatherTool, webSearchTool],
+      tool_choice: { type: 'auto' },
+    });
+    expect(message).toEqual({ ...(fixtureJson('anthropic', 'web-search.json') as object), model: 'claude-sonnet-4-5' });
+    // Tokens (6039 + 931) plus two searches at $10 per 1,000: 2 × 0.01 × 500,000 quota per dollar.
+    await expect.poll(async () => (await used()) - before, { timeout: 5000 }).toBe(6970 + 10_000);
+    expect(await lastConsumeLog()).toMatchObject({ quota: 16_970, content: expect.stringContaining('网络搜索 2 次') });
+  });
+
+  test('web search streamed: the SDK assembles the search blocks and citations; WebSearchPrice sets the price', async () => {
+    await setOption(server, 'WebSearchPrice', '25');
+    try {
+      const before = await used();
+      const final = await anthropic.messages
+        .stream({
+          model: 'claude-sonnet-4-5',
+          max_tokens: 1024,
+          tools: [webSearchTool],
+          messages: [{ role: 'user', content: 'Weather in Paris?' }],
+        })
+        .finalMessage();
+      expect((webSearchMock.requests.at(-1)!.json as { tools: unknown }).tools).toEqual([webSearchTool]);
+      expect(final.content.map((block) => block.type)).toEqual([
+        'text',
+        'server_tool_use',
+        'web_search_tool_result',
+        'text',
+      ]);
+      expect(final.content[1]).toMatchObject({ name: 'web_search', input: { query: 'weather Paris today' } });
+      expect(final.content[3]).toMatchObject({
+        text: 'It is sunny in Paris, 21 °C.',
+        citations: [{ type: 'web_search_result_location', url: 'https://weather.example/paris' }],
+      });
+      expect(final.usage).toMatchObject({ output_tokens: 510, server_tool_use: { web_search_requests: 1 } });
+      // Tokens (10682 + 510) plus one search at $25 per 1,000.
+      await expect.poll(async () => (await used()) - before, { timeout: 5000 }).toBe(11_192 + 12_500);
+    } finally {
+      await setOption(server, 'WebSearchPrice', '10');
+    }
+  });
+
+  test('web search on an OpenAI channel: the server tool is left out, the function tools still go', async () => {
+    await anthropic.messages.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 256,
+      tools: [webSearchTool, weatherTool],
+      messages: [{ role: 'user', content: 'Weather?' }],
+    });
+    const sent = openaiMock.requests.at(-1)!.json as { tools: { function: { name: string } }[] };
+    expect(sent.tools.map((tool) => tool.function.name)).toEqual(['get_weather']);
+    expect(JSON.stringify(sent)).not.toContain('web_search');
   });
 
   test('count_tokens answers from the local tokenizer', async () => {

@@ -11,7 +11,7 @@ import {
   ratioText,
   unknownModelRatio,
 } from './ratios.js';
-import { textQuota } from '../pipeline/usage.js';
+import { textQuota, webSearchQuota } from '../pipeline/usage.js';
 
 function contextWith(options: Record<string, string> = {}): AppContext {
   const store = new OptionStore();
@@ -73,6 +73,13 @@ describe('ratios', () => {
     expect(textQuota({ prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 }, 0.01, 1)).toBe(1);
     expect(textQuota({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, 15, 1)).toBe(0);
     expect(textQuota({ prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 }, 0, 1)).toBe(0);
+  });
+
+  test('web searches: USD per 1,000 in quota units, times the group ratio, rounded up', () => {
+    expect(webSearchQuota(2, 10, 500_000, 1)).toBe(10_000);
+    expect(webSearchQuota(3, 10, 500_000, 0.5)).toBe(7_500);
+    expect(webSearchQuota(1, 0.001, 500_000, 1)).toBe(1);
+    expect(webSearchQuota(0, 10, 500_000, 1)).toBe(0);
   });
 
   test('images: size and quality factors, one-api’s validation', () => {

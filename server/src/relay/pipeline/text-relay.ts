@@ -9,7 +9,7 @@ import { elapsedMs, type RelayJob } from './relay-job.js';
 import { adaptorTools, sendToUpstream } from './send.js';
 import { forwardStream } from './stream-forward.js';
 import { SseWriter } from './stream-writer.js';
-import { completeUsage, textQuota } from './usage.js';
+import { completeUsage, textQuota, webSearchQuota } from './usage.js';
 
 /** Prompt tokens counted locally: approximately for the estimate, exactly when the upstream reports none. */
 function countPrompt(job: RelayJob, model: string, approximate: boolean): number {
@@ -158,12 +158,20 @@ function charge(
   systemPromptReset: boolean,
 ): void {
   const ratio = pricing.modelRatio * pricing.groupRatio;
-  const quota = textQuota(usage, ratio, pricing.completionRatio);
+  const { options } = job.context;
+  const searches = usage.web_search_requests ?? 0;
+  const searchQuota = webSearchQuota(
+    searches,
+    options.number('WebSearchPrice'),
+    options.number('QuotaPerUnit'),
+    pricing.groupRatio,
+  );
+  const ratios = ratioText(pricing.modelRatio, pricing.groupRatio, pricing.completionRatio);
   settle(job.context, reservation, {
-    quota,
+    quota: textQuota(usage, ratio, pricing.completionRatio) + searchQuota,
     channelId: channel.row.id,
     log: {
-      content: ratioText(pricing.modelRatio, pricing.groupRatio, pricing.completionRatio),
+      content: searches > 0 ? `${ratios}，网络搜索 ${searches} 次` : ratios,
       model_name: pricing.upstreamModel,
       prompt_tokens: usage.prompt_tokens,
       completion_tokens: usage.completion_tokens,

@@ -28,3 +28,11 @@ export function textQuota(usage: Usage, ratio: number, completionRatio: number):
   const quota = Math.ceil((usage.prompt_tokens + usage.completion_tokens * completionRatio) * ratio);
   return ratio !== 0 && quota <= 0 ? 1 : quota;
 }
+
+/**
+ * The price of the web searches an upstream ran itself: `price` USD per 1,000 searches, in quota units
+ * (`quotaPerUnit` per USD), times the group ratio; rounded up like the token price.
+ */
+export function webSearchQuota(searches: number, price: number, quotaPerUnit: number, groupRatio: number): number {
+  return searches > 0 ? Math.ceil(((searches * price) / 1000) * quotaPerUnit * groupRatio) : 0;
+}

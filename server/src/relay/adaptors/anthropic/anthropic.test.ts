@@ -270,6 +270,48 @@ describe('extended thinking and prompt caching, for OpenAI clients', () => {
   });
 });
 
+describe('server tool answers (web search) in the OpenAI conversion', () => {
+  const webSearchCall = (body: Record<string, unknown>) => chat({ messages: [], ...body });
+
+  test('the search blocks stay out of the chat completion; the searches ride on its usage', () => {
+    const result = readAnthropicResponse(
+      { status: 200, headers: {}, body: fixture('anthropic', 'web-search.json') },
+      webSearchCall({}),
+    );
+    const body = JSON.parse(result.body.toString());
+    expect(body.choices[0].message).toEqual({
+      role: 'assistant',
+      content: "I'll search for that.Claude Shannon was born on April 30, 1916, in Petoskey, Michigan.",
+    });
+    expect(body.choices[0].finish_reason).toBe('stop');
+    expect(result.usage).toEqual({
+      prompt_tokens: 6039,
+      completion_tokens: 931,
+      total_tokens: 6970,
+      web_search_requests: 2,
+    });
+  });
+
+  test('streamed: no tool call for the server tool, the text around it, the last usage with its searches', async () => {
+    const result = await collect(
+      readAnthropicStream(
+        pieces(fixture('anthropic', 'web-search-stream.sse'), 7),
+        webSearchCall({ stream: true, stream_options: { include_usage: true } }),
+      ),
+    );
+    expect(result.toolCalls).toEqual([]);
+    expect(result.content).toBe("I'll check the weather in Paris.It is sunny in Paris, 21 °C.");
+    expect(result.finishReason).toBe('stop');
+    // message_delta's counts are the whole turn's (the search results are input too).
+    expect(result.usage).toEqual({
+      prompt_tokens: 10682,
+      completion_tokens: 510,
+      total_tokens: 11192,
+      web_search_requests: 1,
+    });
+  });
+});
+
 describe('anthropic mock upstream', () => {
   let mock: MockUpstream;
   beforeAll(async () => (mock = await startAnthropicMock()));

@@ -1,6 +1,12 @@
 import type { RelayCall } from '../../adaptor.js';
 import type { ChatCompletion, ChatMessage, ChatRequest } from '../chat-shapes/openai-chat.types.js';
-import type { ClaudeContentBlock, ClaudeRequest, ClaudeResponse, ClaudeStreamEvent } from './types.js';
+import type {
+  ClaudeContentBlock,
+  ClaudeRequest,
+  ClaudeResponse,
+  ClaudeStreamEvent,
+  ClaudeToolChoice,
+} from './types.js';
 
 /**
  * What the Anthropic front keeps of a Messages request beyond OpenAI's shapes, so that a Claude upstream
@@ -23,6 +29,12 @@ export interface ClaudeRequestOriginal {
   betas?: string[];
   /** The client's `anthropic-version`. */
   version?: string;
+  /**
+   * The tools and tool_choice as sent, when some are server tools (web search …): OpenAI has no such tools,
+   * so the OpenAI-shaped request leaves them out and only a Claude upstream gets them.
+   */
+  tools?: ClaudeRequest['tools'];
+  toolChoice?: ClaudeToolChoice;
 }
 
 /**

@@ -156,7 +156,11 @@ export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
   const front = claudeRequestOriginal(request);
   // one-api drops the tools for an OpenAI client's "none"; an Anthropic client's `{type:"none"}` keeps them,
   // as Claude does, so that the cached prompt prefix (tools come first) stays the same.
-  if (tools.length > 0 && (request.tool_choice !== 'none' || front)) {
+  if (front?.tools) {
+    // With server tools, the tools go back as sent (their order too: it is part of the cached prefix).
+    body.tools = front.tools;
+    if (front.toolChoice) body.tool_choice = front.toolChoice;
+  } else if (tools.length > 0 && (request.tool_choice !== 'none' || front)) {
     body.tools = tools.map(
       (tool) =>
         claudeOriginalOf<ClaudeTool>(tool) ?? {

@@ -1,4 +1,4 @@
-import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
+import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
 import { chatCompletion, chatResult, completionId, usageOf } from '../chat-shapes/chat-answer.js';
@@ -24,10 +24,18 @@ export const claudeFinishReason = (reason: string | null | undefined): string | 
  * Claude usage: every input token counts as prompt, cache writes and reads included (providers.md §4.7's
  * "total input"), since the gateway has no separate cache price (docs/decisions/0012).
  */
-export function claudeUsage(usage: ClaudeUsage | undefined): ChatUsage {
+export function claudeUsage(usage: ClaudeUsage | undefined): ChatUsage & Pick<Usage, 'web_search_requests'> {
   const prompt =
     (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
-  return usageOf(prompt, usage?.output_tokens ?? 0);
+  return withWebSearches(usageOf(prompt, usage?.output_tokens ?? 0), usage?.server_tool_use?.web_search_requests);
+}
+
+/** `usage` with the server's web searches, when it ran any. */
+export function withWebSearches<Counts extends ChatUsage>(
+  usage: Counts,
+  searches: number | undefined,
+): Counts & Pick<Usage, 'web_search_requests'> {
+  return typeof searches === 'number' && searches > 0 ? { ...usage, web_search_requests: searches } : usage;
 }
 
 /** A Messages API answer as an OpenAI chat completion for the front model name. */

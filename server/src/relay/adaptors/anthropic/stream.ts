@@ -4,7 +4,7 @@ import { readChatRequest } from '../chat-shapes/chat-request.js';
 import { readSseEvents } from '../chat-shapes/sse-events.js';
 import { parseJsonBody } from '../chat-shapes/upstream-errors.js';
 import { forwardsClaudeAnswer, type ClaudeEventPayload } from './claude-original.js';
-import { claudeFinishReason } from './response.js';
+import { claudeFinishReason, withWebSearches } from './response.js';
 import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
 
 /**
@@ -22,6 +22,7 @@ export class ClaudeStreamConverter {
   private readonly toolIndexByBlock = new Map<number, number>();
   private inputTokens = 0;
   private outputTokens = 0;
+  private webSearches: number | undefined;
   private finishReason: string | null = null;
   private finished = false;
 
@@ -40,10 +41,12 @@ export class ClaudeStreamConverter {
     if (input > 0) this.inputTokens = input;
     // output_tokens is cumulative in message_delta, so the last value is the total.
     if (typeof usage.output_tokens === 'number') this.outputTokens = usage.output_tokens;
+    // Also a running total.
+    this.webSearches = usage.server_tool_use?.web_search_requests ?? this.webSearches;
   }
 
   get usage(): Usage {
-    return usageOf(this.inputTokens, this.outputTokens);
+    return withWebSearches(usageOf(this.inputTokens, this.outputTokens), this.webSearches);
   }
 
   /** The chunks for one event (most events give one or none; exactly one when forwarding events). */

@@ -91,6 +91,17 @@ export interface ClaudeTool {
   cache_control?: ClaudeCacheControl;
 }
 
+/**
+ * A tool Anthropic runs on its side (web search, web fetch, code execution …): a versioned `type` such as
+ * `web_search_20250305`, its own settings, and no input_schema. Its calls and results come back as blocks of
+ * their own (`server_tool_use`, `web_search_tool_result`).
+ */
+export interface ClaudeServerTool {
+  type: string;
+  name: string;
+  [setting: string]: unknown;
+}
+
 export type ClaudeToolChoice =
   | { type: 'auto' | 'any' | 'none'; disable_parallel_tool_use?: boolean }
   | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean };
@@ -102,7 +113,7 @@ export interface ClaudeRequest {
   max_tokens: number;
   system?: string | ClaudeTextBlock[];
   messages: ClaudeMessage[];
-  tools?: ClaudeTool[];
+  tools?: (ClaudeTool | ClaudeServerTool)[];
   tool_choice?: ClaudeToolChoice;
   temperature?: number;
   top_p?: number;
@@ -118,6 +129,8 @@ export interface ClaudeUsage {
   output_tokens?: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** What the server tools did; web searches are charged per search. */
+  server_tool_use?: { web_search_requests?: number };
 }
 
 export interface ClaudeResponse {

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { parseAnthropicEvents } from '../../../../test/anthropic-events.js';
 import { collect, fixture, pieces } from '../../../../test/mock-upstreams/international-mock-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { toClaudeRequest } from '../../adaptors/anthropic/request.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
 import type { ChatChunk, ChatCompletion } from '../../adaptors/chat-shapes/openai-chat.types.js';
 import { anthropicClientHeaders } from './client-headers.js';
@@ -137,6 +138,35 @@ describe('anthropic front: client headers and documents', () => {
       { betas: ['interleaved-thinking-2025-05-14'], version: '2023-06-01' },
     );
     expect(JSON.stringify(chat)).not.toMatch(/interleaved|2023-06-01/);
+  });
+
+  test('server tools (web search) stay out of the OpenAI request; a Claude upstream gets the tools as sent', () => {
+    const weather = { name: 'get_weather', input_schema: { type: 'object', properties: {} } };
+    const webSearch = {
+      type: 'web_search_20250305',
+      name: 'web_search',
+      max_uses: 3,
+      allowed_domains: ['example.com'],
+    };
+    const request = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64,
+      messages: [{ role: 'user' as const, content: 'Search the weather, then call get_weather.' }],
+      tools: [webSearch, weather],
+      tool_choice: { type: 'any' as const, disable_parallel_tool_use: true },
+    };
+    const chat = anthropicToChatRequest(request);
+    expect(chat.tools).toMatchObject([
+      { type: 'function', function: { name: 'get_weather', parameters: weather.input_schema } },
+    ]);
+    expect(JSON.stringify(chat)).not.toContain('web_search');
+    expect(toClaudeRequest(chat)).toMatchObject({ tools: [webSearch, weather], tool_choice: request.tool_choice });
+
+    // Server tools alone: no OpenAI tools at all, and still the tools and choice as sent for Claude.
+    const searchOnly = anthropicToChatRequest({ ...request, tools: [webSearch], tool_choice: { type: 'auto' } });
+    expect(searchOnly.tools).toBeUndefined();
+    expect(searchOnly.tool_choice).toBeUndefined();
+    expect(toClaudeRequest(searchOnly)).toMatchObject({ tools: [webSearch], tool_choice: { type: 'auto' } });
   });
 
   test('a text document becomes text for OpenAI; a PDF, URL or file document needs a Claude channel', () => {

@@ -8,6 +8,7 @@ import type {
   ClaudeImageSource,
   ClaudeMessage,
   ClaudeRequest,
+  ClaudeServerTool,
   ClaudeTextBlock,
   ClaudeTool,
 } from '../../adaptors/anthropic/types.js';
@@ -23,10 +24,13 @@ import type { AnthropicClientHeaders } from './client-headers.js';
 import { documentText } from './documents.js';
 
 /** A Messages API request as clients send it to the gateway (the wire type plus the fields we tolerate). */
-export type AnthropicFrontRequest = ClaudeRequest & {
+export type AnthropicFrontRequest = Omit<ClaudeRequest, 'tools'> & {
   model: string;
-  tools?: (ClaudeRequest['tools'] extends (infer Tool)[] | undefined ? Tool & { type?: string } : never)[];
+  tools?: ((ClaudeTool & { type?: string }) | ClaudeServerTool)[];
 };
+
+/** A tool the client runs, with its input schema; the others are Anthropic's server tools. */
+const isClientTool = (tool: ClaudeTool | ClaudeServerTool): tool is ClaudeTool => tool.input_schema !== undefined;
 
 const imageUrl = (source: ClaudeImageSource) =>
   source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
@@ -108,7 +112,7 @@ function toolChoice(choice: ClaudeRequest['tool_choice']): ChatToolChoice | unde
 /**
  * An Anthropic Messages request as the OpenAI chat request the relay runs. Streams ask for the usage chunk
  * so that the Anthropic events can report token counts. Server tools (web search …) have no schema and no
- * OpenAI equivalent; they are dropped.
+ * OpenAI equivalent: only the Claude original keeps them, so Claude channels run them and others never see them.
  *
  * What OpenAI's shapes cannot say (cache_control, thinking blocks and signatures, documents, the `thinking`
  * parameter, the client's `anthropic-beta` and `anthropic-version` headers) is attached to the request, its
@@ -132,21 +136,23 @@ export function anthropicToChatRequest(
   }
   const original: ClaudeRequestOriginal = { ...headers };
   if (request.thinking) original.thinking = request.thinking;
+  if (request.tools && !request.tools.every(isClientTool)) {
+    original.tools = request.tools;
+    if (request.tool_choice) original.toolChoice = request.tool_choice;
+  }
   const chat = withClaudeOriginal<ChatRequest, ClaudeRequestOriginal>(
     { model: request.model, messages, max_tokens: request.max_tokens },
     original,
   );
-  const tools: ChatTool[] = (request.tools ?? [])
-    .filter((tool) => tool.input_schema !== undefined)
-    .map((tool) =>
-      withClaudeOriginal<ChatTool, ClaudeTool>(
-        {
-          type: 'function',
-          function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
-        },
-        tool,
-      ),
-    );
+  const tools: ChatTool[] = (request.tools ?? []).filter(isClientTool).map((tool) =>
+    withClaudeOriginal<ChatTool, ClaudeTool>(
+      {
+        type: 'function',
+        function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+      },
+      tool,
+    ),
+  );
   if (tools.length > 0) {
     chat.tools = tools;
     const choice = toolChoice(request.tool_choice);
