@@ -189,7 +189,13 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       startOpenAIMock(),
       startWebSearchClaudeMock(),
     ]);
-    const ratios = { 'claude-3-5-sonnet-20241022': 1, 'gpt-4o-mini': 1, 'gpt-4o-cached': 1, 'claude-sonnet-4-5': 1 };
+    const ratios = {
+      'claude-3-5-sonnet-20241022': 1,
+      'gpt-4o-mini': 1,
+      'gpt-4o-cached': 1,
+      'claude-sonnet-4-5': 1,
+      'deepseek-chat': 1,
+    };
     await setOption(server, 'ModelRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 1.5 }));
     await setOption(server, 'CompletionRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 5 }));
     await createChannel(server, {
@@ -250,6 +256,13 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       base_url: claudeMock.url,
       models: 'any-model',
       model_mapping: JSON.stringify({ 'any-model': 'claude-3-5-sonnet-20241022' }),
+    });
+    await createChannel(server, {
+      type: 36,
+      name: 'deepseek (OpenAI-compatible, no file parts)',
+      key: 'sk-openai-upstream',
+      base_url: openaiMock.url,
+      models: 'deepseek-chat',
     });
     await createChannel(server, {
       type: 14,
@@ -614,7 +627,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     expect(openaiMock.requests.length).toBe(openaiCalls + 1);
   });
 
-  test('documents on an OpenAI channel: a text document becomes text, a PDF or URL document is a clear 400', async () => {
+  test('documents on OpenAI-protocol channels: text becomes text, an inline PDF a file part, where the channel reads those', async () => {
     await anthropic.messages.create({
       model: 'gpt-4o-mini',
       max_tokens: 64,
@@ -623,31 +636,52 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     expect(openaiMock.requests.at(-1)!.json).toMatchObject({
       messages: [{ role: 'user', content: 'Notes\n\nThe tests use vitest.' }],
     });
+    const filePart = {
+      type: 'file',
+      file: { filename: 'Report.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQKJcfsj6IK' },
+    };
+    await anthropic.messages.create({
+      model: 'gpt-4o-mini',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: [pdfDocument, { type: 'text', text: 'Summarise.' }] }],
+    });
+    expect(openaiMock.requests.at(-1)!.json).toMatchObject({
+      messages: [{ role: 'user', content: [filePart, { type: 'text', text: 'Summarise.' }] }],
+    });
+    const streamed = await anthropic.messages
+      .stream({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: [pdfDocument] }] })
+      .finalMessage();
+    expect(streamed.content).toEqual([expect.objectContaining({ type: 'text' })]);
+    expect(openaiMock.requests.at(-1)!.json).toMatchObject({ messages: [{ role: 'user', content: [filePart] }] });
+
+    // A PDF by URL only Claude reads; an inline PDF no DeepSeek channel does.
     const openaiCalls = openaiMock.requests.length;
-    for (const document of [pdfDocument, urlDocument]) {
-      const refused = (await anthropic.messages
+    const refusal = async (model: string, document: Anthropic.DocumentBlockParam, language: string) =>
+      (await anthropic.messages
         .create(
           {
-            model: 'gpt-4o-mini',
+            model,
             max_tokens: 64,
             messages: [{ role: 'user', content: [document, { type: 'text', text: 'Summarise.' }] }],
           },
-          { headers: { 'accept-language': 'en-US' } },
+          { headers: { 'accept-language': language } },
         )
         .catch((error: unknown) => error)) as InstanceType<typeof Anthropic.APIError>;
-      expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
-      expect(refused.error).toMatchObject({
-        type: 'error',
-        error: { type: 'invalid_request_error', message: expect.stringContaining('need a Claude channel') },
-      });
-    }
-    const streamed = await anthropic.messages
-      .stream({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: [pdfDocument] }] })
-      .finalMessage()
-      .catch((error: unknown) => error);
-    expect(streamed).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((streamed as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
-      error: { type: 'invalid_request_error', message: expect.stringContaining('Claude 渠道') },
+    const byUrl = await refusal('gpt-4o-mini', urlDocument, 'en-US');
+    expect(byUrl).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(byUrl.error).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringContaining('need a Claude channel') },
+    });
+    expect((await refusal('gpt-4o-mini', urlDocument, 'zh-CN')).error).toMatchObject({
+      error: { message: expect.stringContaining('Claude 渠道') },
+    });
+    const onDeepSeek = await refusal('deepseek-chat', pdfDocument, 'en-US');
+    expect(onDeepSeek).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(onDeepSeek.error).toMatchObject({
+      error: {
+        message: expect.stringContaining('PDF documents need a Claude channel, or an OpenAI or OpenRouter channel'),
+      },
     });
     expect(openaiMock.requests.length).toBe(openaiCalls);
   });
@@ -658,7 +692,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     const adminKey = `sk-${adminToken.key}`;
     const forced = (channelId: number) =>
       new Anthropic({ apiKey: `${adminKey}-${channelId}`, baseURL: server.url, maxRetries: 0 });
-    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: [pdfDocument] }];
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: [urlDocument] }];
     await forced(claudeChannelId).messages.create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 16, messages });
     expect((claudeMock.requests.at(-1)!.json as { messages: unknown }).messages).toEqual(messages);
     const openaiCalls = openaiMock.requests.length;

@@ -5,9 +5,9 @@ import { isAppError } from '../../lib/errors.js';
 import { languageOf } from '../../lib/language.js';
 import type { ChatCompletion } from '../../relay/adaptors/chat-shapes/openai-chat.types.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
-import { claudeChannelsOnly } from '../../relay/fronts/anthropic/claude-channels.js';
+import { documentChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
 import { anthropicClientHeaders } from '../../relay/fronts/anthropic/client-headers.js';
-import { needsClaudeChannel } from '../../relay/fronts/anthropic/documents.js';
+import { documentReaders } from '../../relay/fronts/anthropic/documents.js';
 import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
 import { anthropicToChatRequest, type AnthropicFrontRequest } from '../../relay/fronts/anthropic/request.js';
 import { chatCompletionToAnthropic } from '../../relay/fronts/anthropic/response.js';
@@ -125,7 +125,7 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
           chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,
         ),
         // Documents only Claude reads go to Claude channels only, never silently dropped by another.
-        channelLimit: needsClaudeChannel(body.messages) ? claudeChannelsOnly(chat.model) : undefined,
+        channelLimit: documentChannelLimit(documentReaders(body.messages), chat.model),
       };
       await relayText(job);
     });

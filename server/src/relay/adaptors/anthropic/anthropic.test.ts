@@ -96,6 +96,36 @@ describe('anthropic request conversion', () => {
     ]);
   });
 
+  test("an OpenAI client's inline PDF (a file part) becomes a document block; other files are left out", () => {
+    const pdf = 'data:application/pdf;base64,JVBERi0xLjQ=';
+    const body = toClaudeRequest({
+      model: 'claude-3-5-sonnet-20241022',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'file', file: { filename: 'report.pdf', file_data: pdf } },
+            { type: 'file', file: { file_data: pdf } },
+            { type: 'file', file: { filename: 'notes.txt', file_data: 'data:text/plain;base64,aGk=' } },
+            { type: 'file', file: { file_id: 'file-abc' } },
+            { type: 'text', text: 'Summarise.' },
+          ],
+        },
+      ],
+    });
+    const source = { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' };
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'document', source, title: 'report.pdf' },
+          { type: 'document', source },
+          { type: 'text', text: 'Summarise.' },
+        ],
+      },
+    ]);
+  });
+
   test('defaults max_tokens, drops tools for tool_choice none, maps a named tool choice', () => {
     const plain = toClaudeRequest({
       model: 'claude-2',

@@ -14,6 +14,7 @@ import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
 import { claudeOriginalOf, claudeRequestOriginal, unchangedBlocks } from './claude-original.js';
 import type {
   ClaudeContentBlock,
+  ClaudeDocumentBlock,
   ClaudeImageBlock,
   ClaudeMessage,
   ClaudeRequest,
@@ -48,8 +49,23 @@ function userBlocks(parts: ChatContentPart[]): ClaudeContentBlock[] {
       const imageUrl = (part as { image_url?: { url?: unknown } }).image_url;
       if (typeof imageUrl?.url === 'string') blocks.push(imageBlock(imageUrl.url));
     }
+    if (part.type === 'file') {
+      const document = pdfDocumentBlock(part);
+      if (document) blocks.push(document);
+    }
   }
   return blocks;
+}
+
+/** An OpenAI `file` part holding an inline PDF, as Claude's document block (its file name as the title). */
+function pdfDocumentBlock(part: ChatContentPart): ClaudeDocumentBlock | undefined {
+  const file = (part as { file?: { file_data?: unknown; filename?: unknown } }).file;
+  const inline = typeof file?.file_data === 'string' ? parseDataUrl(file.file_data) : undefined;
+  if (inline?.mediaType !== 'application/pdf') return undefined;
+  const source = { type: 'base64' as const, media_type: 'application/pdf', data: inline.data };
+  return typeof file?.filename === 'string' && file.filename !== ''
+    ? { type: 'document', source, title: file.filename }
+    : { type: 'document', source };
 }
 
 function assistantBlocks(message: ChatMessage): ClaudeContentBlock[] {

@@ -6,7 +6,7 @@ import { toClaudeRequest } from '../../adaptors/anthropic/request.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
 import type { ChatChunk, ChatCompletion } from '../../adaptors/chat-shapes/openai-chat.types.js';
 import { anthropicClientHeaders } from './client-headers.js';
-import { needsClaudeChannel } from './documents.js';
+import { documentReaders } from './documents.js';
 import { anthropicError } from './errors.js';
 import { anthropicToChatRequest } from './request.js';
 import { chatCompletionToAnthropic } from './response.js';
@@ -169,7 +169,7 @@ describe('anthropic front: client headers and documents', () => {
     expect(toClaudeRequest(searchOnly)).toMatchObject({ tools: [webSearch], tool_choice: { type: 'auto' } });
   });
 
-  test('a text document becomes text for OpenAI; a PDF, URL or file document needs a Claude channel', () => {
+  test('a text document becomes text for OpenAI, an inline PDF a file part; a URL or file document needs Claude', () => {
     const text = {
       type: 'document' as const,
       title: 'Notes',
@@ -177,26 +177,41 @@ describe('anthropic front: client headers and documents', () => {
     };
     const pdf = {
       type: 'document' as const,
+      title: 'Q3 report: final/v2.pdf',
       source: { type: 'base64' as const, media_type: 'application/pdf', data: 'JVBERi0xLjQ=' },
     };
+    const url = { type: 'document' as const, source: { type: 'url' as const, url: 'https://example.com/a.pdf' } };
     const chat = anthropicToChatRequest({
       model: 'm',
       max_tokens: 8,
       messages: [
         { role: 'user', content: [text] },
         { role: 'assistant', content: 'Read.' },
-        { role: 'user', content: [pdf] },
+        { role: 'user', content: [pdf, { type: 'text', text: 'Summarise.' }] },
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: [url] },
       ],
     });
     expect(JSON.parse(JSON.stringify(chat.messages))).toEqual([
       { role: 'user', content: 'Notes\n\nThe tests use vitest.' },
       { role: 'assistant', content: 'Read.' },
-      // Only its Claude original carries the PDF.
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'file',
+            file: { filename: 'Q3 report final v2.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQ=' },
+          },
+          { type: 'text', text: 'Summarise.' },
+        ],
+      },
+      { role: 'assistant', content: 'Done.' },
+      // Only its Claude original carries a PDF by URL.
       { role: 'user', content: '' },
     ]);
-    expect(needsClaudeChannel([{ role: 'user', content: [text] }])).toBe(false);
+    expect(documentReaders([{ role: 'user', content: [text] }])).toBe('any');
     expect(
-      needsClaudeChannel([
+      documentReaders([
         {
           role: 'user',
           content: [
@@ -205,21 +220,24 @@ describe('anthropic front: client headers and documents', () => {
           ],
         },
       ]),
-    ).toBe(false);
-    expect(needsClaudeChannel([{ role: 'user', content: [pdf] }])).toBe(true);
+    ).toBe('any');
+    expect(documentReaders([{ role: 'user', content: [text, pdf] }])).toBe('pdf');
+    expect(documentReaders([{ role: 'user', content: [pdf, url] }])).toBe('claude');
+    expect(documentReaders([{ role: 'user', content: [url] }])).toBe('claude');
     expect(
-      needsClaudeChannel([
-        { role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } }] },
+      documentReaders([
+        { role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'file_011' } }] },
       ]),
-    ).toBe(true);
+    ).toBe('claude');
+    // OpenAI's tool messages carry text only.
     expect(
-      needsClaudeChannel([
+      documentReaders([
         {
           role: 'user',
           content: [{ type: 'tool_result', tool_use_id: 't', content: [pdf as never] }],
         },
       ]),
-    ).toBe(true);
+    ).toBe('claude');
   });
 });
 

@@ -5,12 +5,12 @@ import { aws } from '../../adaptors/aws/index.js';
 import { openai } from '../../adaptors/openai/index.js';
 import { vertexai } from '../../adaptors/vertexai/index.js';
 import type { RoutedChannel } from '../../routing/channel-router.js';
-import { claudeChannelsOnly, servesClaude } from './claude-channels.js';
+import { documentChannelLimit, servesClaude } from './claude-channels.js';
 
-const channel = (id: number, adaptor: Adaptor, mapping: Record<string, string> = {}) =>
-  ({ row: { id }, adaptor, mapping }) as unknown as RoutedChannel;
+const channel = (id: number, adaptor: Adaptor, mapping: Record<string, string> = {}, type = 14) =>
+  ({ row: { id, type }, adaptor, mapping }) as unknown as RoutedChannel;
 
-describe('documents go to Claude channels only', () => {
+describe('documents go to the channels that read them', () => {
   test('Anthropic, and Vertex or Bedrock for a Claude model (after the mapping), serve Claude', () => {
     expect(servesClaude(channel(1, anthropic), 'anything')).toBe(true);
     expect(servesClaude(channel(2, vertexai), 'claude-3-7-sonnet@20250219')).toBe(true);
@@ -23,11 +23,22 @@ describe('documents go to Claude channels only', () => {
   });
 
   test('the channel limit accepts Claude channels for the model and refuses with a 400 naming it', () => {
-    const limit = claudeChannelsOnly('docs');
+    const limit = documentChannelLimit('claude', 'docs')!;
     expect(limit.accepts(channel(1, anthropic))).toBe(true);
     expect(limit.accepts(channel(2, aws, { docs: 'claude-3-haiku-20240307' }))).toBe(true);
-    expect(limit.accepts(channel(3, openai))).toBe(false);
+    expect(limit.accepts(channel(3, openai, {}, 1))).toBe(false);
     expect(limit.refusal()).toMatchObject({ status: 400, code: 'documents_need_claude' });
     expect(limit.refusal().message).toContain('docs');
+  });
+
+  test('inline PDFs also go to OpenAI and OpenRouter channels (file parts), not to other compatible ones', () => {
+    const limit = documentChannelLimit('pdf', 'docs')!;
+    expect(limit.accepts(channel(1, anthropic))).toBe(true);
+    expect(limit.accepts(channel(2, openai, {}, 1))).toBe(true);
+    expect(limit.accepts(channel(3, openai, {}, 20))).toBe(true);
+    expect(limit.accepts(channel(4, openai, {}, 3))).toBe(false);
+    expect(limit.accepts(channel(5, openai, {}, 36))).toBe(false);
+    expect(limit.refusal()).toMatchObject({ status: 400, code: 'documents_need_pdf_reader' });
+    expect(documentChannelLimit('any', 'docs')).toBeUndefined();
   });
 });

@@ -6,6 +6,8 @@ import { vertexai } from '../../adaptors/vertexai/index.js';
 import { isVertexClaude } from '../../adaptors/vertexai/models.js';
 import type { ChannelLimit } from '../../pipeline/relay-job.js';
 import type { RoutedChannel } from '../../routing/channel-router.js';
+import { ChannelType } from '../../channel-types.js';
+import type { DocumentReaders } from './documents.js';
 
 /** Whether a channel answers this model with Claude's Messages API: Anthropic, Claude on Vertex or Bedrock. */
 export function servesClaude(channel: RoutedChannel, model: string): boolean {
@@ -20,23 +22,44 @@ export function servesClaude(channel: RoutedChannel, model: string): boolean {
   }
 }
 
+/** Channel types whose chat API takes an inline PDF as a `file` part (OpenAI's own shape; OpenRouter's too). */
+const filePartChannelTypes: ReadonlySet<number> = new Set([ChannelType.OpenAI, ChannelType.OpenRouter]);
+
+/** Whether a channel reads inline PDFs: a Claude one, or one whose chat API takes `file` parts. */
+export const readsInlinePdfs = (channel: RoutedChannel, model: string): boolean =>
+  servesClaude(channel, model) || filePartChannelTypes.has(channel.row.type);
+
 /** The refusal when only other channels serve the model. */
 export const documentsNeedClaude = (model: string) =>
   new AppError(
     'documents_need_claude',
     {
-      zh: `PDF、URL 或文件形式的 document 内容块只能由 Claude 渠道（Anthropic、Vertex AI、AWS Bedrock）处理，模型 ${model} 没有这样的渠道`,
-      en: `document blocks with a PDF, URL or file source need a Claude channel (Anthropic, Vertex AI or AWS Bedrock Claude); none serves the model ${model}`,
+      zh: `URL 或文件形式的 document 内容块，以及工具结果中的 document，只能由 Claude 渠道（Anthropic、Vertex AI、AWS Bedrock）处理，模型 ${model} 没有这样的渠道`,
+      en: `document blocks with a URL or file source, or inside a tool result, need a Claude channel (Anthropic, Vertex AI or AWS Bedrock Claude); none serves the model ${model}`,
+    },
+    400,
+  );
+
+/** The refusal when no channel of the model reads inline PDFs. */
+export const pdfsNeedReader = (model: string) =>
+  new AppError(
+    'documents_need_pdf_reader',
+    {
+      zh: `PDF 形式的 document 内容块需要 Claude 渠道，或 OpenAI、OpenRouter 渠道，模型 ${model} 没有这样的渠道`,
+      en: `PDF documents need a Claude channel, or an OpenAI or OpenRouter channel; none serves the model ${model}`,
     },
     400,
   );
 
 /**
- * The channel limit of a request holding content only Claude reads (documents): the relay would otherwise
- * send it to an OpenAI-protocol channel, which would never see that content. Other channels are skipped; if
- * none serves the model, the request is refused with a 400.
+ * The channel limit of a request holding documents not every channel reads (`documentReaders`): the relay
+ * would otherwise send it to a channel that never sees that content. Other channels are skipped; if none
+ * serves the model, the request is refused with a 400.
  */
-export const claudeChannelsOnly = (model: string): ChannelLimit => ({
-  accepts: (channel) => servesClaude(channel, model),
-  refusal: () => documentsNeedClaude(model),
-});
+export function documentChannelLimit(readers: DocumentReaders, model: string): ChannelLimit | undefined {
+  if (readers === 'claude')
+    return { accepts: (channel) => servesClaude(channel, model), refusal: () => documentsNeedClaude(model) };
+  if (readers === 'pdf')
+    return { accepts: (channel) => readsInlinePdfs(channel, model), refusal: () => pdfsNeedReader(model) };
+  return undefined;
+}

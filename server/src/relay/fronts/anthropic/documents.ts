@@ -3,7 +3,7 @@ import type { ClaudeContentBlock, ClaudeDocumentBlock, ClaudeMessage } from '../
 /**
  * A document's text, when it has one that OpenAI's shapes can carry: a plain-text source, or a content source
  * made of text only (its title first). Undefined for PDFs (inline or by URL), Files API ids and content with
- * images: only Claude reads those.
+ * images (see `documentReaders` for who reads those).
  */
 export function documentText(block: ClaudeDocumentBlock): string | undefined {
   const source = block.source as Partial<ClaudeDocumentBlock['source']> | undefined;
@@ -20,20 +20,36 @@ export function documentText(block: ClaudeDocumentBlock): string | undefined {
   return block.title ? `${block.title}\n\n${text}` : text;
 }
 
-const claudeOnly = (block: ClaudeContentBlock | { type: string }): boolean =>
-  block.type === 'document' && documentText(block as ClaudeDocumentBlock) === undefined;
+/** An inline PDF's base64 data: OpenAI's chat API reads those too, as `file` parts. */
+export function inlinePdf(block: ClaudeDocumentBlock): string | undefined {
+  const source = block.source as Partial<ClaudeDocumentBlock['source']> | undefined;
+  return source?.type === 'base64' && source.media_type === 'application/pdf' && typeof source.data === 'string'
+    ? source.data
+    : undefined;
+}
 
 /**
- * Whether a Messages request holds a document only a Claude channel can read (see `documentText`), in a turn
- * or inside a tool result. Such a request is relayed to Claude channels only (`claude-channels.ts`).
+ * Which channels can read a request's documents: any (none, or text only), those reading inline PDFs
+ * (Claude's, and OpenAI's `file` parts), or Claude's only (PDFs by URL, Files API ids, content with images,
+ * and any document inside a tool result: OpenAI's tool messages carry text only).
  */
-export function needsClaudeChannel(messages: ClaudeMessage[] | undefined): boolean {
+export type DocumentReaders = 'any' | 'pdf' | 'claude';
+
+const isUnreadableText = (block: ClaudeContentBlock | { type: string }): boolean =>
+  block.type === 'document' && documentText(block as ClaudeDocumentBlock) === undefined;
+
+/** Who can read the documents of a Messages request (see `DocumentReaders`); the front limits routing to them. */
+export function documentReaders(messages: ClaudeMessage[] | undefined): DocumentReaders {
+  let readers: DocumentReaders = 'any';
   for (const message of messages ?? []) {
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content) {
-      if (claudeOnly(block)) return true;
-      if (block.type === 'tool_result' && Array.isArray(block.content) && block.content.some(claudeOnly)) return true;
+      if (block.type === 'tool_result' && Array.isArray(block.content) && block.content.some(isUnreadableText))
+        return 'claude';
+      if (!isUnreadableText(block)) continue;
+      if (inlinePdf(block as ClaudeDocumentBlock) === undefined) return 'claude';
+      readers = 'pdf';
     }
   }
-  return false;
+  return readers;
 }

@@ -21,7 +21,7 @@ import type {
   ChatToolChoice,
 } from '../../adaptors/chat-shapes/openai-chat.types.js';
 import type { AnthropicClientHeaders } from './client-headers.js';
-import { documentText } from './documents.js';
+import { documentText, inlinePdf } from './documents.js';
 
 /** A Messages API request as clients send it to the gateway (the wire type plus the fields we tolerate). */
 export type AnthropicFrontRequest = Omit<ClaudeRequest, 'tools'> & {
@@ -47,10 +47,21 @@ const textOf = (content: string | ClaudeTextBlock[] | undefined | (ClaudeTextBlo
 const fromBlocks = (message: ChatMessage, blocks: ClaudeContentBlock[]): ChatMessage =>
   withClaudeOriginal<ChatMessage, ClaudeMessageOriginal>(message, { content: message.content, blocks });
 
+/** A file name for an inline PDF (OpenAI wants one with `file_data`): its title, else a generic one. */
+function pdfName(title: string | undefined): string {
+  const name = (title ?? '')
+    .replace(/[^\p{L}\p{N}._-]+/gu, ' ')
+    .trim()
+    .replace(/\.pdf$/i, '')
+    .slice(0, 100);
+  return `${name || 'document'}.pdf`;
+}
+
 /**
  * One user turn: tool results first (each its own `tool` message, as OpenAI wants them right after the calls),
- * then the rest. A document becomes text when it has some (`documentText`); otherwise only its Claude original
- * carries it, in a message of its own if nothing else is left (the front then routes to Claude channels only).
+ * then the rest. A document becomes text when it has some (`documentText`), an inline PDF becomes OpenAI's
+ * `file` part; otherwise only its Claude original carries it, in a message of its own if nothing else is left
+ * (the front then routes to the channels that read it, `documentReaders`).
  */
 function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -70,7 +81,13 @@ function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
     else if (block.type === 'document') {
       documents = true;
       const text = documentText(block);
+      const pdf = text === undefined ? inlinePdf(block) : undefined;
       if (text !== undefined) parts.push({ type: 'text', text });
+      else if (pdf !== undefined)
+        parts.push({
+          type: 'file',
+          file: { filename: pdfName(block.title), file_data: `data:application/pdf;base64,${pdf}` },
+        });
     }
   }
   if (parts.length === 0 && !documents) return messages;
