@@ -160,6 +160,22 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
       ),
     ).toHaveProperty('default');
 
+    // The web search price is a number in the ratio section.
+    await page.goto('/setting?tab=operation');
+    const price = page.getByLabel(t('settingAdmin.option.WebSearchPrice'), { exact: true });
+    await expect.poll(() => price.inputValue()).toBe('10.00');
+    await price.fill('12.5');
+    await page
+      .getByRole('button', { name: label(language, 'settingAdmin.save') })
+      .last()
+      .click();
+    await expectToast(page, t('settingAdmin.toast.saved'));
+    const saved = async () =>
+      (await suite.stack.root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'WebSearchPrice')
+        .value;
+    expect(await saved()).toBe('12.5');
+    await suite.stack.root.put('/api/option/', { key: 'WebSearchPrice', value: '10' });
+
     // Turning password sign-in off asks first; cancelling keeps it on.
     await page.goto('/setting?tab=system');
     await page.getByRole('switch', { name: t('settingAdmin.option.PasswordLoginEnabled') }).click();

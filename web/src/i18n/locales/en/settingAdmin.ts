@@ -46,6 +46,7 @@ const settingAdmin: Record<keyof typeof zh, string> = {
   'settingAdmin.option.ModelRatio': 'Model ratios',
   'settingAdmin.option.CompletionRatio': 'Completion ratios',
   'settingAdmin.option.GroupRatio': 'Group ratios',
+  'settingAdmin.option.WebSearchPrice': 'Web search price (USD per 1,000 searches)',
   'settingAdmin.option.ServerAddress': 'Server address',
   'settingAdmin.option.PasswordLoginEnabled': 'Allow sign-in with password',
   'settingAdmin.option.PasswordRegisterEnabled': 'Allow sign-up with password',
@@ -85,6 +86,8 @@ const settingAdmin: Record<keyof typeof zh, string> = {
     'Markdown and HTML are supported; when set, the status overview leaves the home page. A link is shown as a full-page frame.',
   'settingAdmin.hint.about': 'Markdown and HTML are supported. A link is shown as a full-page frame.',
   'settingAdmin.hint.footer': 'HTML is supported; empty uses the default footer',
+  'settingAdmin.hint.webSearchPrice':
+    "Charged per web search a Claude channel runs (Claude Code's WebSearch), on top of the tokens and times the group ratio",
   'settingAdmin.ratio.invalid.ModelRatio': 'Model ratio is not a valid JSON string',
   'settingAdmin.ratio.invalid.GroupRatio': 'Group ratio is not a valid JSON string',
   'settingAdmin.ratio.invalid.CompletionRatio': 'Completion ratio is not a valid JSON string',

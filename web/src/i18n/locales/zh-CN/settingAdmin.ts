@@ -45,6 +45,7 @@ const settingAdmin = {
   'settingAdmin.option.ModelRatio': '模型倍率',
   'settingAdmin.option.CompletionRatio': '补全倍率',
   'settingAdmin.option.GroupRatio': '分组倍率',
+  'settingAdmin.option.WebSearchPrice': '网络搜索价格（美元 / 千次）',
   'settingAdmin.option.ServerAddress': '服务器地址',
   'settingAdmin.option.PasswordLoginEnabled': '允许通过密码进行登录',
   'settingAdmin.option.PasswordRegisterEnabled': '允许通过密码进行注册',
@@ -85,6 +86,8 @@ const settingAdmin = {
   'settingAdmin.hint.about':
     '在此输入新的关于内容，支持 Markdown & HTML 代码。如果输入的是一个链接，则会使用该链接作为 iframe 的 src 属性。',
   'settingAdmin.hint.footer': '在此输入新的页脚，留空则使用默认页脚，支持 HTML 代码',
+  'settingAdmin.hint.webSearchPrice':
+    'Claude 渠道每执行一次网络搜索（如 Claude Code 的 WebSearch）按此另计费用，再乘以分组倍率',
   'settingAdmin.ratio.invalid.ModelRatio': '模型倍率不是合法的 JSON 字符串',
   'settingAdmin.ratio.invalid.GroupRatio': '分组倍率不是合法的 JSON 字符串',
   'settingAdmin.ratio.invalid.CompletionRatio': '补全倍率不是合法的 JSON 字符串',

@@ -24,6 +24,7 @@ const RATIO: OptionField[] = [
   { key: 'ModelRatio', kind: 'json' },
   { key: 'CompletionRatio', kind: 'json' },
   { key: 'GroupRatio', kind: 'json' },
+  { key: 'WebSearchPrice', kind: 'number', min: 0, step: 0.01, hintKey: 'settingAdmin.hint.webSearchPrice' },
 ];
 
 /** Ratio texts must be JSON; the error names the first one that is not. */
