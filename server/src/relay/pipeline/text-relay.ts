@@ -160,12 +160,10 @@ function charge(
   const ratio = pricing.modelRatio * pricing.groupRatio;
   const { options } = job.context;
   const searches = usage.web_search_requests ?? 0;
-  const searchQuota = webSearchQuota(
-    searches,
-    options.number('WebSearchPrice'),
-    options.number('QuotaPerUnit'),
-    pricing.groupRatio,
-  );
+  const searchQuota =
+    searches > 0
+      ? webSearchQuota(searches, options.number('WebSearchPrice'), options.number('QuotaPerUnit'), pricing.groupRatio)
+      : 0;
   const ratios = ratioText(pricing.modelRatio, pricing.groupRatio, pricing.completionRatio);
   settle(job.context, reservation, {
     quota: textQuota(usage, ratio, pricing.completionRatio) + searchQuota,

@@ -34,5 +34,5 @@ export function textQuota(usage: Usage, ratio: number, completionRatio: number):
  * (`quotaPerUnit` per USD), times the group ratio; rounded up like the token price.
  */
 export function webSearchQuota(searches: number, price: number, quotaPerUnit: number, groupRatio: number): number {
-  return searches > 0 ? Math.ceil(((searches * price) / 1000) * quotaPerUnit * groupRatio) : 0;
+  return Math.ceil(((searches * price) / 1000) * quotaPerUnit * groupRatio);
 }

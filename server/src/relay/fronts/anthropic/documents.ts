@@ -35,7 +35,7 @@ export function inlinePdf(block: ClaudeDocumentBlock): string | undefined {
  */
 export type DocumentReaders = 'any' | 'pdf' | 'claude';
 
-const isUnreadableText = (block: ClaudeContentBlock | { type: string }): boolean =>
+const isDocumentWithoutText = (block: ClaudeContentBlock | { type: string }): boolean =>
   block.type === 'document' && documentText(block as ClaudeDocumentBlock) === undefined;
 
 /** Who can read the documents of a Messages request (see `DocumentReaders`); the front limits routing to them. */
@@ -44,9 +44,9 @@ export function documentReaders(messages: ClaudeMessage[] | undefined): Document
   for (const message of messages ?? []) {
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content) {
-      if (block.type === 'tool_result' && Array.isArray(block.content) && block.content.some(isUnreadableText))
+      if (block.type === 'tool_result' && Array.isArray(block.content) && block.content.some(isDocumentWithoutText))
         return 'claude';
-      if (!isUnreadableText(block)) continue;
+      if (!isDocumentWithoutText(block)) continue;
       if (inlinePdf(block as ClaudeDocumentBlock) === undefined) return 'claude';
       readers = 'pdf';
     }
