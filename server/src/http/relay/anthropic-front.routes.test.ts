@@ -784,6 +784,29 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     }
   });
 
+  test('web search on a model with OpenAI and Claude channels: the Claude channel serves it, even behind', async () => {
+    const openaiCalls = openaiMock.requests.length;
+    await anthropic.messages.create({
+      model: 'any-model',
+      max_tokens: 256,
+      tools: [webSearchTool, weatherTool],
+      messages: [{ role: 'user', content: 'Weather?' }],
+    });
+    expect(claudeMock.requests.at(-1)!.json).toMatchObject({
+      model: 'claude-3-5-sonnet-20241022',
+      tools: [webSearchTool, weatherTool],
+    });
+    expect(openaiMock.requests.length).toBe(openaiCalls);
+    // Without server tools, the OpenAI channel keeps its priority.
+    await anthropic.messages.create({
+      model: 'any-model',
+      max_tokens: 256,
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: 'Weather?' }],
+    });
+    expect(openaiMock.requests.length).toBe(openaiCalls + 1);
+  });
+
   test('web search on an OpenAI channel: the server tool is left out, the function tools still go', async () => {
     await anthropic.messages.create({
       model: 'gpt-4o-mini',

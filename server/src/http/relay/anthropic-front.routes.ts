@@ -5,11 +5,15 @@ import { isAppError } from '../../lib/errors.js';
 import { languageOf } from '../../lib/language.js';
 import type { ChatCompletion } from '../../relay/adaptors/chat-shapes/openai-chat.types.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
-import { documentChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
+import { claudeChannelsFirst, documentChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
 import { anthropicClientHeaders } from '../../relay/fronts/anthropic/client-headers.js';
 import { documentReaders } from '../../relay/fronts/anthropic/documents.js';
 import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
-import { anthropicToChatRequest, type AnthropicFrontRequest } from '../../relay/fronts/anthropic/request.js';
+import {
+  anthropicToChatRequest,
+  hasServerTools,
+  type AnthropicFrontRequest,
+} from '../../relay/fronts/anthropic/request.js';
 import { chatCompletionToAnthropic } from '../../relay/fronts/anthropic/response.js';
 import { AnthropicEventWriter } from '../../relay/fronts/anthropic/stream.js';
 import { Cancel } from '../../relay/pipeline/cancel.js';
@@ -124,8 +128,11 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
           chat.model,
           chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,
         ),
-        // Documents only Claude reads go to Claude channels only, never silently dropped by another.
-        channelLimit: documentChannelLimit(documentReaders(body.messages), chat.model),
+        // Documents go only to channels that read them, never silently dropped by another; server tools
+        // prefer Claude channels (the others answer without them).
+        channelLimit:
+          documentChannelLimit(documentReaders(body.messages), chat.model) ??
+          (hasServerTools(body) ? claudeChannelsFirst(chat.model) : undefined),
       };
       await relayText(job);
     });

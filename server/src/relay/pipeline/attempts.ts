@@ -15,13 +15,15 @@ function forcedChannel(job: RelayJob): RoutedChannel {
   const channel = job.runtime.router.channel(job.principal.forcedChannelId!);
   if (!channel) throw relayErrors.invalidChannelId();
   if (channel.row.status !== ChannelStatus.Enabled) throw relayErrors.channelDisabled();
-  if (job.channelLimit && !job.channelLimit.accepts(channel)) throw job.channelLimit.refusal();
+  const limit = job.channelLimit;
+  if (limit?.refusal && !limit.accepts(channel)) throw limit.refusal();
   return channel;
 }
 
 /**
  * The router's next channel for the job, skipping those its limit does not accept (a lower tier's accepted
- * channel wins over a higher tier's other one). A limit that leaves nothing on the first try is refused.
+ * channel wins over a higher tier's other one). A strict limit that leaves nothing on the first try is
+ * refused; a preference then takes the router's choice.
  */
 function nextChannel(job: RelayJob, group: string, tried: ReadonlySet<number>): RoutedChannel | undefined {
   const { router } = job.runtime;
@@ -37,6 +39,7 @@ function nextChannel(job: RelayJob, group: string, tried: ReadonlySet<number>): 
     if (limit.accepts(channel)) return channel;
     skipped.add(channel.row.id);
   }
+  if (!limit.refusal) return router.select(group, job.model, tried);
   if (tried.size === 0 && skipped.size > 0) throw limit.refusal();
   return undefined;
 }

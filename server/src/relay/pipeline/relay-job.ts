@@ -37,11 +37,15 @@ export interface RelayReply {
   getHeaders(): Record<string, number | string | string[] | undefined>;
 }
 
-/** A job that only some channels can serve (the Anthropic front's documents need Claude): the others are skipped. */
+/**
+ * A job that only some channels serve fully (the Anthropic front's documents need Claude): the others are
+ * skipped. With a refusal the limit is strict; without one it is a preference, and the other channels serve
+ * once no accepted one is left (server tools run on Claude channels, others answer without them).
+ */
 export interface ChannelLimit {
   accepts(channel: RoutedChannel): boolean;
   /** The answer when the model has channels but none of them is accepted, or a forced one is not. */
-  refusal(): Error;
+  refusal?(): Error;
 }
 
 /** One front request to the relay, everything the attempts share. */

@@ -63,3 +63,8 @@ export function documentChannelLimit(readers: DocumentReaders, model: string): C
     return { accepts: (channel) => readsInlinePdfs(channel, model), refusal: () => pdfsNeedReader(model) };
   return undefined;
 }
+
+/** The channel limit of a request with server tools (web search …): Claude channels run them, so they come first. */
+export const claudeChannelsFirst = (model: string): ChannelLimit => ({
+  accepts: (channel) => servesClaude(channel, model),
+});

@@ -32,6 +32,10 @@ export type AnthropicFrontRequest = Omit<ClaudeRequest, 'tools'> & {
 /** A tool the client runs, with its input schema; the others are Anthropic's server tools. */
 const isClientTool = (tool: ClaudeTool | ClaudeServerTool): tool is ClaudeTool => tool.input_schema !== undefined;
 
+/** Whether a request offers a server tool (web search …), which only Claude channels run. */
+export const hasServerTools = (request: AnthropicFrontRequest): boolean =>
+  request.tools !== undefined && !request.tools.every(isClientTool);
+
 const imageUrl = (source: ClaudeImageSource) =>
   source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
 
@@ -153,7 +157,7 @@ export function anthropicToChatRequest(
   }
   const original: ClaudeRequestOriginal = { ...headers };
   if (request.thinking) original.thinking = request.thinking;
-  if (request.tools && !request.tools.every(isClientTool)) {
+  if (request.tools && hasServerTools(request)) {
     original.tools = request.tools;
     if (request.tool_choice) original.toolChoice = request.tool_choice;
   }
