@@ -2,7 +2,7 @@ import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
 import { chatCompletion, chatResult, completionId, usageOf } from '../chat-shapes/chat-answer.js';
-import type { ChatCompletion, ChatToolCall, ChatUsage } from '../chat-shapes/openai-chat.types.js';
+import type { ChatCompletion, ChatToolCall } from '../chat-shapes/openai-chat.types.js';
 import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
 import { forwardsClaudeAnswer, type ChatCompletionWithClaude } from './claude-original.js';
 import type { ClaudeResponse, ClaudeUsage } from './types.js';
@@ -24,17 +24,14 @@ export const claudeFinishReason = (reason: string | null | undefined): string | 
  * Claude usage: every input token counts as prompt, cache writes and reads included (providers.md §4.7's
  * "total input"), since the gateway has no separate cache price (docs/decisions/0012).
  */
-export function claudeUsage(usage: ClaudeUsage | undefined): ChatUsage & Pick<Usage, 'web_search_requests'> {
+export function claudeUsage(usage: ClaudeUsage | undefined): Usage {
   const prompt =
     (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
   return withWebSearches(usageOf(prompt, usage?.output_tokens ?? 0), usage?.server_tool_use?.web_search_requests);
 }
 
 /** `usage` with the server's web searches, when it ran any. */
-export function withWebSearches<Counts extends ChatUsage>(
-  usage: Counts,
-  searches: number | undefined,
-): Counts & Pick<Usage, 'web_search_requests'> {
+export function withWebSearches(usage: Usage, searches: number | undefined): Usage {
   return typeof searches === 'number' && searches > 0 ? { ...usage, web_search_requests: searches } : usage;
 }
 

@@ -26,11 +26,11 @@ export function servesClaude(channel: RoutedChannel, model: string): boolean {
 const filePartChannelTypes: ReadonlySet<number> = new Set([ChannelType.OpenAI, ChannelType.OpenRouter]);
 
 /** Whether a channel reads inline PDFs: a Claude one, or one whose chat API takes `file` parts. */
-export const readsInlinePdfs = (channel: RoutedChannel, model: string): boolean =>
+const readsInlinePdfs = (channel: RoutedChannel, model: string): boolean =>
   servesClaude(channel, model) || filePartChannelTypes.has(channel.row.type);
 
 /** The refusal when only other channels serve the model. */
-export const documentsNeedClaude = (model: string) =>
+const documentsNeedClaude = (model: string) =>
   new AppError(
     'documents_need_claude',
     {
@@ -41,7 +41,7 @@ export const documentsNeedClaude = (model: string) =>
   );
 
 /** The refusal when no channel of the model reads inline PDFs. */
-export const pdfsNeedReader = (model: string) =>
+const pdfsNeedReader = (model: string) =>
   new AppError(
     'documents_need_pdf_reader',
     {

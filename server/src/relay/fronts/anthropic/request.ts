@@ -157,7 +157,7 @@ export function anthropicToChatRequest(
   }
   const original: ClaudeRequestOriginal = { ...headers };
   if (request.thinking) original.thinking = request.thinking;
-  if (request.tools && hasServerTools(request)) {
+  if (hasServerTools(request)) {
     original.tools = request.tools;
     if (request.tool_choice) original.toolChoice = request.tool_choice;
   }
