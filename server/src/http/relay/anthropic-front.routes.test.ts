@@ -784,7 +784,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     }
   });
 
-  test('web search on a model with OpenAI and Claude channels: the Claude channel serves it, even behind', async () => {
+  test('web search on a model with OpenAI and Claude channels: the Claude channel serves it, even behind, PDF or not', async () => {
     const openaiCalls = openaiMock.requests.length;
     await anthropic.messages.create({
       model: 'any-model',
@@ -795,6 +795,18 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     expect(claudeMock.requests.at(-1)!.json).toMatchObject({
       model: 'claude-3-5-sonnet-20241022',
       tools: [webSearchTool, weatherTool],
+    });
+    expect(openaiMock.requests.length).toBe(openaiCalls);
+    // With an inline PDF too, which the OpenAI channel also reads: still the Claude channel, with the tool.
+    await anthropic.messages.create({
+      model: 'any-model',
+      max_tokens: 256,
+      tools: [webSearchTool],
+      messages: [{ role: 'user', content: [pdfDocument, { type: 'text', text: 'What is new on this?' }] }],
+    });
+    expect(claudeMock.requests.at(-1)!.json).toMatchObject({
+      tools: [webSearchTool],
+      messages: [{ content: [pdfDocument, { type: 'text' }] }],
     });
     expect(openaiMock.requests.length).toBe(openaiCalls);
     // Without server tools, the OpenAI channel keeps its priority.

@@ -5,7 +5,7 @@ import { isAppError } from '../../lib/errors.js';
 import { languageOf } from '../../lib/language.js';
 import type { ChatCompletion } from '../../relay/adaptors/chat-shapes/openai-chat.types.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
-import { claudeChannelsFirst, documentChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
+import { anthropicChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
 import { anthropicClientHeaders } from '../../relay/fronts/anthropic/client-headers.js';
 import { documentReaders } from '../../relay/fronts/anthropic/documents.js';
 import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
@@ -130,9 +130,7 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
         ),
         // Documents go only to channels that read them, never silently dropped by another; server tools
         // prefer Claude channels (the others answer without them).
-        channelLimit:
-          documentChannelLimit(documentReaders(body.messages), chat.model) ??
-          (hasServerTools(body) ? claudeChannelsFirst(chat.model) : undefined),
+        channelLimit: anthropicChannelLimit(documentReaders(body.messages), hasServerTools(body), chat.model),
       };
       await relayText(job);
     });

@@ -15,20 +15,19 @@ function forcedChannel(job: RelayJob): RoutedChannel {
   const channel = job.runtime.router.channel(job.principal.forcedChannelId!);
   if (!channel) throw relayErrors.invalidChannelId();
   if (channel.row.status !== ChannelStatus.Enabled) throw relayErrors.channelDisabled();
-  const limit = job.channelLimit;
-  if (limit?.refusal && !limit.accepts(channel)) throw limit.refusal();
+  const only = job.channelLimit?.only;
+  if (only && !only.accepts(channel)) throw only.refusal();
   return channel;
 }
 
-/**
- * The router's next channel for the job, skipping those its limit does not accept (a lower tier's accepted
- * channel wins over a higher tier's other one). A strict limit that leaves nothing on the first try is
- * refused; a preference then takes the router's choice.
- */
-function nextChannel(job: RelayJob, group: string, tried: ReadonlySet<number>): RoutedChannel | undefined {
+/** The router's first choice that `wanted` takes (a lower tier's wanted channel wins over a higher tier's other one). */
+function firstWanted(
+  job: RelayJob,
+  group: string,
+  tried: ReadonlySet<number>,
+  wanted: (channel: RoutedChannel) => boolean,
+): { channel?: RoutedChannel; passedOver: boolean } {
   const { router } = job.runtime;
-  const limit = job.channelLimit;
-  if (!limit) return router.select(group, job.model, tried);
   const skipped = new Set(tried);
   // Bounded: every turn excludes one more channel, and the router runs out.
   for (
@@ -36,12 +35,28 @@ function nextChannel(job: RelayJob, group: string, tried: ReadonlySet<number>): 
     channel;
     channel = router.select(group, job.model, skipped)
   ) {
-    if (limit.accepts(channel)) return channel;
+    if (wanted(channel)) return { channel, passedOver: skipped.size > tried.size };
     skipped.add(channel.row.id);
   }
-  if (!limit.refusal) return router.select(group, job.model, tried);
-  if (tried.size === 0 && skipped.size > 0) throw limit.refusal();
-  return undefined;
+  return { passedOver: skipped.size > tried.size };
+}
+
+/**
+ * The router's next channel for the job within its limit: preferred channels first, then any it allows. A
+ * strict limit that leaves nothing on the first try is refused.
+ */
+function nextChannel(job: RelayJob, group: string, tried: ReadonlySet<number>): RoutedChannel | undefined {
+  const limit = job.channelLimit;
+  if (!limit) return job.runtime.router.select(group, job.model, tried);
+  const { only, prefers } = limit;
+  if (prefers) {
+    const preferred = firstWanted(job, group, tried, (channel) => prefers(channel) && (!only || only.accepts(channel)));
+    if (preferred.channel) return preferred.channel;
+  }
+  if (!only) return job.runtime.router.select(group, job.model, tried);
+  const { channel, passedOver } = firstWanted(job, group, tried, only.accepts);
+  if (!channel && tried.size === 0 && passedOver) throw only.refusal();
+  return channel;
 }
 
 /** The channel's adaptor when it can serve this mode; otherwise a 501 that lets another channel try. */

@@ -38,14 +38,14 @@ export interface RelayReply {
 }
 
 /**
- * A job that only some channels serve fully (the Anthropic front's documents need Claude): the others are
- * skipped. With a refusal the limit is strict; without one it is a preference, and the other channels serve
- * once no accepted one is left (server tools run on Claude channels, others answer without them).
+ * A job that only some channels serve fully (the Anthropic front's documents and server tools). `only` is
+ * strict: other channels are skipped, and when the model has channels but none of them is accepted (or a
+ * forced one is not), its refusal answers. `prefers` orders: the channels it names are tried first, and the
+ * others serve once none of those is left (server tools run on Claude channels, others answer without them).
  */
 export interface ChannelLimit {
-  accepts(channel: RoutedChannel): boolean;
-  /** The answer when the model has channels but none of them is accepted, or a forced one is not. */
-  refusal?(): Error;
+  only?: { accepts(channel: RoutedChannel): boolean; refusal(): Error };
+  prefers?(channel: RoutedChannel): boolean;
 }
 
 /** One front request to the relay, everything the attempts share. */

@@ -52,19 +52,22 @@ const pdfsNeedReader = (model: string) =>
   );
 
 /**
- * The channel limit of a request holding documents not every channel reads (`documentReaders`): the relay
- * would otherwise send it to a channel that never sees that content. Other channels are skipped; if none
- * serves the model, the request is refused with a 400.
+ * The channel limit of an Anthropic front request. Documents not every channel reads (`documentReaders`) go
+ * only to channels that read them: another would never see that content, so with none the request is refused
+ * with a 400. Server tools (web search …) run on Claude channels, so those come first, within the documents'
+ * limit; when none is left, the others answer without the tools.
  */
-export function documentChannelLimit(readers: DocumentReaders, model: string): ChannelLimit | undefined {
-  if (readers === 'claude')
-    return { accepts: (channel) => servesClaude(channel, model), refusal: () => documentsNeedClaude(model) };
-  if (readers === 'pdf')
-    return { accepts: (channel) => readsInlinePdfs(channel, model), refusal: () => pdfsNeedReader(model) };
-  return undefined;
+export function anthropicChannelLimit(
+  readers: DocumentReaders,
+  serverTools: boolean,
+  model: string,
+): ChannelLimit | undefined {
+  const only: ChannelLimit['only'] =
+    readers === 'claude'
+      ? { accepts: (channel) => servesClaude(channel, model), refusal: () => documentsNeedClaude(model) }
+      : readers === 'pdf'
+        ? { accepts: (channel) => readsInlinePdfs(channel, model), refusal: () => pdfsNeedReader(model) }
+        : undefined;
+  const prefers = serverTools ? (channel: RoutedChannel) => servesClaude(channel, model) : undefined;
+  return only || prefers ? { only, prefers } : undefined;
 }
-
-/** The channel limit of a request with server tools (web search …): Claude channels run them, so they come first. */
-export const claudeChannelsFirst = (model: string): ChannelLimit => ({
-  accepts: (channel) => servesClaude(channel, model),
-});
