@@ -1,6 +1,6 @@
 // The relay overhead benchmark: ModelGate and Portkey's open-source gateway side by side, in one sitting,
 // against one local mock upstream, alternating runs (A B A B) as bench-notes.md asks. Loopback only.
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,7 +31,19 @@ async function api(path: string, method: string, body?: unknown) {
   return result.data;
 }
 
+/** wrk drives the load; without it every run would fail with a bare ENOENT halfway through setting up. */
+function requireWrk(): void {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (error) {
+    // wrk prints its version and exits with 1; only a missing program fails to start.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error('wrk is not installed: the benchmark needs it for load (Debian: apt-get install -y wrk)');
+  }
+}
+
 async function main() {
+  requireWrk();
   if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build -w server', { cwd: repositoryRoot, stdio: 'inherit' });
   const started: Started[] = [];
   try {
