@@ -784,6 +784,30 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     }
   });
 
+  test("web search's max_uses is reserved up front: a key that cannot pay for every search allowed is refused", async () => {
+    const limited = await createToken(server, userId, { unlimited_quota: false, remain_quota: 20_000 });
+    const client = new Anthropic({ apiKey: `sk-${limited.key}`, baseURL: server.url, maxRetries: 0 });
+    const searches = webSearchMock.requests.length;
+    const ask = (maxUses: number) =>
+      client.messages.create({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 64,
+        tools: [{ ...webSearchTool, max_uses: maxUses }],
+        messages: [{ role: 'user', content: 'When was Claude Shannon born?' }],
+      });
+    // Five searches at $10 per 1,000 are 25,000 quota, more than the key holds: refused before the upstream.
+    const refused = await ask(5).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.PermissionDeniedError);
+    expect(String((refused as Error).message)).toContain('令牌额度不足');
+    expect(webSearchMock.requests.length).toBe(searches);
+    // One search fits: the call goes, and the key pays what ran (two searches and the tokens), not the reserve.
+    await ask(1);
+    expect(webSearchMock.requests.length).toBe(searches + 1);
+    await expect
+      .poll(async () => (await balances(server, userId, limited.id)).tokenRemain, { timeout: 5000 })
+      .toBe(20_000 - 16_970);
+  });
+
   test('web search on a model with OpenAI and Claude channels: the Claude channel serves it, even behind, PDF or not', async () => {
     const openaiCalls = openaiMock.requests.length;
     await anthropic.messages.create({

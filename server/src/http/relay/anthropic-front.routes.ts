@@ -12,6 +12,7 @@ import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
 import {
   anthropicToChatRequest,
   hasServerTools,
+  maxWebSearches,
   type AnthropicFrontRequest,
 } from '../../relay/fronts/anthropic/request.js';
 import { chatCompletionToAnthropic } from '../../relay/fronts/anthropic/response.js';
@@ -131,6 +132,7 @@ export function anthropicFrontRoutes(scope: FastifyInstance, context: AppContext
         // Documents go only to channels that read them, never silently dropped by another; server tools
         // prefer Claude channels (the others answer without them).
         channelLimit: anthropicChannelLimit(documentReaders(body.messages), hasServerTools(body), chat.model),
+        maxWebSearches: maxWebSearches(body),
       };
       await relayText(job);
     });

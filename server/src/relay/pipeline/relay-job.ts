@@ -71,6 +71,8 @@ export interface RelayJob {
   front?: FrontOutput;
   /** Set when only some channels can serve the request. */
   channelLimit?: ChannelLimit;
+  /** Web searches the upstream may run at most (the Anthropic front's `max_uses`), reserved with the estimate. */
+  maxWebSearches?: number;
 }
 
 export const elapsedMs = (job: RelayJob) => Math.round(performance.now() - job.startedAt);

@@ -72,11 +72,12 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     promptTokens: once(() => countPrompt(job, upstreamModel, context.options.bool('ApproximateTokenEnabled'))),
   };
   const maxTokens = job.body.kind === 'json' ? Number(job.body.value.max_tokens ?? 0) || 0 : 0;
-  const estimate = Math.floor(
-    (context.options.number('PreConsumedQuota') + pricing.estimatedPromptTokens + maxTokens) *
-      pricing.modelRatio *
-      pricing.groupRatio,
-  );
+  const estimate =
+    Math.floor(
+      (context.options.number('PreConsumedQuota') + pricing.estimatedPromptTokens + maxTokens) *
+        pricing.modelRatio *
+        pricing.groupRatio,
+    ) + (job.maxWebSearches ? searchesQuota(job, job.maxWebSearches, pricing.groupRatio) : 0);
   const tools = adaptorTools(job.runtime.client, job.cancel);
   const reservation = await reserve(context, job.principal.user, job.principal.token, estimate);
   let response;
@@ -149,6 +150,15 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
 }
 
+/** Web searches in quota at the WebSearchPrice option: the reservation's and the charge's price. */
+const searchesQuota = (job: RelayJob, searches: number, groupRatio: number) =>
+  webSearchQuota(
+    searches,
+    job.context.options.number('WebSearchPrice'),
+    job.context.options.number('QuotaPerUnit'),
+    groupRatio,
+  );
+
 function charge(
   job: RelayJob,
   channel: RoutedChannel,
@@ -158,12 +168,8 @@ function charge(
   systemPromptReset: boolean,
 ): void {
   const ratio = pricing.modelRatio * pricing.groupRatio;
-  const { options } = job.context;
   const searches = usage.web_search_requests ?? 0;
-  const searchQuota =
-    searches > 0
-      ? webSearchQuota(searches, options.number('WebSearchPrice'), options.number('QuotaPerUnit'), pricing.groupRatio)
-      : 0;
+  const searchQuota = searches > 0 ? searchesQuota(job, searches, pricing.groupRatio) : 0;
   const ratios = ratioText(pricing.modelRatio, pricing.groupRatio, pricing.completionRatio);
   settle(job.context, reservation, {
     quota: textQuota(usage, ratio, pricing.completionRatio) + searchQuota,

@@ -8,7 +8,7 @@ import type { ChatChunk, ChatCompletion } from '../../adaptors/chat-shapes/opena
 import { anthropicClientHeaders } from './client-headers.js';
 import { documentReaders } from './documents.js';
 import { anthropicError } from './errors.js';
-import { anthropicToChatRequest } from './request.js';
+import { anthropicToChatRequest, maxWebSearches } from './request.js';
 import { chatCompletionToAnthropic } from './response.js';
 import { AnthropicEventWriter } from './stream.js';
 
@@ -138,6 +138,18 @@ describe('anthropic front: client headers and documents', () => {
       { betas: ['interleaved-thinking-2025-05-14'], version: '2023-06-01' },
     );
     expect(JSON.stringify(chat)).not.toMatch(/interleaved|2023-06-01/);
+  });
+
+  test("the searches reserved up front: the web search tools' max_uses, none without one", () => {
+    const ask = (tools: Parameters<typeof maxWebSearches>[0]['tools']) =>
+      maxWebSearches({ model: 'm', max_tokens: 8, messages: [], tools });
+    const weather = { name: 'get_weather', input_schema: { type: 'object' as const, properties: {} } };
+    expect(ask(undefined)).toBe(0);
+    expect(ask([weather])).toBe(0);
+    expect(ask([{ type: 'web_search_20250305', name: 'web_search' }])).toBe(0);
+    expect(ask([{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }, weather])).toBe(3);
+    expect(ask([{ type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 5 }])).toBe(0);
+    expect(ask([{ type: 'web_search_20250305', name: 'web_search', max_uses: 'many' }])).toBe(0);
   });
 
   test('server tools (web search) stay out of the OpenAI request; a Claude upstream gets the tools as sent', () => {

@@ -36,6 +36,17 @@ const isClientTool = (tool: ClaudeTool | ClaudeServerTool): tool is ClaudeTool =
 export const hasServerTools = (request: AnthropicFrontRequest): boolean =>
   request.tools !== undefined && !request.tools.every(isClientTool);
 
+/**
+ * The most web searches a request allows: the sum of its web search tools' `max_uses`, reserved with the
+ * estimate as `max_tokens` is. 0 when no search tool sets one (Anthropic then sets no limit of its own).
+ */
+export const maxWebSearches = (request: AnthropicFrontRequest): number =>
+  (request.tools ?? []).reduce((sum, tool) => {
+    if (isClientTool(tool) || !tool.type.startsWith('web_search_')) return sum;
+    const uses = tool.max_uses;
+    return typeof uses === 'number' && uses > 0 ? sum + Math.floor(uses) : sum;
+  }, 0);
+
 const imageUrl = (source: ClaudeImageSource) =>
   source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
 
