@@ -26,6 +26,13 @@ if (existsSync(join(root, 'web/package.json'))) {
 }
 if (existsSync(join(root, 'e2e/package.json'))) steps.push({ name: 'browser', ...vitest('e2e') });
 
+/** The first lines of an error message, indented under the name of what failed. */
+const excerpt = (message = '') =>
+  message
+    .split('\n')
+    .slice(0, 4)
+    .map((line) => `    ${line}`);
+
 /** "file > describe > test" and the first lines of the error, for each failure in a Vitest JSON report. */
 function failuresIn(report) {
   if (!existsSync(report)) return ['(no report written: the suite stopped before its end)'];
@@ -34,21 +41,9 @@ function failuresIn(report) {
   for (const file of testResults) {
     const name = relative(root, file.name);
     const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
-    for (const test of failedTests) {
-      lines.push(`${name} > ${test.fullName}`);
-      const message = (test.failureMessages[0] ?? '').split('\n').slice(0, 4);
-      lines.push(...message.map((line) => `    ${line}`));
-    }
+    for (const test of failedTests) lines.push(`${name} > ${test.fullName}`, ...excerpt(test.failureMessages[0]));
     // A file that fails outside its tests (a hook, an import) has no failed test of its own.
-    if (file.status === 'failed' && failedTests.length === 0) {
-      lines.push(
-        `${name}`,
-        ...(file.message ?? '')
-          .split('\n')
-          .slice(0, 4)
-          .map((line) => `    ${line}`),
-      );
-    }
+    if (file.status === 'failed' && failedTests.length === 0) lines.push(name, ...excerpt(file.message));
   }
   return lines;
 }
