@@ -1,10 +1,14 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/tables.js';
+import { relayRuntime } from '../../relay/runtime.js';
 import { escapeHtml } from '../mail/mailer.js';
 import { Role } from '../user/user.constants.js';
 import { ChannelStatus } from './channel.constants.js';
 
-/** Sets a channel's status and its abilities' `enabled` flag together, then tells every node's router. */
+/**
+ * Sets a channel's status and its abilities' `enabled` flag together, then tells every node's router and
+ * waits for this node's: once this resolves, no call starting on this node picks a channel it disabled.
+ */
 async function setChannelStatus(
   context: AppContext,
   channelId: number,
@@ -26,8 +30,10 @@ async function setChannelStatus(
       .execute();
     return true;
   });
-  if (changed) await context.bus.publish('channels', channelId);
-  return changed;
+  if (!changed) return false;
+  await context.bus.publish('channels', channelId);
+  await relayRuntime(context).router.reload();
+  return true;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { ChannelRow, Db } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
+import { relayRuntime } from '../../relay/runtime.js';
 import { replaceAbilities } from './channel-abilities.js';
 import { channelLimits, proxyChannelType } from './channel.constants.js';
 import {
@@ -53,9 +54,13 @@ function keyLines(key: string): string[] {
   return keys;
 }
 
-/** Tells every node's router that these channels changed. */
+/**
+ * Tells every node's router that these channels changed, and waits until this node's router has a snapshot
+ * read after the write: the answer to the write is only sent once a call on this node sees it.
+ */
 async function announce(context: AppContext, ids: readonly number[]): Promise<void> {
   for (const id of ids) await context.bus.publish('channels', id);
+  await relayRuntime(context).router.reload();
 }
 
 /** Creates one channel per key line, all of them and their abilities in one transaction; returns the ids. */

@@ -30,19 +30,52 @@ const splitList = (text: string | null | undefined) => [
 
 /**
  * The in-memory routing snapshot: group → model → priority tiers of enabled channels, rebuilt from the
- * channels table when the bus announces a channel change (debounced) and every SYNC_FREQUENCY seconds.
- * Selection never touches the database.
+ * channels table when a channel changes (this node's writes await the rebuild before they answer; other
+ * nodes rebuild on the bus message) and every SYNC_FREQUENCY seconds. Selection never touches the database.
+ *
+ * Rebuilds run one at a time: a rebuild asked for while one runs is queued behind it and shared by everyone
+ * who asks meanwhile, so a rebuild that read the table before a write can never replace a snapshot that
+ * includes it, and a burst of changes costs at most two reads.
  */
 export class ChannelRouter {
   private channels = new Map<number, RoutedChannel>();
   private routes = new Map<string, Map<string, Tier[]>>();
   private reloadTimer: NodeJS.Timeout | undefined;
-  private reloading: Promise<void> | undefined;
+  /** The rebuild reading the table now. */
+  private running: Promise<void> | undefined;
+  /** The rebuild that starts when `running` ends; everyone asking meanwhile waits for it. */
+  private queued: Promise<void> | undefined;
 
   constructor(private readonly context: AppContext) {}
 
+  /**
+   * Rebuilds the snapshot from a read that starts after this call: a write committed before the call is in
+   * the snapshot once the promise resolves. Rejects when that read fails (the old snapshot stays).
+   */
+  reload(): Promise<void> {
+    if (this.queued) return this.queued;
+    const running = this.running;
+    if (!running) return this.start();
+    const next = running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.start();
+      });
+    this.queued = next;
+    return next;
+  }
+
+  private start(): Promise<void> {
+    const run = this.rebuild().finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
   /** Reads every channel and swaps in a new snapshot. */
-  async reload(): Promise<void> {
+  private async rebuild(): Promise<void> {
     const rows = await this.context.database.db.selectFrom('channels').selectAll().execute();
     const channels = new Map<number, RoutedChannel>();
     const routes = new Map<string, Map<string, Map<number, RoutedChannel[]>>>();
@@ -80,23 +113,30 @@ export class ChannelRouter {
     this.channels = channels;
   }
 
-  /** Reloads soon, once for a burst of channel changes; the returned promise settles after the reload. */
-  scheduleReload(delayMs = 50): Promise<void> {
+  /**
+   * Reloads after `delayMs` (at once by default: the bus message of another node's write), logging a
+   * failure instead of throwing; the returned promise settles after the reload.
+   */
+  scheduleReload(delayMs = 0): Promise<void> {
+    const reloadLogged = () =>
+      this.reload().catch((error: unknown) =>
+        this.context.logger.error({ err: error }, 'channel snapshot reload failed'),
+      );
+    if (delayMs <= 0) return reloadLogged();
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     return new Promise((resolve) => {
       this.reloadTimer = setTimeout(() => {
         this.reloadTimer = undefined;
-        this.reloading = this.reload()
-          .catch((error: unknown) => this.context.logger.error({ err: error }, 'channel snapshot reload failed'))
-          .finally(resolve);
+        void reloadLogged().finally(resolve);
       }, delayMs);
       this.reloadTimer.unref();
     });
   }
 
-  /** Waits for a pending reload (tests, shutdown). */
+  /** Waits for the reloads under way or queued (tests, shutdown). */
   async settled(): Promise<void> {
-    await this.reloading;
+    await this.queued?.catch(() => undefined);
+    await this.running?.catch(() => undefined);
   }
 
   stop(): void {
