@@ -5,25 +5,66 @@ import { optionDefinitions, type OptionKey } from './option.definitions.js';
 /**
  * The runtime options in memory: typed reads for the hot path, parsed once when a value changes.
  * The database is the source of truth; `reload` re-reads it (at start, every SYNC_FREQUENCY, and when
- * another node announces a change).
+ * another node announces a change). A write on this node is applied at once (`apply`), before it answers.
+ *
+ * Reloads run one at a time (one asked for meanwhile is queued and shared), so an older read never lands
+ * after a newer one; and a reload whose read began before a local `apply` leaves that key alone.
  */
 export class OptionStore {
   private readonly raw = new Map<string, string>();
   private readonly parsed = new Map<string, unknown>();
+  /** Counts local writes; `writtenAt` keeps the count at each key's last write. */
+  private writes = 0;
+  private readonly writtenAt = new Map<string, number>();
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
 
   constructor() {
-    for (const [key, definition] of Object.entries(optionDefinitions)) this.apply(key, definition.defaultValue);
+    for (const [key, definition] of Object.entries(optionDefinitions)) this.set(key, definition.defaultValue);
   }
 
-  async reload(db: Kysely<Database>): Promise<void> {
+  /** Re-reads every option from a read that starts after this call (queued behind a reload under way). */
+  reload(db: Kysely<Database>): Promise<void> {
+    if (this.queued) return this.queued;
+    const running = this.running;
+    if (!running) return this.start(db);
+    const next = running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.start(db);
+      });
+    this.queued = next;
+    return next;
+  }
+
+  private start(db: Kysely<Database>): Promise<void> {
+    const run = this.read(db).finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async read(db: Kysely<Database>): Promise<void> {
+    const writesBefore = this.writes;
     const rows = await db.selectFrom('options').select(['key', 'value']).execute();
     for (const row of rows) {
-      if (Object.hasOwn(optionDefinitions, row.key)) this.apply(row.key, row.value ?? '');
+      if (!Object.hasOwn(optionDefinitions, row.key)) continue;
+      // Written here after the read began: the row may predate that write.
+      if ((this.writtenAt.get(row.key) ?? 0) > writesBefore) continue;
+      this.set(row.key, row.value ?? '');
     }
   }
 
   /** Applies a value already validated and saved. */
   apply(key: string, value: string): void {
+    this.writes += 1;
+    this.writtenAt.set(key, this.writes);
+    this.set(key, value);
+  }
+
+  private set(key: string, value: string): void {
     this.raw.set(key, value);
     this.parsed.delete(key);
   }
