@@ -9,6 +9,15 @@ import { hashPassword } from './user.password.js';
 import { findUserById, isUsernameTaken } from './user.repository.js';
 import { isUniqueViolation } from './unique-violation.js';
 
+/**
+ * GET /api/user/self: the user's row as stored. The relay's cached copy keeps the balance it checks but not
+ * the used quota or request count, and /api reads run after this node's pending charges are written, so
+ * the stored row is the current one.
+ */
+export async function readSelf(context: AppContext, user: UserRow): Promise<UserRow> {
+  return (await findUserById(context.database.db, user.id)) ?? user;
+}
+
 export interface SelfChanges {
   username?: string;
   password?: string;

@@ -1,7 +1,13 @@
 import { UserErrors } from '../../../domain/user/user.errors.js';
 import { userDashboard } from '../../../domain/user/user.dashboard.js';
 import { presentUser } from '../../../domain/user/user.presenter.js';
-import { deleteSelf, ensureAffCode, regenerateAccessToken, updateSelf } from '../../../domain/user/user.self.js';
+import {
+  deleteSelf,
+  ensureAffCode,
+  readSelf,
+  regenerateAccessToken,
+  updateSelf,
+} from '../../../domain/user/user.self.js';
 import { currentUser } from '../../middleware/authenticate.js';
 import { clearSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
@@ -14,7 +20,9 @@ import { updateSelfBody } from './user.schema.js';
 export const userRoutes: RouteModule = async (app, kit) => {
   const { context, requireUser } = kit;
 
-  app.get('/user/self', { preHandler: requireUser }, async (request) => ok(presentUser(currentUser(request))));
+  app.get('/user/self', { preHandler: requireUser }, async (request) =>
+    ok(presentUser(await readSelf(context, currentUser(request)))),
+  );
 
   app.put('/user/self', { preHandler: requireUser }, async (request) => {
     await updateSelf(context, currentUser(request), validate(updateSelfBody, request.body));
