@@ -155,3 +155,60 @@ describe.each(await availableEngines())('an /api channel write is routed on the 
     expect(hitsOf(upstream, 'doomed-disabled')).toBe(hits);
   });
 });
+
+const withRedis = (await availableEngines()).filter((engine) => engine.redis);
+
+describe.runIf(withRedis.length > 0).each(withRedis)('another node follows a channel write on $label', (engine) => {
+  let first: TestServer;
+  let second: TestServer;
+  let root: ApiClient;
+  let upstream: MockOpenAIUpstream;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    first = await startTestServer({ engine });
+    second = await startTestServer({ engine, shareDatabaseWith: first });
+    root = await first.rootClient();
+    upstream = await MockOpenAIUpstream.start();
+    const userId = await createUser(first, { username: 'far-caller', quota: 1_000_000_000 });
+    apiKey = `sk-${(await createToken(first, userId)).key}`;
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await upstream?.close();
+  });
+
+  /** Calls the second node until it answers `status`; how long after `since` that took (bounded by 5 s). */
+  async function secondAnswers(status: number, since: number): Promise<number> {
+    const deadline = since + 5000;
+    while (Date.now() < deadline) {
+      if ((await chat(second, apiKey, 'far-model')).status === status) return Date.now() - since;
+    }
+    throw new Error(`the second node never answered ${status}`);
+  }
+
+  test('the second node stops routing to a channel disabled on the first within the bound', async () => {
+    const id = await createChannel(first, root, 'far', 'far-model', upstream.url);
+    await secondAnswers(200, Date.now());
+    const stopped: number[] = [];
+    const resumed: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const disabled = await root.put('/api/channel/', { id, status: ChannelStatus.ManuallyDisabled });
+      expect(disabled.body).toMatchObject({ success: true });
+      // Measured from the first node's answer: from then on the write is in the database and on the bus.
+      stopped.push(await secondAnswers(503, Date.now()));
+      const hits = hitsOf(upstream, 'far');
+      for (let call = 0; call < 3; call++) expect((await chat(second, apiKey, 'far-model')).status).toBe(503);
+      expect(hitsOf(upstream, 'far'), `round ${round}`).toBe(hits);
+
+      expect((await root.put('/api/channel/', { id, status: ChannelStatus.Enabled })).body.success).toBe(true);
+      resumed.push(await secondAnswers(200, Date.now()));
+    }
+    const worst = Math.max(...stopped, ...resumed);
+    console.info(
+      `cross-node channel follow on ${engine.label}: disable ${stopped.join('/')} ms, enable ${resumed.join('/')} ms, worst ${worst} ms`,
+    );
+    expect(worst).toBeLessThanOrEqual(1000);
+  });
+});
