@@ -19,14 +19,21 @@ async function chat(server: TestServer, apiKey: string, model: string) {
 }
 
 /** Creates one channel through /api and returns its id (the newest channel of that name). */
-async function createChannel(server: TestServer, root: ApiClient, name: string, model: string, upstream: string) {
+async function createChannel(
+  server: TestServer,
+  root: ApiClient,
+  name: string,
+  model: string,
+  upstream: string,
+  group = 'default',
+) {
   const created = await root.post('/api/channel/', {
     type: 1,
     name,
     key: `sk-${name}`,
     base_url: upstream,
     models: model,
-    group: 'default',
+    group,
   });
   expect(created.body, `create ${name}`).toMatchObject({ success: true });
   const row = await server.context.database.db
@@ -120,6 +127,39 @@ describe.each(await availableEngines())('an /api channel write is routed on the 
       await root.put('/api/channel/', { id, status: ChannelStatus.Enabled });
       expect((await chat(server, forcedKey, 'forced-model')).status, `round ${round}`).toBe(200);
       expect(hitsOf(upstream, 'forced')).toBe(hits + 1);
+    }
+  });
+
+  test('a user or token write decides the very next call: group, ban, token status', async () => {
+    await createChannel(server, root, 'vip-only', 'vip-model', upstream.url, 'vip');
+    await createChannel(server, root, 'open', 'open-model', upstream.url);
+    const userId = await createUser(server, { username: 'ryw-mover', quota: 1_000_000_000 });
+    const token = await createToken(server, userId);
+    const key = `sk-${token.key}`;
+    expect((await chat(server, key, 'vip-model')).status).toBe(503);
+    for (let round = 0; round < 5; round++) {
+      expect((await root.put('/api/user/', { id: userId, group: 'vip' })).body.success).toBe(true);
+      expect((await chat(server, key, 'vip-model')).status, `round ${round}: moved to vip`).toBe(200);
+      expect((await root.put('/api/user/', { id: userId, group: 'default' })).body.success).toBe(true);
+      expect((await chat(server, key, 'vip-model')).status, `round ${round}: back to default`).toBe(503);
+
+      const hits = upstream.requests.length;
+      await root.post('/api/user/manage', { username: 'ryw-mover', action: 'disable' });
+      expect((await chat(server, key, 'open-model')).status, `round ${round}: banned`).not.toBe(200);
+      await root.post('/api/user/manage', { username: 'ryw-mover', action: 'enable' });
+      expect((await chat(server, key, 'open-model')).status, `round ${round}: unbanned`).toBe(200);
+
+      await server.context.database.db
+        .updateTable('users')
+        .set({ access_token: `ryw-mover-${round}` })
+        .where('id', '=', userId)
+        .execute();
+      const owner = server.client(`ryw-mover-${round}`);
+      expect((await owner.put('/api/token/?status_only=1', { id: token.id, status: 2 })).body.success).toBe(true);
+      expect((await chat(server, key, 'open-model')).status, `round ${round}: token off`).not.toBe(200);
+      expect(upstream.requests.length).toBe(hits + 1);
+      expect((await owner.put('/api/token/?status_only=1', { id: token.id, status: 1 })).body.success).toBe(true);
+      expect((await chat(server, key, 'open-model')).status, `round ${round}: token on`).toBe(200);
     }
   });
 
