@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { closeContext, createContext } from './context.js';
 import { startJobs } from './jobs/scheduler.js';
+import { beat, leave, sweepReservations } from './relay/billing/reservation-sweeper.js';
 
 /**
  * Memory: a relay's garbage dies young, yet on a large machine V8 lets the old generation grow to 4× what
@@ -37,6 +38,10 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.LOG_LEVEL });
   const context = await createContext(config, logger);
   const app = await buildApp(context);
+  // Alive before the first call, and (master) what dead nodes left reserved is given back at once.
+  await beat(context);
+  if (config.isMaster) await sweepReservations(context, 'dead-nodes');
+  context.shutdownTasks.push(() => leave(context));
   const jobs = startJobs(context);
   await app.listen({ port: config.PORT, host: config.HOST });
 

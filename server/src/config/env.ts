@@ -32,6 +32,8 @@ const environmentSchema = z.object({
   SYNC_FREQUENCY: seconds(600),
   BATCH_UPDATE_ENABLED: booleanString,
   BATCH_UPDATE_INTERVAL: z.coerce.number().int().min(1).default(5),
+  /** Seconds between a node's heartbeats; a node silent for three is dead and its reservations are given back. */
+  NODE_HEARTBEAT_INTERVAL: z.coerce.number().int().min(1).default(10),
   RELAY_TIMEOUT: seconds(0),
   /** Re-serialise every relayed JSON body (one-api's flag); streams are asked for usage either way. */
   ENFORCE_INCLUDE_USAGE: booleanString,

@@ -3,6 +3,7 @@ import type { DialectName } from './connect.js';
 import * as createTables from './migrations/2026_11_21_0600_create_tables.js';
 import * as createRelayOutcomes from './migrations/2026_11_21_0700_create_relay_outcomes.js';
 import * as dropRedundantLogIndexes from './migrations/2026_11_21_0800_drop_redundant_log_indexes.js';
+import * as createReservations from './migrations/2026_11_25_0900_create_reservations.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
 export interface DialectMigration {
@@ -14,6 +15,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_21_0600_create_tables': createTables,
   '2026_11_21_0700_create_relay_outcomes': createRelayOutcomes,
   '2026_11_21_0800_drop_redundant_log_indexes': dropRedundantLogIndexes,
+  '2026_11_25_0900_create_reservations': createReservations,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -13,6 +13,8 @@ export interface Database {
   logs: LogTable;
   options: OptionTable;
   relay_outcomes: RelayOutcomeTable;
+  reservations: ReservationTable;
+  relay_nodes: RelayNodeTable;
 }
 
 type Flag = ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
@@ -143,6 +145,27 @@ export interface RelayOutcomeTable {
   latency_gt_64000: Count;
 }
 
+/** Added by ModelGate: quota held by a relay call in flight (decision 0014). */
+export interface ReservationTable {
+  id: string;
+  node_id: string;
+  user_id: number;
+  token_id: number;
+  /** 1 when the token's own balance was reserved too. */
+  limited: number;
+  amount: number;
+  request_id: ColumnType<string, string | undefined, string>;
+  created_at: number;
+}
+
+/** Added by ModelGate: each running process's heartbeat, so the sweeper knows which nodes are gone. */
+export interface RelayNodeTable {
+  id: string;
+  started_at: number;
+  heartbeat_at: number;
+}
+
+export type ReservationRow = Selectable<ReservationTable>;
 export type UserRow = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;

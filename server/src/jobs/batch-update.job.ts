@@ -1,3 +1,4 @@
+import { flushBatch } from '../relay/billing/settlement-writer.js';
 import { relayRuntime } from '../relay/runtime.js';
 import type { Job } from './job.js';
 
@@ -12,6 +13,6 @@ export const batchUpdateJob: Job = {
   intervalSeconds: (context) => (context.config.BATCH_UPDATE_ENABLED ? context.config.BATCH_UPDATE_INTERVAL : 0),
   run: async (context) => {
     const { batcher } = relayRuntime(context);
-    if (batcher && batcher.pending > 0) await batcher.flush(context.database.db);
+    if (batcher) await flushBatch(context, batcher);
   },
 };

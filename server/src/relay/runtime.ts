@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.js';
+import { InFlightHolds, newNodeId } from './billing/in-flight.js';
 import { QuotaBatcher } from './billing/quota-batcher.js';
-import { SettlementWriter } from './billing/settlement-writer.js';
+import { TypicalOutput } from './billing/typical-output.js';
+import { flushBatch, SettlementWriter } from './billing/settlement-writer.js';
 import { ChannelSuccessRate } from './health/channel-success-rate.js';
 import { UpstreamClient } from './pipeline/upstream-client.js';
 import { ChannelRouter } from './routing/channel-router.js';
@@ -13,6 +15,12 @@ export interface RelayRuntime {
   batcher: QuotaBatcher | null;
   /** Group commit of settlements and consume logs. */
   settlements: SettlementWriter;
+  /** This process's id in `relay_nodes` and in the reservations it writes. */
+  nodeId: string;
+  /** What this node's calls in flight hold (trusted estimates, open reservation ids). */
+  inFlight: InFlightHolds;
+  /** Each model's typical completion on this node, which sizes the reservation of calls without max_tokens. */
+  typicalOutput: TypicalOutput;
   /** Set when ENABLE_METRIC: recent outcomes per channel, to disable those that fail too often. */
   successRate: ChannelSuccessRate | null;
 }
@@ -29,10 +37,19 @@ export function relayRuntime(context: AppContext): RelayRuntime {
   const client = new UpstreamClient(context.config.RELAY_TIMEOUT * 1000);
   const router = new ChannelRouter(context);
   const batcher = context.config.BATCH_UPDATE_ENABLED ? new QuotaBatcher() : null;
-  const settlements = new SettlementWriter(context);
+  const settlements = new SettlementWriter(context, batcher);
   const { ENABLE_METRIC, METRIC_QUEUE_SIZE, METRIC_SUCCESS_RATE_THRESHOLD } = context.config;
   const successRate = ENABLE_METRIC ? new ChannelSuccessRate(METRIC_QUEUE_SIZE, METRIC_SUCCESS_RATE_THRESHOLD) : null;
-  runtime = { client, router, batcher, settlements, successRate };
+  runtime = {
+    client,
+    router,
+    batcher,
+    settlements,
+    successRate,
+    nodeId: newNodeId(),
+    inFlight: new InFlightHolds(),
+    typicalOutput: new TypicalOutput(),
+  };
   runtimes.set(context, runtime);
   context.bus.subscribe(({ topic }) => {
     if (topic === 'channels' || topic === 'channel') void router.scheduleReload();
@@ -43,7 +60,7 @@ export function relayRuntime(context: AppContext): RelayRuntime {
     clearInterval(timer);
     router.stop();
     await settlements.drain();
-    if (batcher) await batcher.flush(context.database.db);
+    if (batcher) await flushBatch(context, batcher);
     await client.close();
   });
   return runtime;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { NewLog } from '../../db/tables.js';
+import type { Db, NewLog } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
 import { LogType } from './log.constants.js';
 
@@ -14,7 +14,7 @@ export type LogRow = Required<Omit<NewLog, 'id'>>;
  */
 export async function recordLog(context: AppContext, entry: LogEntry): Promise<void> {
   const row = logRow(context, entry);
-  if (row) await insertLogRows(context, [row]);
+  if (row) await insertLogRows(context.logDatabase.db, [row]);
 }
 
 /** The row to write for an entry (absent columns take the table's defaults), or null when LogConsumeEnabled is off and it is a consume log. */
@@ -42,10 +42,10 @@ export function logRow(context: AppContext, entry: LogEntry): LogRow | null {
 /** Rows per INSERT: 16 columns each stays far below every engine's limit on bound parameters. */
 const rowsPerInsert = 200;
 
-/** Inserts log rows, many per statement (the relay writes its consume logs in groups). */
-export async function insertLogRows(context: AppContext, rows: readonly LogRow[]): Promise<void> {
+/** Inserts log rows, many per statement (the relay writes its consume logs in groups), into the log database or a transaction on it. */
+export async function insertLogRows(db: Db, rows: readonly LogRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
-    await context.logDatabase.db
+    await db
       .insertInto('logs')
       .values(rows.slice(start, start + rowsPerInsert))
       .execute();

@@ -43,9 +43,9 @@ describe.each(await availableEngines())('billing under concurrency on $label', (
       responses.filter((response) => response.status !== 200).map((response) => response.json()),
     );
     expect(succeeded).toBeGreaterThan(0);
-    // Each call reserves ~127 and costs 10: 300 covers at most 18 calls even one after another, so the
-    // rest must be refused whatever the timing, and never overspent.
-    expect(succeeded).toBeLessThanOrEqual(18);
+    // Each call costs 10, so 300 pays for 30. The first calls are held for one-api's estimate (~127); once
+    // the model's typical output is known, for what they cost (decision 0014). Never more than the balance.
+    expect(succeeded).toBeLessThanOrEqual(30);
     expect(refused.length).toBeGreaterThan(0);
     expect(succeeded + refused.length).toBe(50);
     for (const body of refused)

@@ -7,18 +7,27 @@ import { relayErrors } from '../relay-errors.js';
 import { relayRuntime } from '../runtime.js';
 import { reserveQuota, type QuotaChange } from './quota.repository.js';
 
-/** Quota held for one relay attempt (0 when the trusted shortcut reserved nothing). */
+/** Quota held for one relay attempt: in the database (`amount`, a reservation row) or in this node's memory (`held`). */
 export interface Reservation {
   user: UserRow;
   token: TokenRow;
   limited: boolean;
+  /** Reserved in the database, with a row in `reservations` (`id`). */
   amount: number;
+  id: string | null;
+  /** Held on this node only: a trusted call's estimate, counted against the balance while the call runs. */
+  held: number;
 }
 
-/** A balance so far above the estimate that reserving would only cost a write (one-api's 100×). */
+/**
+ * The trusted shortcut (one-api's 100×) skips the reservation's write while a balance is far above what is
+ * in flight: this node's unreserved calls, this one included, stay within 1 % of the balance it knows. Each
+ * node thus holds at most 1 % of a balance unwritten, and its view is refreshed from the database at each of
+ * its writes (cached-balances.ts).
+ */
 const trustFactor = 100;
 
-/** Keeps this node's cached rows close to the database after a balance change (other nodes re-read on TTL). */
+/** Keeps this node's cached rows close to the database after a balance change (refreshed at each write). */
 function adjustCachedBalances(
   context: AppContext,
   reservation: Reservation,
@@ -35,29 +44,61 @@ function adjustCachedBalances(
 }
 
 /**
- * Pre-consumes an estimate. A user (and, for a limited token, the token) holding more than 100× the
- * estimate is trusted and nothing is written; otherwise both balances are decreased atomically, or the
- * request is refused with the balance that is short.
+ * Holds an estimate before the call (decision 0014). A call that keeps this node's unreserved calls within
+ * 1 % of the user's (and a limited token's) balance is trusted and held in memory only; otherwise both
+ * balances are decreased atomically and the reservation recorded with this node's id, or the request is
+ * refused with the balance that is short. A balance at or below zero (a debt) admits nothing.
  */
 export async function reserve(
   context: AppContext,
   user: UserRow,
   token: TokenRow,
   amount: number,
+  requestId: string,
 ): Promise<Reservation> {
   const limited = !token.unlimited_quota;
-  const reservation: Reservation = { user, token, limited, amount: 0 };
+  const reservation: Reservation = { user, token, limited, amount: 0, id: null, held: 0 };
   if (amount <= 0) return reservation;
-  const trusted = user.quota > trustFactor * amount && (!limited || token.remain_quota > trustFactor * amount);
-  if (trusted) return reservation;
+  const { inFlight, nodeId } = relayRuntime(context);
+  const trusted =
+    (inFlight.heldByUser(user.id) + amount) * trustFactor <= user.quota &&
+    (!limited || (inFlight.heldByToken(token.id) + amount) * trustFactor <= token.remain_quota);
+  if (trusted) {
+    inFlight.hold(user.id, token.id, amount);
+    reservation.held = amount;
+    return reservation;
+  }
   const quotaBefore = user.quota;
-  const refusal = await reserveQuota(context.database.db, user.id, token.id, limited, amount);
+  const id = inFlight.nextReservationId(nodeId);
+  const refusal = await reserveQuota(context.database.db, {
+    id,
+    nodeId,
+    userId: user.id,
+    tokenId: token.id,
+    limited,
+    amount,
+    requestId,
+  });
   if (refusal === 'token') throw relayErrors.insufficientTokenQuota();
   if (refusal === 'user') throw relayErrors.insufficientUserQuota();
   reservation.amount = amount;
+  reservation.id = id;
+  inFlight.open(id);
   remindIfLow(context, user, quotaBefore, amount);
   adjustCachedBalances(context, reservation, amount, limited ? amount : 0);
   return reservation;
+}
+
+/** Lets go of what a reservation holds on this node; returns the database reservation to close, if any. */
+function release(context: AppContext, reservation: Reservation): { id: string; amount: number } | null {
+  const { inFlight } = relayRuntime(context);
+  if (reservation.held > 0) inFlight.release(reservation.user.id, reservation.token.id, reservation.held);
+  reservation.held = 0;
+  const closed = reservation.id === null ? null : { id: reservation.id, amount: reservation.amount };
+  if (reservation.id !== null) inFlight.close(reservation.id);
+  reservation.id = null;
+  reservation.amount = 0;
+  return closed;
 }
 
 /**
@@ -86,18 +127,20 @@ function remindIfLow(context: AppContext, user: UserRow, quotaBefore: number, am
  * Resolves once it is written: a retry on another channel reserves again and must see the balance back.
  */
 export async function refund(context: AppContext, reservation: Reservation): Promise<void> {
-  if (reservation.amount <= 0) return;
-  const amount = reservation.amount;
-  reservation.amount = 0;
+  const closed = release(context, reservation);
+  if (!closed) return;
+  const { amount } = closed;
   const change: QuotaChange = {
     userId: reservation.user.id,
     tokenId: reservation.token.id,
+    tokenKey: reservation.token.key,
     limited: reservation.limited,
     channelId: 0,
     balanceDelta: -amount,
     usedQuota: 0,
     tokenUsedDelta: reservation.limited ? -amount : 0,
     requestCount: 0,
+    reservation: closed,
   };
   adjustCachedBalances(context, reservation, -amount, change.tokenUsedDelta);
   const { settlements } = relayRuntime(context);
@@ -112,25 +155,28 @@ export interface Settlement {
 }
 
 /**
- * Charges the final price: the difference to the reservation on the balances, the whole price on the used
+ * Charges the final price: the difference to the reservation on the balances, in full even when it takes a
+ * balance below zero (a debt that blocks further calls, decision 0014), the whole price on the used
  * counters (also for unlimited tokens, which one-api never counted), one request, the channel's usage, and
- * the consume log. In batch mode the counters go to the batcher. The relay calls it once the answer has
+ * the consume log, all in one write that also deletes the reservation's row. In batch mode the counters go to the batcher. The relay calls it once the answer has
  * gone out, so no client waits for the write: this node's caches change at once (its next check sees the
  * new balance), /api reads wait for the write, and shutdown drains it.
  */
 export function settle(context: AppContext, reservation: Reservation, settlement: Settlement): void {
-  const delta = settlement.quota - reservation.amount;
+  const closed = release(context, reservation);
+  const delta = settlement.quota - (closed?.amount ?? 0);
   const change: QuotaChange = {
     userId: reservation.user.id,
     tokenId: reservation.token.id,
+    tokenKey: reservation.token.key,
     limited: reservation.limited,
     channelId: settlement.channelId,
     balanceDelta: delta,
     usedQuota: settlement.quota,
     tokenUsedDelta: reservation.limited ? delta : settlement.quota,
     requestCount: 1,
+    reservation: closed,
   };
-  reservation.amount = 0;
   const { log: fields } = settlement;
   // Every column named (no spread): a spread plus six more keys made a slow dictionary object per call.
   const log = logRow(context, {

@@ -5,23 +5,30 @@ import { nowSeconds } from '../../lib/time.js';
 /** Which balance refused a reservation. */
 export type ReserveRefusal = 'token' | 'user' | null;
 
+/** One call's hold on the balances, as written to the `reservations` table. */
+export interface ReservationRecord {
+  id: string;
+  nodeId: string;
+  userId: number;
+  tokenId: number;
+  limited: boolean;
+  amount: number;
+  requestId: string;
+}
+
 /**
- * Reserves `amount` from a limited token and from the user, atomically: each UPDATE only applies when
- * enough remains, inside one transaction, so concurrent requests can never overspend (one-api read then
- * wrote). Unlimited tokens are not touched.
+ * Reserves `amount` from a limited token and from the user, atomically, and records the reservation in the
+ * same transaction: each UPDATE only applies when enough remains, so concurrent requests never reserve
+ * more than a balance holds (one-api read then wrote), and a node that dies leaves a row the sweeper finds.
+ * Unlimited tokens are not touched.
  */
-export async function reserveQuota(
-  db: Db,
-  userId: number,
-  tokenId: number,
-  limited: boolean,
-  amount: number,
-): Promise<ReserveRefusal> {
+export async function reserveQuota(db: Db, record: ReservationRecord): Promise<ReserveRefusal> {
+  const { amount } = record;
   if (amount <= 0) return null;
   return db
     .transaction()
     .execute(async (transaction) => {
-      if (limited) {
+      if (record.limited) {
         const token = await transaction
           .updateTable('tokens')
           .set({
@@ -29,7 +36,7 @@ export async function reserveQuota(
             used_quota: sql<number>`used_quota + ${amount}`,
             accessed_time: nowSeconds(),
           })
-          .where('id', '=', tokenId)
+          .where('id', '=', record.tokenId)
           .where('remain_quota', '>=', amount)
           .executeTakeFirst();
         if (Number(token.numUpdatedRows) === 0) return 'token' as const;
@@ -37,10 +44,23 @@ export async function reserveQuota(
       const user = await transaction
         .updateTable('users')
         .set({ quota: sql<number>`quota - ${amount}` })
-        .where('id', '=', userId)
+        .where('id', '=', record.userId)
         .where('quota', '>=', amount)
         .executeTakeFirst();
       if (Number(user.numUpdatedRows) === 0) throw new ReservationRefused('user');
+      await transaction
+        .insertInto('reservations')
+        .values({
+          id: record.id,
+          node_id: record.nodeId,
+          user_id: record.userId,
+          token_id: record.tokenId,
+          limited: Number(record.limited),
+          amount,
+          request_id: record.requestId.slice(0, 64),
+          created_at: nowSeconds(),
+        })
+        .execute();
       return null;
     })
     .catch((error: unknown) => {
@@ -60,6 +80,8 @@ class ReservationRefused extends Error {
 export interface QuotaChange {
   userId: number;
   tokenId: number;
+  /** The token's key, to refresh this node's cached token row after the write. */
+  tokenKey: string;
   limited: boolean;
   channelId: number;
   /** Change of the user's quota and a limited token's remaining quota (final − reserved). */
@@ -70,4 +92,9 @@ export interface QuotaChange {
   tokenUsedDelta: number;
   /** 1 for a billed request, 0 for a pure refund. */
   requestCount: number;
+  /**
+   * The reservation this change closes (its row is deleted in the same write). When the sweeper already
+   * gave it back, the write charges the reserved amount again, so a call is never paid for twice nor free.
+   */
+  reservation: { id: string; amount: number } | null;
 }

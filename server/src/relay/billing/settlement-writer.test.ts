@@ -6,11 +6,14 @@ import { createTestUser } from '../../../test/test-users.js';
 import { insertReturningId } from '../../db/insert-id.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { logRow } from '../../domain/log/log.writer.js';
+import type { QuotaChange } from './quota.repository.js';
 import { SettlementWriter } from './settlement-writer.js';
 
-const charge = (userId: number, tokenId: number, quota: number) => ({
+const charge = (userId: number, tokenId: number, quota: number): QuotaChange => ({
   userId,
   tokenId,
+  tokenKey: '',
+  reservation: null,
   limited: true,
   channelId: 0,
   balanceDelta: quota,

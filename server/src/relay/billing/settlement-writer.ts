@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { insertLogRows, type LogRow } from '../../domain/log/log.writer.js';
-import { QuotaBatcher } from './quota-batcher.js';
+import { refreshCachedBalances } from './cached-balances.js';
+import { QuotaBatcher, writeTotals, type WrittenBalances } from './quota-batcher.js';
 import { writeSettlementsToSqlite } from './sqlite-settlement.js';
 import type { QuotaChange } from './quota.repository.js';
 
@@ -16,9 +17,10 @@ const busyConnectionRetryMs = 2;
 
 /**
  * Group commit for the relay's settlements. The relay answers first and submits the charge (and its consume
- * log) here; everything submitted within a few milliseconds goes into one write: one transaction for all
- * balances and one multi-row insert for the logs, or on SQLite holding the logs too, one synchronous
- * transaction for both. Under load, dozens of requests share a commit instead of paying four statements
+ * log) here; everything submitted within a few milliseconds goes into one write: one transaction for the
+ * balances, the reservations they close and the consume logs (on SQLite a synchronous one through prepared
+ * statements), so a charge never lands without its log nor a log without its charge. Only a separate
+ * LOG_SQL_DSN splits it in two: balances first, then logs. Under load, dozens of requests share a commit instead of paying four statements
  * each; at one client, the commit no longer sits between an answer and the next request. `settled()` waits
  * for what is queued (/api reads, tests); shutdown drains. What fails to write is kept and written again
  * (money is never dropped).
@@ -31,7 +33,11 @@ export class SettlementWriter {
   private writing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly context: AppContext) {}
+  /** `batcher`: BATCH_UPDATE_ENABLED's accumulator, whose unwritten deltas cached balances must still show. */
+  constructor(
+    private readonly context: AppContext,
+    private readonly batcher: QuotaBatcher | null = null,
+  ) {}
 
   /** Queues a balance change and/or a log row for the next write. */
   submit(change: QuotaChange | null, log: LogRow | null): void {
@@ -76,6 +82,27 @@ export class SettlementWriter {
     this.timer.unref();
   }
 
+  /** One transaction for balances and logs; two when the logs live in another database (LOG_SQL_DSN). */
+  private async writeAll(totals: ReturnType<QuotaBatcher['take']>, logs: LogRow[]): Promise<WrittenBalances> {
+    const { database, logDatabase } = this.context;
+    if (database.sqlite && logDatabase === database) return writeSettlementsToSqlite(database.sqlite, totals, logs);
+    if (logDatabase === database)
+      return database.db.transaction().execute(async (transaction) => {
+        const written = await writeTotals(transaction, totals);
+        if (logs.length > 0) await insertLogRows(transaction, logs);
+        return written;
+      });
+    const written = await database.db.transaction().execute((transaction) => writeTotals(transaction, totals));
+    // The balances are written: a failure from here on must keep only the logs, not charge twice.
+    try {
+      if (logs.length > 0) await insertLogRows(logDatabase.db, logs);
+    } catch (error) {
+      this.keepLogs(logs);
+      this.context.logger.error({ err: error }, 'writing consume logs failed; kept for the next write');
+    }
+    return written;
+  }
+
   private keepLogs(logs: LogRow[]): void {
     this.logs = [...logs, ...this.logs].slice(-maxHeldLogs);
   }
@@ -99,31 +126,15 @@ export class SettlementWriter {
     this.waiters = [];
     this.submitted = 0;
     this.writing = (async () => {
-      let failure: unknown;
-      const { database, logDatabase } = this.context;
-      if (database.sqlite && logDatabase === database) {
-        const totals = this.balances.take();
-        try {
-          writeSettlementsToSqlite(database.sqlite, totals, logs);
-        } catch (error) {
-          failure = error;
-          this.balances.restore(totals);
-          this.keepLogs(logs);
-        }
-      } else {
-        try {
-          await this.balances.flush(database.db);
-        } catch (error) {
-          failure = error;
-        }
-        try {
-          if (logs.length > 0) await insertLogRows(this.context, logs);
-        } catch (error) {
-          failure ??= error;
-          this.keepLogs(logs);
-        }
+      const totals = this.balances.take();
+      try {
+        const written = await this.writeAll(totals, logs);
+        refreshCachedBalances(this.context, written, totals.tokenKeys, [this.balances, this.batcher]);
+      } catch (error) {
+        this.balances.restore(totals);
+        this.keepLogs(logs);
+        this.context.logger.error({ err: error }, 'writing settlements failed; kept for the next write');
       }
-      if (failure) this.context.logger.error({ err: failure }, 'writing settlements failed; kept for the next write');
       for (const resolve of waiters) resolve();
     })().finally(() => {
       this.writing = null;
@@ -134,5 +145,18 @@ export class SettlementWriter {
       else if (this.busy) this.schedule(retryDelayMs);
     });
     return this.writing;
+  }
+}
+
+/** BATCH_UPDATE_ENABLED: writes the accumulated balances (job and shutdown) and refreshes this node's cached ones. */
+export async function flushBatch(context: AppContext, batcher: QuotaBatcher): Promise<void> {
+  if (batcher.pending === 0) return;
+  const totals = batcher.take();
+  try {
+    const written = await context.database.db.transaction().execute((transaction) => writeTotals(transaction, totals));
+    refreshCachedBalances(context, written, totals.tokenKeys, [batcher]);
+  } catch (error) {
+    batcher.restore(totals);
+    throw error;
   }
 }

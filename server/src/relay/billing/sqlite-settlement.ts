@@ -1,18 +1,23 @@
 import type SQLite from 'better-sqlite3';
 import type { LogRow } from '../../domain/log/log.writer.js';
-import { sortedById, type BalanceTotals } from './quota-batcher.js';
+import {
+  sortedById,
+  withSweptReservations,
+  type BalanceTotals,
+  type ClosedReservation,
+  type WrittenBalances,
+} from './quota-batcher.js';
 
-// A charge (positive) never takes a balance below zero; a refund (negative) adds back.
+// Every delta applies in full: a charge may take a balance below zero, the user's debt (decision 0014).
+// RETURNING hands back the new balances for this node's caches without a second statement.
 const tokenUpdate = `update "tokens" set
-  "remain_quota" = case when :balance > 0 then max("remain_quota" - :balance, 0) else "remain_quota" - :balance end,
-  "used_quota" = "used_quota" + :used
-  where "id" = :id`;
+  "remain_quota" = "remain_quota" - :balance, "used_quota" = "used_quota" + :used
+  where "id" = :id returning "remain_quota", "used_quota"`;
 const userUpdate = `update "users" set
-  "quota" = case when :balance > 0 then max("quota" - :balance, 0) else "quota" - :balance end,
-  "used_quota" = "used_quota" + :used,
-  "request_count" = "request_count" + :requests
-  where "id" = :id`;
+  "quota" = "quota" - :balance, "used_quota" = "used_quota" + :used, "request_count" = "request_count" + :requests
+  where "id" = :id returning "quota", "used_quota", "request_count"`;
 const channelUpdate = `update "channels" set "used_quota" = "used_quota" + :used where "id" = :id`;
+const reservationDelete = `delete from "reservations" where "id" = ?`;
 
 // Written as a record, so the compiler insists on every column of LogRow and no other.
 const logColumnSet: Record<keyof LogRow, true> = {
@@ -38,7 +43,8 @@ const logColumns = Object.keys(logColumnSet) as (keyof LogRow)[];
 const logInsert = `insert into "logs" (${logColumns.map((column) => `"${column}"`).join(', ')})
   values (${logColumns.map(() => '?').join(', ')})`;
 
-const writers = new WeakMap<SQLite.Database, (totals: BalanceTotals, logs: readonly LogRow[]) => void>();
+type Write = (totals: BalanceTotals, logs: readonly LogRow[]) => WrittenBalances;
+const writers = new WeakMap<SQLite.Database, Write>();
 
 /**
  * The settlement write on SQLite, the default engine: balances and consume logs in one synchronous
@@ -49,22 +55,35 @@ export function writeSettlementsToSqlite(
   sqlite: SQLite.Database,
   totals: BalanceTotals,
   logs: readonly LogRow[],
-): void {
+): WrittenBalances {
   let write = writers.get(sqlite);
   if (!write) {
     const updateToken = sqlite.prepare(tokenUpdate);
     const updateUser = sqlite.prepare(userUpdate);
     const updateChannel = sqlite.prepare(channelUpdate);
+    const deleteReservation = sqlite.prepare(reservationDelete);
     const insertLog = sqlite.prepare(logInsert);
     write = sqlite.transaction((taken: BalanceTotals, rows: readonly LogRow[]) => {
-      for (const [id, { balance, used }] of sortedById(taken.tokens))
-        if (balance !== 0 || used !== 0) updateToken.run({ id, balance, used });
-      for (const [id, { balance, used, requests }] of sortedById(taken.users))
-        updateUser.run({ id, balance, used, requests });
+      const swept: ClosedReservation[] = [];
+      for (const reservation of taken.closed)
+        if (deleteReservation.run(reservation.id).changes === 0) swept.push(reservation);
+      const { users, tokens } = withSweptReservations(taken, swept);
+      const written: WrittenBalances = { users: new Map(), tokens: new Map() };
+      for (const [id, { balance, used }] of sortedById(tokens)) {
+        if (balance === 0 && used === 0) continue;
+        const row = updateToken.get({ id, balance, used }) as { remain_quota: number; used_quota: number } | undefined;
+        if (row) written.tokens.set(id, row);
+      }
+      for (const [id, { balance, used, requests }] of sortedById(users)) {
+        const row = updateUser.get({ id, balance, used, requests }) as
+          { quota: number; used_quota: number; request_count: number } | undefined;
+        if (row) written.users.set(id, row);
+      }
       for (const [id, used] of sortedById(taken.channels)) updateChannel.run({ id, used });
       for (const row of rows) insertLog.run(logColumns.map((column) => row[column]));
+      return written;
     });
     writers.set(sqlite, write);
   }
-  write(totals, logs);
+  return write(totals, logs);
 }

@@ -57,7 +57,7 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
   const ratio = ratioOfModel * ratioOfGroup;
   const price = fixedPrice(job, upstreamModel, ratio);
   const tools = adaptorTools(job.runtime.client, job.cancel);
-  const reservation = await reserve(context, job.principal.user, job.principal.token, price);
+  const reservation = await reserve(context, job.principal.user, job.principal.token, price, job.requestId);
   let result;
   try {
     const response = await sendToUpstream(job.runtime.client, adaptor, call, tools);

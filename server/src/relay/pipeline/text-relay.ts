@@ -71,15 +71,9 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     estimatedPromptTokens: countPrompt(job, upstreamModel, true),
     promptTokens: once(() => countPrompt(job, upstreamModel, context.options.bool('ApproximateTokenEnabled'))),
   };
-  const maxTokens = job.body.kind === 'json' ? Number(job.body.value.max_tokens ?? 0) || 0 : 0;
-  const estimate =
-    Math.floor(
-      (context.options.number('PreConsumedQuota') + pricing.estimatedPromptTokens + maxTokens) *
-        pricing.modelRatio *
-        pricing.groupRatio,
-    ) + (job.maxWebSearches ? searchesQuota(job, job.maxWebSearches, pricing.groupRatio) : 0);
+  const estimate = reservationEstimate(job, pricing);
   const tools = adaptorTools(job.runtime.client, job.cancel);
-  const reservation = await reserve(context, job.principal.user, job.principal.token, estimate);
+  const reservation = await reserve(context, job.principal.user, job.principal.token, estimate, job.requestId);
   let response;
   try {
     response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
@@ -150,6 +144,38 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
 }
 
+/** The output limit a client set (max_completion_tokens, max_tokens or max_output_tokens), or undefined. */
+function outputLimit(job: RelayJob): number | undefined {
+  if (job.body.kind !== 'json') return undefined;
+  for (const field of ['max_completion_tokens', 'max_tokens', 'max_output_tokens']) {
+    const value = Number(job.body.value[field]);
+    if (Number.isFinite(value) && value > 0) return value;
+  }
+  return undefined;
+}
+
+/**
+ * What a call is held for before it runs (decision 0014), plus the web searches it allows:
+ * - embeddings and moderations: their input;
+ * - a client's output limit: the prompt and that much output at the completion price, the call's ceiling
+ *   (OpenRouter's rule too), so such a call cannot end in debt;
+ * - else the model's typical output on this node (typical-output.ts) at the completion price;
+ * - else, before four completions of the model were seen, one-api's estimate: PreConsumedQuota tokens
+ *   and the prompt at the input price.
+ * A call without a limit that outruns its hold may take the balance below zero: that debt is kept.
+ */
+function reservationEstimate(job: RelayJob, pricing: Pricing): number {
+  const prompt = pricing.estimatedPromptTokens;
+  const textOnly = job.mode === 'embeddings' || job.mode === 'moderations';
+  const output = textOnly ? 0 : (outputLimit(job) ?? job.runtime.typicalOutput.of(pricing.upstreamModel));
+  const tokens =
+    output === undefined
+      ? prompt + job.context.options.number('PreConsumedQuota')
+      : prompt + output * pricing.completionRatio;
+  const searches = job.maxWebSearches ? searchesQuota(job, job.maxWebSearches, pricing.groupRatio) : 0;
+  return Math.ceil(tokens * pricing.modelRatio * pricing.groupRatio) + searches;
+}
+
 /** Web searches in quota at the WebSearchPrice option: the reservation's and the charge's price. */
 const searchesQuota = (job: RelayJob, searches: number, groupRatio: number) =>
   webSearchQuota(
@@ -171,6 +197,8 @@ function charge(
   const searches = usage.web_search_requests ?? 0;
   const searchQuota = searches > 0 ? searchesQuota(job, searches, pricing.groupRatio) : 0;
   const ratios = ratioText(pricing.modelRatio, pricing.groupRatio, pricing.completionRatio);
+  if (job.mode === 'chat' || job.mode === 'completions')
+    job.runtime.typicalOutput.record(pricing.upstreamModel, usage.completion_tokens);
   settle(job.context, reservation, {
     quota: textQuota(usage, ratio, pricing.completionRatio) + searchQuota,
     channelId: channel.row.id,

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+
+/** A process's id in `relay_nodes` and in the reservations it writes: new at every start. */
+export const newNodeId = () => randomBytes(8).toString('hex');
+
+/**
+ * What this node's calls in flight hold: the trusted calls' estimates per user and token (in memory only),
+ * and the ids of the reservation rows it has written and not yet closed (so its own sweep can tell a
+ * leaked row from a call still running).
+ */
+export class InFlightHolds {
+  private readonly users = new Map<number, number>();
+  private readonly tokens = new Map<number, number>();
+  private readonly reservations = new Set<string>();
+  private sequence = 0;
+
+  heldByUser(userId: number): number {
+    return this.users.get(userId) ?? 0;
+  }
+
+  heldByToken(tokenId: number): number {
+    return this.tokens.get(tokenId) ?? 0;
+  }
+
+  hold(userId: number, tokenId: number, amount: number): void {
+    this.users.set(userId, this.heldByUser(userId) + amount);
+    this.tokens.set(tokenId, this.heldByToken(tokenId) + amount);
+  }
+
+  release(userId: number, tokenId: number, amount: number): void {
+    const user = this.heldByUser(userId) - amount;
+    if (user > 0) this.users.set(userId, user);
+    else this.users.delete(userId);
+    const token = this.heldByToken(tokenId) - amount;
+    if (token > 0) this.tokens.set(tokenId, token);
+    else this.tokens.delete(tokenId);
+  }
+
+  nextReservationId(nodeId: string): string {
+    this.sequence += 1;
+    return `${nodeId}-${this.sequence.toString(36)}`;
+  }
+
+  open(id: string): void {
+    this.reservations.add(id);
+  }
+
+  close(id: string): void {
+    this.reservations.delete(id);
+  }
+
+  isOpen(id: string): boolean {
+    return this.reservations.has(id);
+  }
+
+  /** Calls in flight with a database reservation and trusted ones, for /metrics and tests. */
+  get openReservations(): number {
+    return this.reservations.size;
+  }
+}
