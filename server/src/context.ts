@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { LocalCache } from './cache/local-cache.js';
 import { LocalBus, RedisBus, type InvalidationBus } from './cache/invalidation-bus.js';
+import { closeRedis, connectRedis } from './cache/redis-connection.js';
 import type { Config } from './config/env.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -46,6 +47,7 @@ export async function createContext(
     sqlitePath: config.SQLITE_PATH,
     sqliteBusyTimeoutMs: config.SQLITE_BUSY_TIMEOUT,
     maxConnections: config.SQL_MAX_OPEN_CONNS,
+    logger,
   };
   const database = await openDatabase(config.SQL_DSN, databaseOptions);
   const logDatabase = config.LOG_SQL_DSN ? await openDatabase(config.LOG_SQL_DSN, databaseOptions) : database;
@@ -56,17 +58,9 @@ export async function createContext(
   let redis: Redis | null = null;
   let bus: InvalidationBus = new LocalBus();
   if (config.redisEnabled) {
-    // Loaded only when configured, like the SQL drivers.
-    const { Redis } = await import('ioredis');
-    redis = new Redis(config.REDIS_CONN_STRING, {
-      maxRetriesPerRequest: 2,
-      connectTimeout: 5000,
-      lazyConnect: true,
-      keyPrefix: config.REDIS_KEY_PREFIX,
-    });
-    await redis.connect();
-    await redis.ping();
-    bus = await RedisBus.connect(redis, `${config.REDIS_KEY_PREFIX}invalidate`);
+    // A node starts even while Redis is down (degraded, see connectRedis) and reconnects in the background.
+    redis = await connectRedis(config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX, logger);
+    bus = await RedisBus.connect(redis, `${config.REDIS_KEY_PREFIX}invalidate`, logger);
   }
   const options = new OptionStore();
   await options.reload(database.db);
@@ -80,6 +74,7 @@ export async function createContext(
     if (topic === 'user') caches.users.delete(key);
     if (topic === 'access-token') caches.accessTokens.delete(key);
     if (topic === 'token') caches.tokens.delete(key);
+    if (topic === 'resync') for (const cache of [caches.users, caches.accessTokens, caches.tokens]) cache.clear();
     if (topic === 'options')
       void options.reload(database.db).catch((error: unknown) => logger.error({ error }, 'option reload failed'));
   });
@@ -103,7 +98,7 @@ export async function createContext(
 export async function closeContext(context: AppContext): Promise<void> {
   for (const task of context.shutdownTasks) await task();
   await context.bus.close();
-  if (context.redis) await context.redis.quit();
+  if (context.redis) await closeRedis(context.redis);
   if (context.logDatabase !== context.database) await context.logDatabase.close();
   await context.database.close();
 }

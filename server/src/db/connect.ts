@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Logger } from 'pino';
+import { ConnectionHealth } from './connection-health.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -12,6 +14,8 @@ export interface DatabaseHandle {
   readonly dialect: DialectName;
   /** The in-process SQLite database itself, for the relay's synchronous write path (SQLite only). */
   readonly sqlite?: SQLite.Database;
+  /** Whether the server answers, from the pool's events (PostgreSQL and MySQL; SQLite has no server). */
+  readonly health?: ConnectionHealth;
   close(): Promise<void>;
 }
 
@@ -19,6 +23,28 @@ export interface OpenDatabaseOptions {
   sqlitePath: string;
   sqliteBusyTimeoutMs: number;
   maxConnections: number;
+  /** Where lost sessions are reported (at warn). */
+  logger?: Logger;
+}
+
+/** A new connection that gets no answer within this fails (the pool's default waits forever). */
+const connectTimeoutMs = 10_000;
+
+/**
+ * Opens a query builder over a pool, with the pool's health and a probe that asks the server for `select 1`;
+ * closing stops the probe, then the pool.
+ */
+function withHealth(dialect: 'postgres' | 'mysql', db: Kysely<Database>, health: ConnectionHealth): DatabaseHandle {
+  health.setProbe(() => sql`select 1`.execute(db));
+  return {
+    db,
+    dialect,
+    health,
+    close: async () => {
+      health.close();
+      await db.destroy();
+    },
+  };
 }
 
 /**
@@ -32,9 +58,34 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
     // stays far below 2^53, so numbers are the honest type.
     pg.types.setTypeParser(20, (value) => Number(value));
     pg.types.setTypeParser(1700, (value) => Number(value));
-    const pool = new pg.Pool({ connectionString: dsn, max: options.maxConnections });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const pool = new pg.Pool({
+      connectionString: dsn,
+      max: options.maxConnections,
+      connectionTimeoutMillis: connectTimeoutMs,
+      // TCP keepalive: a server that vanished without closing (failover, a cut network) is noticed.
+      keepAlive: true,
+    });
+    const health = new ConnectionHealth(options.logger, 'postgres');
+    // An idle client whose session ends (restart, failover, idle timeout, pg_terminate_backend) makes the
+    // pool emit `error`: without a listener that kills the process. The pool has dropped the client already
+    // and opens a new one on the next query.
+    pool.on('error', (error) => health.lost(error));
+    pool.on('connect', (client) => {
+      health.answered();
+      // A client checked out between two queries (inside a transaction) has no pool listener: its `error`
+      // would be unhandled. The query that was running, if any, is rejected to its caller by the driver.
+      client.on('error', (error) => health.lost(error));
+    });
+    const connect = pool.connect.bind(pool);
+    // Kysely asks for clients this way (no callback); a connection that cannot open marks the database lost.
+    pool.connect = ((...args: Parameters<typeof pool.connect>) => {
+      if (args.length > 0) return connect(...args);
+      return connect().catch((error: unknown) => {
+        health.lost(error);
+        throw error;
+      });
+    }) as typeof pool.connect;
+    return withHealth('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), health);
   }
   if (dsn !== '') {
     const { createPool: createMysqlPool } = await import('mysql2');
@@ -44,9 +95,23 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
       supportBigNumbers: true,
       timezone: 'Z',
       charset: 'utf8mb4',
+      connectTimeout: connectTimeoutMs,
+      enableKeepAlive: true,
     });
-    const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-    return { db, dialect: 'mysql', close: () => db.destroy() };
+    const health = new ConnectionHealth(options.logger, 'mysql');
+    // mysql2 drops a pooled connection whose session ends (its own `error`/`end` listeners); this listener
+    // only reports it, and keeps a second error on the same connection from going unhandled.
+    pool.on('connection', (connection) => {
+      health.answered();
+      connection.on('error', (error) => health.lost(error));
+    });
+    const getConnection = pool.getConnection.bind(pool);
+    pool.getConnection = ((callback: Parameters<typeof pool.getConnection>[0]) =>
+      getConnection((error, connection) => {
+        if (error) health.lost(error);
+        callback(error, connection);
+      })) as typeof pool.getConnection;
+    return withHealth('mysql', new Kysely<Database>({ dialect: new MysqlDialect({ pool }) }), health);
   }
   const file = resolve(options.sqlitePath);
   mkdirSync(dirname(file), { recursive: true });

@@ -67,9 +67,35 @@ function stateOf(context: AppContext, name: string): RunState {
 
 const releaseScript = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
+/** Shares the progress with the other nodes; while Redis is away only this node's copy moves on. */
 async function saveProgress(context: AppContext, name: string, progress: RunProgress): Promise<void> {
   if (!context.redis) return;
-  await context.redis.set(`${name}:progress`, JSON.stringify(progress), 'EX', progressSeconds);
+  try {
+    await context.redis.set(`${name}:progress`, JSON.stringify(progress), 'EX', progressSeconds);
+  } catch (error) {
+    context.logger.debug({ err: error, run: name }, 'run progress not shared (redis unreachable)');
+  }
+}
+
+/**
+ * Takes the cross-node lock: 'held', 'taken' (another node runs), or 'local' when Redis does not answer. A
+ * run then goes on in this process alone (still one per process): two nodes may test or refresh the same
+ * channels during an outage, which costs upstream calls but changes nothing twice, whereas refusing would
+ * leave the console's button and the periodic channel test dead until Redis returns.
+ */
+async function acquireRunLock(
+  context: AppContext,
+  name: string,
+  lockKey: string,
+  lockToken: string,
+): Promise<'held' | 'taken' | 'local'> {
+  if (!context.redis) return 'local';
+  try {
+    return (await context.redis.set(lockKey, lockToken, 'EX', lockSeconds, 'NX')) === 'OK' ? 'held' : 'taken';
+  } catch (error) {
+    context.logger.warn({ err: error, run: name }, 'run lock unavailable (redis unreachable): running on this node');
+    return 'local';
+  }
 }
 
 /**
@@ -91,14 +117,10 @@ export async function startExclusiveRun(
   state.running = true; // set before any await: two requests in one process cannot both pass
   const lockKey = `${name}:lock`;
   const lockToken = randomUUID();
-  try {
-    if (context.redis && (await context.redis.set(lockKey, lockToken, 'EX', lockSeconds, 'NX')) !== 'OK') {
-      state.running = false;
-      return null;
-    }
-  } catch (error) {
+  const lock = await acquireRunLock(context, name, lockKey, lockToken);
+  if (lock === 'taken') {
     state.running = false;
-    throw error;
+    return null;
   }
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -116,12 +138,13 @@ export async function startExclusiveRun(
       await saveProgress(context, name, progress);
     },
   };
-  const heartbeat = context.redis
-    ? setInterval(
-        () => void context.redis?.expire(lockKey, lockSeconds).catch(() => undefined),
-        (lockSeconds / 3) * 1000,
-      )
-    : null;
+  const heartbeat =
+    lock === 'held'
+      ? setInterval(
+          () => void context.redis?.expire(lockKey, lockSeconds).catch(() => undefined),
+          (lockSeconds / 3) * 1000,
+        )
+      : null;
   heartbeat?.unref();
   const finished = (async () => {
     try {
@@ -134,11 +157,12 @@ export async function startExclusiveRun(
       stopSignal?.removeEventListener('abort', stop);
       progress.running = false;
       progress.finished_at = nowSeconds();
+      await saveProgress(context, name, progress);
       try {
-        await saveProgress(context, name, progress);
-        await context.redis?.eval(releaseScript, 1, lockKey, lockToken);
+        if (lock === 'held') await context.redis?.eval(releaseScript, 1, lockKey, lockToken);
       } catch (error) {
-        context.logger.error({ err: error, run: name }, 'releasing a background run failed');
+        // The lock then expires by itself within lockSeconds.
+        context.logger.warn({ err: error, run: name }, 'releasing a background run lock failed');
       }
       state.running = false;
       state.controller = null;
@@ -151,11 +175,15 @@ export async function startExclusiveRun(
 /** The progress of the latest run of this name: this process's, or with Redis the cluster's. */
 export async function readRunProgress(context: AppContext, name: string): Promise<RunProgress> {
   const state = stateOf(context, name);
-  if (!context.redis) return { ...state.progress, running: state.running };
-  const [saved, locked] = await Promise.all([
-    context.redis.get(`${name}:progress`),
-    context.redis.exists(`${name}:lock`),
-  ]);
+  const local = { ...state.progress, running: state.running };
+  if (!context.redis) return local;
+  let saved: string | null;
+  let locked: number;
+  try {
+    [saved, locked] = await Promise.all([context.redis.get(`${name}:progress`), context.redis.exists(`${name}:lock`)]);
+  } catch {
+    return local; // Redis away: what this node knows
+  }
   const progress = saved ? { ...idleProgress(), ...(JSON.parse(saved) as Partial<RunProgress>) } : idleProgress();
   // The lock, not the saved flag, says whether a run is alive: a node that died mid-run leaves running:true.
   return { ...progress, running: locked === 1 || state.running };

@@ -28,20 +28,47 @@ class MemoryCodes implements CodeBackend {
     this.codes.delete(key);
     return true;
   }
+
+  forget(key: string): void {
+    this.codes.delete(key);
+  }
 }
 
 // Compare and delete in one step, so two nodes (or two requests) cannot both use one code.
 const consumeScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
+/**
+ * Codes in Redis, shared by every node. While Redis does not answer, a code is kept in this process: the
+ * user must then enter it on the node that sent it (behind a load balancer, a retry may land elsewhere and
+ * be told the code is wrong), which beats refusing to send codes at all. Such a code stays usable here after
+ * Redis returns, until it expires or is replaced.
+ */
 class RedisCodes implements CodeBackend {
-  constructor(private readonly redis: NonNullable<AppContext['redis']>) {}
+  private readonly local = new MemoryCodes();
+
+  constructor(
+    private readonly redis: NonNullable<AppContext['redis']>,
+    private readonly logger: AppContext['logger'],
+  ) {}
 
   async save(key: string, code: string): Promise<void> {
-    await this.redis.set(key, code, 'PX', validMs);
+    try {
+      await this.redis.set(key, code, 'PX', validMs);
+      this.local.forget(key); // a code replaced in Redis no longer counts here
+    } catch (error) {
+      this.logger.warn({ err: error }, 'verification code kept on this node only (redis unreachable)');
+      await this.local.save(key, code);
+    }
   }
 
   async consume(key: string, code: string): Promise<boolean> {
-    return Number(await this.redis.eval(consumeScript, 1, key, code)) === 1;
+    if (await this.local.consume(key, code)) return true;
+    try {
+      return Number(await this.redis.eval(consumeScript, 1, key, code)) === 1;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'verification codes saved on other nodes are unreadable (redis unreachable)');
+      return false;
+    }
   }
 }
 
@@ -50,7 +77,7 @@ const backends = new WeakMap<AppContext, CodeBackend>();
 function backendOf(context: AppContext): CodeBackend {
   let backend = backends.get(context);
   if (!backend) {
-    backend = context.redis ? new RedisCodes(context.redis) : new MemoryCodes();
+    backend = context.redis ? new RedisCodes(context.redis, context.logger) : new MemoryCodes();
     backends.set(context, backend);
   }
   return backend;

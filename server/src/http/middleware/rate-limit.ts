@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { fallbackRateLimitStore } from './rate-limit.store.js';
 import { AppError } from '../../lib/errors.js';
 
 export interface RateLimits {
@@ -14,12 +15,16 @@ export interface RateLimits {
 
 const none: onRequestAsyncHookHandler = async () => {};
 
-/** Per-IP limits, kept in memory on one node and in Redis (shared by every node) when it is configured. */
+/**
+ * Per-IP limits, kept in memory on one node and in Redis (shared by every node) when it is configured.
+ * While Redis is away each node counts on its own (see FallbackRateLimitStore): limits stay in force, per
+ * node, rather than every request failing or every limit lifting.
+ */
 export async function registerRateLimits(app: FastifyInstance, context: AppContext): Promise<RateLimits> {
+  const { redis, logger } = context;
   await app.register(rateLimit, {
     global: false,
-    redis: context.redis ?? undefined,
-    nameSpace: 'rate-limit:',
+    store: redis ? fallbackRateLimitStore(redis, logger) : undefined,
     skipOnError: false,
   });
   // createRateLimit, not rateLimit: the plugin's request handlers share one "already ran" flag per request,

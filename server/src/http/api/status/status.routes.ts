@@ -1,14 +1,33 @@
+import { isRedisReady } from '../../../cache/redis-connection.js';
+import type { AppContext } from '../../../context.js';
 import type { RouteModule } from '../route-kit.js';
 import { ok } from '../../reply.js';
 
 const startTime = Math.floor(Date.now() / 1000);
 
-/** Public information: server status, notice, about, home page content; the group list for admins. */
+/**
+ * What this node is running without, from flags the connections keep (no query per call): `redis` while
+ * Redis (commands or the invalidation bus) does not answer, `database` while a lost database session has
+ * not been followed by a successful connection. Empty when healthy.
+ */
+export function degradedReasons(context: AppContext): string[] {
+  const reasons: string[] = [];
+  if (context.redis && !(isRedisReady(context.redis) && context.bus.connected)) reasons.push('redis');
+  const { database, logDatabase } = context;
+  if (database.health?.healthy === false || logDatabase.health?.healthy === false) reasons.push('database');
+  return reasons;
+}
+
+/**
+ * Public information: server status (and whether this node is degraded), notice, about, home page content;
+ * the group list for admins.
+ */
 export const statusRoutes: RouteModule = (app, { context, requireAdmin }) => {
   const { options, config } = context;
 
-  app.get('/status', async () =>
-    ok({
+  app.get('/status', async () => {
+    const reasons = degradedReasons(context);
+    return ok({
       version: config.VERSION,
       start_time: startTime,
       email_verification: options.bool('EmailVerificationEnabled'),
@@ -33,8 +52,12 @@ export const statusRoutes: RouteModule = (app, { context, requireAdmin }) => {
       oidc_authorization_endpoint: options.string('OidcAuthorizationEndpoint'),
       oidc_token_endpoint: options.string('OidcTokenEndpoint'),
       oidc_userinfo_endpoint: options.string('OidcUserinfoEndpoint'),
-    }),
-  );
+      // Not in one-api (its clients ignore unknown fields): true while this node runs without Redis or has
+      // lost its database, with the reasons.
+      degraded: reasons.length > 0,
+      degraded_reasons: reasons,
+    });
+  });
 
   app.get('/notice', async () => ok(options.string('Notice')));
   app.get('/about', async () => ok(options.string('About')));
