@@ -174,6 +174,16 @@ describe('a node whose Redis goes away', () => {
     const { key: freshKey } = await createToken(nodeA, freshUser);
     expect(await chat(nodeB, freshKey, 'doomed-model')).toBe(503);
 
+    // Rate limits are counted in Redis again, across nodes: three sign-ins from one address on node A use up
+    // node B's allowance of three for that address.
+    const address = { 'x-forwarded-for': '10.9.8.7' };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await nodeA.client().post('/api/user/login', { username: 'nobody', password: 'x' }, address);
+      expect(response.status).not.toBe(429);
+    }
+    const refused = await nodeB.client().post('/api/user/login', { username: 'nobody', password: 'x' }, address);
+    expect(refused.status).toBe(429);
+
     // A ban on node A reaches node B through Redis again.
     const accessToken = (await member.client.get('/api/user/token')).body.data as string;
     const onNodeB = nodeB.client(accessToken);
