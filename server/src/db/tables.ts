@@ -15,6 +15,7 @@ export interface Database {
   relay_outcomes: RelayOutcomeTable;
   reservations: ReservationTable;
   relay_nodes: RelayNodeTable;
+  settlement_writes: SettlementWriteTable;
 }
 
 type Flag = ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
@@ -163,6 +164,12 @@ export interface RelayNodeTable {
   id: string;
   started_at: number;
   heartbeat_at: number;
+}
+
+/** Added by ModelGate: a marker per settlement write, to tell after a lost COMMIT whether it went through. */
+export interface SettlementWriteTable {
+  id: string;
+  created_at: number;
 }
 
 export type ReservationRow = Selectable<ReservationTable>;

@@ -23,13 +23,22 @@ const relayNodes: ColumnSpec[] = [
   ['heartbeat_at', 'bigint'],
 ];
 
+// One row per settlement write on PostgreSQL and MySQL, written in its transaction: after a connection lost
+// during COMMIT, its presence says the write went through (settlement-writer.ts). Kept a day.
+const settlementWrites: ColumnSpec[] = [
+  ['id', 'varchar(32)'],
+  ['created_at', 'bigint'],
+];
+
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await ensureTable(db, dialect, 'reservations', reservations, ['id']);
   await ensureIndex(db, dialect, 'reservations', 'idx_reservations_node', ['node_id']);
   await ensureTable(db, dialect, 'relay_nodes', relayNodes, ['id']);
+  await ensureTable(db, dialect, 'settlement_writes', settlementWrites, ['id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('reservations').ifExists().execute();
   await db.schema.dropTable('relay_nodes').ifExists().execute();
+  await db.schema.dropTable('settlement_writes').ifExists().execute();
 }

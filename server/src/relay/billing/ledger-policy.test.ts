@@ -34,7 +34,7 @@ describe.each(await availableEngines())('the ledger policy on $label', (engine) 
   beforeAll(async () => {
     server = await startTestServer({ engine });
     upstream = await MockOpenAIUpstream.start();
-    await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo' });
+    await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo,gpt-4' });
   });
   afterAll(async () => {
     await server?.close();
@@ -53,6 +53,26 @@ describe.each(await availableEngines())('the ledger policy on $label', (engine) 
     expect(ledger.used).toBe(price(2000));
     expect(ledgerProblems(ledger, 1000)).toEqual([]);
     expect(await call(client)).toEqual({ status: 403, code: 'insufficient_user_quota' });
+  });
+
+  test('50 concurrent expensive calls without max_tokens on a small balance: the debt is the excess of those admitted, then nothing more', async () => {
+    // gpt-4 (ratio 15, completion ratio 2), not yet seen on this node: held at one-api's estimate,
+    // (10 + 500) × 15 = 7,650, while each costs (10 + 2,000 × 2) × 15 = 60,150.
+    upstream.set({ latencyMs: 300, usage: { prompt_tokens: 10, completion_tokens: 2000 } });
+    const userId = await createUser(server, { username: `expensive-${engine.name}`, quota: 100_000 });
+    const token = await createToken(server, userId, { name: 'expensive' });
+    const client = clientFor(token.key);
+    const results = await Promise.all(Array.from({ length: 50 }, () => call(client, { model: 'gpt-4' })));
+    const admitted = results.filter((result) => result.status === 200).length;
+    expect(admitted).toBe(Math.floor(100_000 / 7650)); // 13
+    await settled(server);
+    const ledger = await readLedger(server.context.database.db, userId);
+    const debt = -ledger.quota;
+    expect(ledger.quota).toBe(100_000 - admitted * 60_150);
+    // The documented bound: what the admitted calls cost beyond their holds.
+    expect(debt).toBeLessThanOrEqual(admitted * (60_150 - 7650));
+    expect(ledgerProblems(ledger, 100_000)).toEqual([]);
+    expect(await call(client, { model: 'gpt-4' })).toEqual({ status: 403, code: 'insufficient_user_quota' });
   });
 
   test('50 concurrent calls with max_tokens: the balance admits floor(balance / ceiling) and ends without debt', async () => {

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { insertLogRows, type LogRow } from '../../domain/log/log.writer.js';
+import { nowSeconds } from '../../lib/time.js';
 import { refreshCachedBalances } from './cached-balances.js';
-import { QuotaBatcher, writeTotals, type WrittenBalances } from './quota-batcher.js';
+import { QuotaBatcher, writeTotals, type BalanceTotals, type WrittenBalances } from './quota-batcher.js';
 import { writeSettlementsToSqlite } from './sqlite-settlement.js';
 import type { QuotaChange } from './quota.repository.js';
 
@@ -20,10 +22,12 @@ const busyConnectionRetryMs = 2;
  * log) here; everything submitted within a few milliseconds goes into one write: one transaction for the
  * balances, the reservations they close and the consume logs (on SQLite a synchronous one through prepared
  * statements), so a charge never lands without its log nor a log without its charge. Only a separate
- * LOG_SQL_DSN splits it in two: balances first, then logs. Under load, dozens of requests share a commit instead of paying four statements
- * each; at one client, the commit no longer sits between an answer and the next request. `settled()` waits
- * for what is queued (/api reads, tests); shutdown drains. What fails to write is kept and written again
- * (money is never dropped).
+ * LOG_SQL_DSN splits it in two: balances first, then logs. Under load, dozens of requests share a commit
+ * instead of paying four statements each; at one client, the commit no longer sits between an answer and the
+ * next request. `settled()` waits for what is queued (/api reads, tests); shutdown drains. What fails to
+ * write is kept and written again (money is never dropped), and on PostgreSQL and MySQL, where a connection
+ * lost during COMMIT leaves unknown whether it committed, each write leaves a marker row that tells, so a
+ * write that did commit is not written twice.
  */
 export class SettlementWriter {
   private readonly balances = new QuotaBatcher();
@@ -32,6 +36,8 @@ export class SettlementWriter {
   private waiters: (() => void)[] = [];
   private writing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** A failed write that may have committed all the same (its marker decides, at the next write). */
+  private unconfirmed: { id: string; totals: BalanceTotals; logs: LogRow[] } | null = null;
 
   /** `batcher`: BATCH_UPDATE_ENABLED's accumulator, whose unwritten deltas cached balances must still show. */
   constructor(
@@ -49,7 +55,13 @@ export class SettlementWriter {
 
   /** Whether changes are queued or being written. */
   get busy(): boolean {
-    return this.writing !== null || this.submitted > 0 || this.logs.length > 0 || this.balances.pending > 0;
+    return (
+      this.writing !== null ||
+      this.submitted > 0 ||
+      this.logs.length > 0 ||
+      this.balances.pending > 0 ||
+      this.unconfirmed !== null
+    );
   }
 
   /** Resolves once everything submitted so far is written, or has failed and is kept for the next write. */
@@ -83,24 +95,42 @@ export class SettlementWriter {
   }
 
   /** One transaction for balances and logs; two when the logs live in another database (LOG_SQL_DSN). */
-  private async writeAll(totals: ReturnType<QuotaBatcher['take']>, logs: LogRow[]): Promise<WrittenBalances> {
+  private async writeAll(id: string, totals: BalanceTotals, logs: LogRow[]): Promise<WrittenBalances> {
     const { database, logDatabase } = this.context;
     if (database.sqlite && logDatabase === database) return writeSettlementsToSqlite(database.sqlite, totals, logs);
-    if (logDatabase === database)
-      return database.db.transaction().execute(async (transaction) => {
-        const written = await writeTotals(transaction, totals);
-        if (logs.length > 0) await insertLogRows(transaction, logs);
-        return written;
-      });
-    const written = await database.db.transaction().execute((transaction) => writeTotals(transaction, totals));
+    const written = await database.db.transaction().execute(async (transaction) => {
+      await transaction.insertInto('settlement_writes').values({ id, created_at: nowSeconds() }).execute();
+      const balances = await writeTotals(transaction, totals);
+      if (logs.length > 0 && logDatabase === database) await insertLogRows(transaction, logs);
+      return balances;
+    });
+    if (logDatabase === database || logs.length === 0) return written;
     // The balances are written: a failure from here on must keep only the logs, not charge twice.
     try {
-      if (logs.length > 0) await insertLogRows(logDatabase.db, logs);
+      await insertLogRows(logDatabase.db, logs);
     } catch (error) {
       this.keepLogs(logs);
       this.context.logger.error({ err: error }, 'writing consume logs failed; kept for the next write');
     }
     return written;
+  }
+
+  /**
+   * Settles the fate of a write whose COMMIT failed: its marker row is there (it committed: drop it) or not
+   * (it did not: its charges join this write). Throws while the database does not answer.
+   */
+  private async resolveUnconfirmed(): Promise<void> {
+    const unconfirmed = this.unconfirmed;
+    if (!unconfirmed) return;
+    const marker = await this.context.database.db
+      .selectFrom('settlement_writes')
+      .select('id')
+      .where('id', '=', unconfirmed.id)
+      .executeTakeFirst();
+    this.unconfirmed = null;
+    if (marker) return;
+    this.balances.restore(unconfirmed.totals);
+    this.logs = [...unconfirmed.logs, ...this.logs];
   }
 
   private keepLogs(logs: LogRow[]): void {
@@ -120,19 +150,31 @@ export class SettlementWriter {
       });
       return this.writing;
     }
-    const logs = this.logs;
     const waiters = this.waiters;
-    this.logs = [];
     this.waiters = [];
     this.submitted = 0;
     this.writing = (async () => {
-      const totals = this.balances.take();
       try {
-        const written = await this.writeAll(totals, logs);
+        await this.resolveUnconfirmed();
+      } catch (error) {
+        this.context.logger.error({ err: error }, 'the database does not answer; settlements kept for the next write');
+        for (const resolve of waiters) resolve();
+        return;
+      }
+      const logs = this.logs;
+      this.logs = [];
+      const totals = this.balances.take();
+      const id = randomBytes(12).toString('hex');
+      try {
+        const written = await this.writeAll(id, totals, logs);
         refreshCachedBalances(this.context, written, totals.tokenKeys, [this.balances, this.batcher]);
       } catch (error) {
-        this.balances.restore(totals);
-        this.keepLogs(logs);
+        if (this.context.database.sqlite) {
+          this.balances.restore(totals);
+          this.keepLogs(logs);
+        } else {
+          this.unconfirmed = { id, totals, logs };
+        }
         this.context.logger.error({ err: error }, 'writing settlements failed; kept for the next write');
       }
       for (const resolve of waiters) resolve();
