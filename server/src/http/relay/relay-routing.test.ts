@@ -157,6 +157,9 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     await setOption(server, 'AutomaticDisableChannelEnabled', 'true');
     const disabled = await createChannel(server, { base_url: dead.url, models: 'route-dead' });
     await expect(ask('route-dead')).rejects.toMatchObject({ status: 401 });
+    // Out of this node's routes before the answer left: the very next call finds no channel.
+    await expect(ask('route-dead')).rejects.toMatchObject({ status: 503 });
+    expect(dead.requests.filter((request) => request.json?.model === 'route-dead')).toHaveLength(1);
     await expect.poll(() => channelStatus(disabled.id), { timeout: 3000 }).toBe(3);
     const overloaded = await mock({ failure: { status: 503 } });
     const survivor = await createChannel(server, { base_url: overloaded.url, models: 'route-overloaded' });

@@ -72,6 +72,8 @@ export function adaptorFor(channel: RoutedChannel, job: RelayJob): Adaptor {
 }
 
 function disableInBackground(job: RelayJob, channel: RoutedChannel, reason: string): void {
+  // Out of this node's routes now; the write and every node's rebuild follow.
+  job.runtime.router.withdraw(channel.row.id);
   void autoDisableChannel(job.context, channel.row.id, channel.row.name, reason).catch((failure: unknown) =>
     job.context.logger.error({ err: failure, channelId: channel.row.id }, 'auto-disabling a channel failed'),
   );

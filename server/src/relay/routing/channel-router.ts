@@ -143,6 +143,25 @@ export class ChannelRouter {
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
   }
 
+  /**
+   * Takes a channel out of this node's routes at once, ahead of the rebuild that its disable triggers: the
+   * relay's automatic disable calls it before writing, so calls arriving meanwhile go elsewhere.
+   */
+  withdraw(channelId: number): void {
+    const routes = new Map<string, Map<string, Tier[]>>();
+    for (const [group, models] of this.routes) {
+      const kept = new Map<string, Tier[]>();
+      for (const [model, tiers] of models) {
+        const remaining = tiers
+          .map((tier) => tier.filter((channel) => channel.row.id !== channelId))
+          .filter((tier) => tier.length > 0);
+        if (remaining.length > 0) kept.set(model, remaining);
+      }
+      routes.set(group, kept);
+    }
+    this.routes = routes;
+  }
+
   /** Any channel by id, enabled or not (forced channels). */
   channel(id: number): RoutedChannel | undefined {
     return this.channels.get(id);
