@@ -33,7 +33,8 @@ export async function bootstrapRoot(db: Db, config: Config): Promise<boolean> {
           accessed_time: now,
           expired_time: -1,
           remain_quota: rootInitialQuota,
-          unlimited_quota: true,
+          // 1 rather than true: better-sqlite3 binds no booleans, and PostgreSQL reads the untyped '1' as true.
+          unlimited_quota: 1,
           models: '',
           subnet: '',
         })
