@@ -1,5 +1,6 @@
 // `npm test`: every suite in turn (server unit + API + relay on each database, console unit, browser),
 // then the failed tests again (a CI log is often read from its tail) and one closing line with the totals.
+// First it makes sure the browser suite has its browser: Debian's chromium, installed here when missing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,39 @@ if (existsSync(join(root, 'web/package.json'))) {
   steps.push({ name: 'console build', command: 'npm run build -w web' });
 }
 if (existsSync(join(root, 'e2e/package.json'))) steps.push({ name: 'browser', ...vitest('e2e') });
+
+/**
+ * The browser suite drives the Chromium at CHROMIUM_PATH (e2e/support/browser.ts), by default Debian's
+ * /usr/bin/chromium: browser downloads are not possible on every machine, the Debian package always is.
+ * As root with apt-get it is installed here (the package lists are refreshed only when the first attempt
+ * fails); otherwise the run stops at once with the one command to run, instead of failing after the other suites.
+ */
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return;
+  const stop = (line) => {
+    rmSync(reports, { recursive: true, force: true });
+    console.error(line);
+    process.exit(1);
+  };
+  if (process.env.CHROMIUM_PATH) stop(`CHROMIUM_PATH=${path} does not exist: point it at a Chromium or unset it`);
+  const canInstall = process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!canInstall)
+    stop(`the browser suite needs ${path}: run \`sudo apt-get install -y chromium\`, or set CHROMIUM_PATH`);
+  const apt = (...args) =>
+    spawnSync('apt-get', args, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0;
+  console.log(`\n=== browser: ${path} is missing, installing Debian's chromium (apt-get install -y chromium)`);
+  const installed =
+    apt('install', '-y', '-qq', 'chromium') || (apt('update', '-qq') && apt('install', '-y', '-qq', 'chromium'));
+  if (!installed || !existsSync(path))
+    stop(
+      `installing chromium failed (see apt-get's lines above): run \`apt-get update && apt-get install -y chromium\``,
+    );
+}
+if (steps.some((step) => step.name === 'browser')) ensureChromium();
 
 /** The first lines of an error message, indented under the name of what failed. */
 const excerpt = (message = '') =>
