@@ -16,11 +16,17 @@ import { bootstrapRoot } from './domain/user/root-bootstrap.js';
 export interface Caches {
   /** user id → user row */
   users: LocalCache<UserRow | null>;
-  /** access token → user id (0 when unknown) */
+  /** access token → user id (0 when unknown, kept apart: see missLimits) */
   accessTokens: LocalCache<number>;
-  /** relay key (without `sk-`) → token row (null when unknown) */
+  /** relay key (without `sk-`) → token row (null when unknown, kept apart: see missLimits) */
   tokens: LocalCache<TokenRow | null>;
 }
+
+/**
+ * Keys that found nothing: anyone can send random ones, so they are kept apart from the rows, few and briefly
+ * (decision 0003). A key tried again within a minute costs no query; a flood of new ones costs one each.
+ */
+const missLimits = { ttlMs: 60_000, maxEntries: 10_000 };
 
 /** Everything a request handler or job may need, created once per process (or per test server). */
 export interface AppContext {
@@ -65,10 +71,11 @@ export async function createContext(
   const options = new OptionStore();
   await options.reload(database.db);
   const ttlMs = Math.max(config.SYNC_FREQUENCY, 1) * 1000;
+  const misses = { ...missLimits, ttlMs: Math.min(missLimits.ttlMs, ttlMs) };
   const caches: Caches = {
     users: new LocalCache(ttlMs),
-    accessTokens: new LocalCache(ttlMs),
-    tokens: new LocalCache(ttlMs),
+    accessTokens: new LocalCache(ttlMs, undefined, { isMiss: (userId) => userId === 0, ...misses }),
+    tokens: new LocalCache(ttlMs, undefined, { isMiss: (token) => token === null, ...misses }),
   };
   bus.subscribe(({ topic, key }) => {
     if (topic === 'user') caches.users.delete(key);

@@ -1,41 +1,64 @@
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/** How a cache keeps answers that found nothing: apart from the hits, fewer of them and for less time. */
+export interface MissPolicy<V> {
+  /** True for a value that means "nothing found" (null, 0). */
+  isMiss(value: V): boolean;
+  ttlMs: number;
+  maxEntries: number;
+}
+
 /**
  * A bounded in-process cache with a time to live. Entries are dropped on invalidation (see
  * InvalidationBus) and expire after `ttlMs` as a safety net, so a missed message heals by itself.
+ *
+ * With a `MissPolicy`, answers that found nothing live in a second, smaller map with a shorter life: anyone
+ * can send random keys, and their misses must neither grow the process nor push real rows out (decision 0003).
  */
 export class LocalCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly misses = new Map<string, Entry<V>>();
   private readonly pending = new Map<string, Promise<V>>();
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 100_000,
+    private readonly missPolicy?: MissPolicy<V>,
   ) {}
 
+  /** Entries held now (hits and misses), for tests and benchmarks. */
+  get size(): { hits: number; misses: number; pending: number } {
+    return { hits: this.entries.size, misses: this.misses.size, pending: this.pending.size };
+  }
+
   get(key: string): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    const hit = readEntry(this.entries, key);
+    if (hit !== undefined || !this.missPolicy) return hit;
+    return readEntry(this.misses, key);
   }
 
   set(key: string, value: V): void {
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+    if (this.missPolicy?.isMiss(value)) {
+      this.entries.delete(key);
+      putEntry(this.misses, key, value, this.missPolicy.ttlMs, this.missPolicy.maxEntries);
+      return;
     }
-    this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+    this.misses.delete(key);
+    putEntry(this.entries, key, value, this.ttlMs, this.maxEntries);
   }
 
   delete(key: string): void {
     this.entries.delete(key);
+    this.misses.delete(key);
     this.pending.delete(key);
   }
 
   clear(): void {
     this.entries.clear();
+    this.misses.clear();
     this.pending.clear();
   }
 
@@ -56,4 +79,24 @@ export class LocalCache<V> {
     this.pending.set(key, loading);
     return loading;
   }
+}
+
+function readEntry<V>(map: Map<string, Entry<V>>, key: string): V | undefined {
+  const entry = map.get(key);
+  if (!entry) return undefined;
+  if (entry.expiresAt <= Date.now()) {
+    map.delete(key);
+    return undefined;
+  }
+  return entry.value;
+}
+
+/** Inserts at the end; a full map first gives up its oldest insertion (maps iterate in insertion order). */
+function putEntry<V>(map: Map<string, Entry<V>>, key: string, value: V, ttlMs: number, maxEntries: number): void {
+  if (map.has(key)) map.delete(key);
+  else if (map.size >= maxEntries) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  map.set(key, { value, expiresAt: Date.now() + ttlMs });
 }
