@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Config } from './config/env.js';
 import type { AppContext } from './context.js';
 import { registerApi } from './http/api/index.js';
 import { apiErrorHandler } from './http/error-handler.js';
@@ -10,6 +11,22 @@ import { registerRelay } from './http/relay/index.js';
 import { registerConsole } from './http/static.js';
 import { newRequestId } from './lib/request-id.js';
 import { relayRuntime } from './relay/runtime.js';
+
+/**
+ * Node's limits on receiving a request, which both doors (Fastify and the hot lane) share since they are the
+ * server's: a client that sends its headers or its body too slowly gets a 408 and its socket closed (decision
+ * 0015). They end once the request is received, so a long answer or stream is never cut. Node checks them
+ * every `connectionsCheckingInterval`, a quarter of the headers' limit here (at most 1 s).
+ */
+export function httpTimeouts(config: Config) {
+  const headersTimeout = Math.round(config.HTTP_HEADERS_TIMEOUT * 1000);
+  return {
+    headersTimeout,
+    requestTimeout: Math.round(config.HTTP_REQUEST_TIMEOUT * 1000),
+    keepAliveTimeout: Math.round(config.HTTP_KEEPALIVE_TIMEOUT * 1000),
+    connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.round(headersTimeout / 4))),
+  };
+}
 
 /** Builds the whole HTTP application (console, /api, /v1) without listening: tests and main.ts share it. */
 export async function buildApp(context: AppContext): Promise<FastifyInstance> {
@@ -29,15 +46,12 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     loggerInstance: context.logger as FastifyBaseLogger,
     // Per-request lines only at debug level: at relay rates they would cost more than the relay itself.
     logController: new LogController({ disableRequestLogging: !requestLogging }),
-    serverFactory: (handler, options) => {
-      const server = createServer((request, response) => {
+    serverFactory: (handler) => {
+      const server = createServer(httpTimeouts(context.config), (request, response) => {
         if (!hotLane?.take(request, response)) handler(request, response);
       });
-      // What Fastify sets on a server it creates itself.
-      const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
-      server.keepAliveTimeout = timeouts.keepAliveTimeout;
-      server.requestTimeout = timeouts.requestTimeout;
-      server.setTimeout(timeouts.connectionTimeout);
+      // No idle timeout on sockets: a non-streamed answer of a slow model leaves one silent for minutes.
+      server.setTimeout(0);
       return server;
     },
     trustProxy: trustProxy.length > 0 ? trustProxy : false,

@@ -35,6 +35,12 @@ const environmentSchema = z.object({
   /** Seconds between a node's heartbeats; a node silent for three is dead and its reservations are given back. */
   NODE_HEARTBEAT_INTERVAL: z.coerce.number().int().min(1).default(10),
   RELAY_TIMEOUT: seconds(0),
+  /** Seconds a client has to send a request's headers (slowloris: half-sent requests are cut, 408). */
+  HTTP_HEADERS_TIMEOUT: z.coerce.number().positive().default(15),
+  /** Seconds a client has to send a whole request, body included (uploads); 0 for no limit. Never cuts answers. */
+  HTTP_REQUEST_TIMEOUT: z.coerce.number().min(0).default(300),
+  /** Seconds an idle keep-alive connection stays open after an answer. */
+  HTTP_KEEPALIVE_TIMEOUT: z.coerce.number().positive().default(65),
   /** Re-serialise every relayed JSON body (one-api's flag); streams are asked for usage either way. */
   ENFORCE_INCLUDE_USAGE: booleanString,
   /** Disable channels whose recent first-attempt success rate falls below the threshold (one-api's metric). */
@@ -84,6 +90,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv): Config {
     throw new ConfigError(`invalid environment:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
+  if (values.HTTP_REQUEST_TIMEOUT > 0 && values.HTTP_REQUEST_TIMEOUT < values.HTTP_HEADERS_TIMEOUT)
+    throw new ConfigError(
+      'invalid environment:\n  HTTP_REQUEST_TIMEOUT: must be 0 or at least HTTP_HEADERS_TIMEOUT (the headers are part of the request)',
+    );
   return Object.freeze({
     ...values,
     SESSION_SECRET: values.SESSION_SECRET || persistentSecret(values.SQLITE_PATH),
