@@ -7,7 +7,7 @@ import { recordLog } from '../../domain/log/log.writer.js';
 import { Role } from '../../domain/user/user.constants.js';
 import { ChannelType } from '../../relay/channel-types.js';
 import { relayErrors } from '../../relay/relay-errors.js';
-import { transportError } from '../../relay/upstream-error.js';
+import { redactUpstreamError, transportError } from '../../relay/upstream-error.js';
 import { principalOf, tokenCheck } from './relay.routes.js';
 
 /** Client headers never forwarded (one-api's list, plus our own auth: the channel key replaces it). */
@@ -68,7 +68,10 @@ export function proxyRoutes(scope: FastifyInstance, context: AppContext): void {
         bodyTimeout: timeoutMs,
       });
     } catch (error) {
-      const failure = transportError(error, String((error as { code?: string }).code ?? '').includes('TIMEOUT'));
+      const failure = redactUpstreamError(
+        transportError(error, String((error as { code?: string }).code ?? '').includes('TIMEOUT')),
+        { key: channel.key, baseUrl: channel.base_url ?? '' },
+      );
       reply
         .status(failure.status)
         .send({ error: { message: failure.message, type: failure.body.type, param: null, code: failure.body.code } });

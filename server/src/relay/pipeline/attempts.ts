@@ -6,7 +6,7 @@ import { describeChannelType } from '../channel-types.js';
 import { shouldDisableChannel } from '../health/should-disable.js';
 import { relayErrors } from '../relay-errors.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
-import { UpstreamError, isUpstreamError } from '../upstream-error.js';
+import { UpstreamError, isUpstreamError, redactUpstreamError } from '../upstream-error.js';
 import type { RelayJob } from './relay-job.js';
 
 /** The channel forced with `sk-key-<id>`; group and model are not checked, as in one-api. */
@@ -137,9 +137,11 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
       // As in one-api, only a first attempt's success counts for the metric.
       if (metric && index === 0) metric.recordSuccess(channel.row.id);
       return;
-    } catch (error) {
+    } catch (thrown) {
       outcome(false);
-      if (!isUpstreamError(error)) throw error;
+      if (!isUpstreamError(thrown)) throw thrown;
+      // Upstreams echo keys and URLs in their errors; none of it reaches the client, the log or a disable reason.
+      const error = redactUpstreamError(thrown, channel.settings);
       lastError = error;
       job.context.logger.warn(
         { channelId: channel.row.id, status: error.status, message: error.message, requestId: job.requestId },
