@@ -247,6 +247,12 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     for (const url of urls) expect((await fetch(`${url}/api/status`)).status).toBe(200);
 
     const answered = outcomes.filter((outcome) => outcome.status === 200).length;
+    const byStatus = new Map<number, number>();
+    for (const { status } of outcomes) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    console.log(
+      `${engine.label}: ${outcomes.length} calls over 3 nodes, statuses ${JSON.stringify(Object.fromEntries(byStatus))}, ` +
+        `${terminated} database sessions ended${redis ? ', Redis restarted once' : ''}`,
+    );
     expect(answered).toBeGreaterThan(callsPerEngine / 3);
     expect(outcomes.some((outcome) => outcome.status >= 500 || outcome.status === 429)).toBe(true);
     await Promise.all(urls.map((url) => fetch(`${url}/api/status`)));
