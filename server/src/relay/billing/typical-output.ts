@@ -12,23 +12,28 @@ const maxModels = 1000;
  * long ones.
  */
 export class TypicalOutput {
-  private readonly samples = new Map<string, number[]>();
+  /** Per model: the last completions, and their percentile once computed (undefined when a sample came since). */
+  private readonly models = new Map<string, { samples: number[]; typical: number | undefined }>();
 
   record(model: string, completionTokens: number): void {
-    let ring = this.samples.get(model);
-    if (!ring) {
-      if (this.samples.size >= maxModels) this.samples.delete(this.samples.keys().next().value as string);
-      this.samples.set(model, (ring = []));
+    let entry = this.models.get(model);
+    if (!entry) {
+      if (this.models.size >= maxModels) this.models.delete(this.models.keys().next().value as string);
+      this.models.set(model, (entry = { samples: [], typical: undefined }));
     }
-    ring.push(completionTokens);
-    if (ring.length > samplesPerModel) ring.shift();
+    entry.samples.push(completionTokens);
+    if (entry.samples.length > samplesPerModel) entry.samples.shift();
+    entry.typical = undefined;
   }
 
   /** Tokens, or undefined while fewer than four completions of the model were seen. */
   of(model: string): number | undefined {
-    const ring = this.samples.get(model);
-    if (!ring || ring.length < minimumSamples) return undefined;
-    const sorted = [...ring].sort((a, b) => a - b);
-    return sorted[Math.ceil(sorted.length * 0.9) - 1];
+    const entry = this.models.get(model);
+    if (!entry || entry.samples.length < minimumSamples) return undefined;
+    if (entry.typical === undefined) {
+      const sorted = [...entry.samples].sort((a, b) => a - b);
+      entry.typical = sorted[Math.ceil(sorted.length * 0.9) - 1];
+    }
+    return entry.typical;
   }
 }
