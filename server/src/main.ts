@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import pino from 'pino';
 import { buildApp } from './app.js';
@@ -23,6 +24,13 @@ function tuneMemory(): void {
   }
 }
 
+/** How long a SIGTERM waits for requests in flight before it drops them and exits. */
+const shutdownGraceMs = 30_000;
+
+/** A slave that meets a database without tables: the driver's "no such table" in every engine's words. */
+const missingSchema = (error: unknown) =>
+  /no such table|relation .* does not exist|Table .* doesn't exist/i.test((error as Error)?.message ?? '');
+
 async function main(): Promise<void> {
   tuneMemory();
   let config;
@@ -36,8 +44,21 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = pino({ level: config.LOG_LEVEL });
-  const context = await createContext(config, logger);
+  const context = await createContext(config, logger).catch((error: unknown) => {
+    if (config.isMaster || !missingSchema(error)) throw error;
+    console.error(
+      `NODE_TYPE=slave runs no migrations and this database has no tables yet: start the master (NODE_TYPE=master) on it first (${(error as Error).message})`,
+    );
+    process.exit(1);
+  });
   const app = await buildApp(context);
+  // Requests in flight (the relay's hot lane included), to say at shutdown what had to be dropped.
+  const inFlight = new Set<IncomingMessage>();
+  app.server.on('request', (request: IncomingMessage, response) => {
+    inFlight.add(request);
+    response.once('close', () => inFlight.delete(request));
+  });
+  const describeInFlight = () => [...inFlight].map((request) => `${request.method} ${request.url?.split('?')[0]}`);
   // Alive before the first call, and (master) what dead nodes left reserved is given back at once.
   await beat(context);
   if (config.isMaster) await sweepReservations(context, 'dead-nodes');
@@ -49,11 +70,18 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: draining requests');
+    // The listener closes and idle keep-alive connections are closed at once (app.close); requests in flight
+    // get the grace period, then their connections are cut and the process exits.
+    logger.info({ signal, requests: inFlight.size }, 'shutting down: draining requests');
     const forceExit = setTimeout(() => {
-      logger.error('shutdown took over 30 s, exiting');
+      const dropped = describeInFlight();
+      logger.error(
+        { dropped },
+        `shutdown took over ${shutdownGraceMs / 1000} s: dropping ${dropped.length} requests, exiting`,
+      );
+      app.server.closeAllConnections();
       process.exit(1);
-    }, 30_000);
+    }, shutdownGraceMs);
     forceExit.unref();
     await jobs.stop();
     await app.close();
