@@ -9,7 +9,7 @@ import { countUsers, insertUser } from './user.repository.js';
 /** On an empty users table, creates root / 123456 and, when configured, its relay token and access token. */
 export async function bootstrapRoot(db: Db, config: Config): Promise<boolean> {
   if ((await countUsers(db)) > 0) return false;
-  await db.transaction().execute(async (transaction) => {
+  const created = db.transaction().execute(async (transaction) => {
     const rootId = await insertUser(transaction, {
       username: 'root',
       password: await bcrypt.hash('123456', 10),
@@ -41,5 +41,12 @@ export async function bootstrapRoot(db: Db, config: Config): Promise<boolean> {
         .execute();
     }
   });
+  try {
+    await created;
+  } catch (error) {
+    // Two nodes started at once on an empty database: the other one created root (unique username).
+    if ((await countUsers(db)) > 0) return false;
+    throw error;
+  }
   return true;
 }
