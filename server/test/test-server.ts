@@ -30,13 +30,13 @@ export interface TestServerOptions {
   shareDatabaseWith?: TestServer;
 }
 
-interface FreshDatabase {
+export interface FreshDatabase {
   env: Record<string, string>;
   drop(): Promise<void>;
 }
 
 /** A new, empty database for one server: a temp SQLite file, or a fresh PostgreSQL/MySQL database. */
-async function freshDatabase(engine: Engine): Promise<FreshDatabase> {
+export async function freshDatabase(engine: Engine): Promise<FreshDatabase> {
   const name = `mg_test_${randomBytes(6).toString('hex')}`;
   if (engine.name === 'postgres') {
     const admin = new pg.Client({ connectionString: postgresAdminUrl });
