@@ -39,6 +39,8 @@ export interface UserTable {
   group: ColumnType<string, string | undefined, string>;
   aff_code: ColumnType<string | null, string | null | undefined, string | null>;
   inviter_id: ColumnType<number, number | undefined, number>;
+  /** Raised to end every session of the user (decision 0002); a session carries the value it began with. */
+  session_generation: ColumnType<number, number | undefined, number>;
 }
 
 export interface TokenTable {

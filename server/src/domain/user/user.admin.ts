@@ -6,8 +6,9 @@ import { invalidateUser } from './user.cache.js';
 import { Role, UserStatus } from './user.constants.js';
 import { UserErrors } from './user.errors.js';
 import { setUserRole, setUserStatus, softDeleteUser } from './user.lifecycle.js';
-import { hashPassword } from './user.password.js';
+import { assertCurrentPassword, hashPassword } from './user.password.js';
 import { addUserQuota, findUserById, findUserByUsername, isUsernameTaken } from './user.repository.js';
+import { nextSessionGeneration } from './user.sessions.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 /** §3.7: a caller acts on a user of a strictly lower role; root acts on anyone (root-specific limits apply). */
@@ -26,6 +27,8 @@ export interface AdminUserChanges {
   username?: string;
   display_name?: string;
   password?: string;
+  /** Needed only when the caller sets their own password (root editing itself through the admin route). */
+  original_password?: string;
   group?: string;
   quota?: number;
   role?: number;
@@ -56,14 +59,26 @@ export async function updateUserAsAdmin(
   }
   if (changes.display_name !== undefined && changes.display_name !== '') update.display_name = changes.display_name;
   if (changes.group) update.group = changes.group;
-  if (changes.password) update.password = await hashPassword(changes.password);
+  if (changes.password) {
+    if (target.id === caller.id) await assertCurrentPassword(target, changes.original_password);
+    update.password = await hashPassword(changes.password);
+  }
+  // A new password, a new role or a ban ends the user's sessions (decision 0002).
+  const endsSessions =
+    update.password !== undefined ||
+    update.role !== undefined ||
+    (update.status !== undefined && update.status !== UserStatus.Enabled);
 
   let oldQuota = Number(target.quota);
   let quotaChanged = false;
   try {
     await context.database.db.transaction().execute(async (transaction) => {
       if (Object.keys(update).length > 0)
-        await transaction.updateTable('users').set(update).where('id', '=', target.id).execute();
+        await transaction
+          .updateTable('users')
+          .set((eb) => (endsSessions ? { ...update, session_generation: nextSessionGeneration(eb) } : update))
+          .where('id', '=', target.id)
+          .execute();
       if (changes.quota === undefined) return;
       const current = await transaction
         .selectFrom('users')

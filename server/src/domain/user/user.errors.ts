@@ -31,7 +31,6 @@ export const UserErrors = {
     '管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中',
     'The domain of your email address is not on the whitelist',
   ),
-  emailNotRegistered: refusal('email_not_registered', '该邮箱地址未注册', 'This email address is not registered'),
   resetLinkInvalid: refusal('reset_link_invalid', '重置链接非法或已过期', 'The reset link is invalid or has expired'),
   userNotFound: refusal('user_not_found', '用户不存在', 'User not found'),
   banned: refusal('user_banned', '用户已被封禁', 'This user is banned'),
@@ -95,4 +94,11 @@ export const UserErrors = {
   uuidCollision: refusal('retry', '请重试，系统生成的 UUID 竟然重复了！', 'Please retry: the generated UUID collided'),
   statsFailed: refusal('stats_failed', '无法获取统计信息', 'Could not read the statistics'),
   quotaNotPositive: refusal('quota_invalid', '充值额度必须大于 0', 'The top-up quota must be greater than 0'),
+  originalPasswordRequired: refusal(
+    'original_password_required',
+    '修改密码需要输入原密码',
+    'Enter your current password to change it',
+  ),
+  smtpNotConfigured: refusal('smtp_not_configured', 'SMTP 服务器未配置', 'SMTP server is not configured'),
+  originalPasswordWrong: refusal('original_password_wrong', '原密码错误', 'The current password is wrong'),
 };

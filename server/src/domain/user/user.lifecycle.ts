@@ -3,6 +3,7 @@ import type { UserRow } from '../../db/tables.js';
 import { randomHex } from '../../lib/random.js';
 import { UserStatus } from './user.constants.js';
 import { invalidateUser } from './user.cache.js';
+import { nextSessionGeneration } from './user.sessions.js';
 
 /**
  * Soft deletion: the row stays (logs and tokens point at it) but the name becomes `deleted_<32 hex>`,
@@ -12,7 +13,8 @@ import { invalidateUser } from './user.cache.js';
 export async function softDeleteUser(context: AppContext, user: UserRow): Promise<void> {
   await context.database.db
     .updateTable('users')
-    .set({
+    .set((eb) => ({
+      session_generation: nextSessionGeneration(eb),
       username: `deleted_${randomHex(16)}`,
       status: UserStatus.Deleted,
       email: '',
@@ -21,20 +23,30 @@ export async function softDeleteUser(context: AppContext, user: UserRow): Promis
       lark_id: '',
       oidc_id: '',
       access_token: null,
-    })
+    }))
     .where('id', '=', user.id)
     .execute();
   await invalidateUser(context, user);
 }
 
-/** Sets the status (enable / disable) and makes every node apply it on the next request. */
+/** Sets the status (enable / disable) and makes every node apply it on the next request; a ban ends sessions. */
 export async function setUserStatus(context: AppContext, user: UserRow, status: number): Promise<void> {
-  await context.database.db.updateTable('users').set({ status }).where('id', '=', user.id).execute();
+  await context.database.db
+    .updateTable('users')
+    .set((eb) =>
+      status === UserStatus.Enabled ? { status } : { status, session_generation: nextSessionGeneration(eb) },
+    )
+    .where('id', '=', user.id)
+    .execute();
   await invalidateUser(context, user);
 }
 
-/** Sets the role and makes every node apply it on the next request. */
+/** Sets the role, ends the user's sessions and makes every node apply it on the next request. */
 export async function setUserRole(context: AppContext, user: UserRow, role: number): Promise<void> {
-  await context.database.db.updateTable('users').set({ role }).where('id', '=', user.id).execute();
+  await context.database.db
+    .updateTable('users')
+    .set((eb) => ({ role, session_generation: nextSessionGeneration(eb) }))
+    .where('id', '=', user.id)
+    .execute();
   await invalidateUser(context, user);
 }

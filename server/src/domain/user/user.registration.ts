@@ -7,6 +7,7 @@ import { UserErrors } from './user.errors.js';
 import { createAccount } from './user.creation.js';
 import { hashPassword } from './user.password.js';
 import { findUsersByEmail, isEmailTaken, updateUserColumns } from './user.repository.js';
+import { revokeSessions } from './user.sessions.js';
 import { codeValidMinutes, consumeCode, saveCode } from './verification-code.store.js';
 
 export interface PasswordSignUp {
@@ -17,7 +18,10 @@ export interface PasswordSignUp {
   affCode?: string;
 }
 
-/** Password sign-up with one-api's checks in its order; the email code is used up only by a valid request. */
+/**
+ * Password sign-up with one-api's checks in its order, except that the email code is checked (and used up)
+ * before the address is looked up.
+ */
 export async function registerWithPassword(context: AppContext, input: PasswordSignUp): Promise<UserRow> {
   const { options, database } = context;
   if (!options.bool('RegisterEnabled')) throw UserErrors.registerDisabled();
@@ -25,9 +29,11 @@ export async function registerWithPassword(context: AppContext, input: PasswordS
   const verify = options.bool('EmailVerificationEnabled');
   if (verify) {
     if (!input.email || !input.verificationCode) throw UserErrors.emailVerificationRequired();
-    if (await isEmailTaken(database.db, input.email)) throw UserErrors.emailTaken();
+    // The code first: "taken" is told only to whoever holds the code mailed to that address, so the route
+    // cannot be used to learn which addresses are registered.
     if (!(await consumeCode(context, 'verification', input.email, input.verificationCode)))
       throw UserErrors.codeInvalid();
+    if (await isEmailTaken(database.db, input.email)) throw UserErrors.emailTaken();
   }
   return createAccount(context, {
     username: input.username,
@@ -60,12 +66,19 @@ export async function sendVerificationCode(context: AppContext, email: string): 
   await sendVerificationMail(context, email, code, codeValidMinutes);
 }
 
-/** Mails a reset link to a registered address. */
+/**
+ * Mails a reset link when the address is registered. The answer is the same either way (one-api said
+ * "该邮箱地址未注册", which told anyone which addresses have accounts), and the mail goes out after the
+ * answer, so neither the time taken nor an SMTP failure tells them apart; a failure is logged.
+ */
 export async function sendPasswordReset(context: AppContext, email: string): Promise<void> {
-  if ((await findUsersByEmail(context.database.db, email)).length === 0) throw UserErrors.emailNotRegistered();
+  if (!context.options.string('SMTPServer')) throw UserErrors.smtpNotConfigured();
+  if ((await findUsersByEmail(context.database.db, email)).length === 0) return;
   const token = randomHex(16);
   await saveCode(context, 'reset', email, token);
-  await sendPasswordResetMail(context, email, token, codeValidMinutes);
+  void sendPasswordResetMail(context, email, token, codeValidMinutes).catch((error: unknown) =>
+    context.logger.error({ err: error }, 'sending a password-reset mail failed'),
+  );
 }
 
 /** Uses a reset token: every live user with that email gets one new 12-character password, returned. */
@@ -75,7 +88,8 @@ export async function resetPassword(context: AppContext, email: string, token: s
   const passwordHash = await hashPassword(password);
   for (const user of await findUsersByEmail(context.database.db, email)) {
     await updateUserColumns(context.database.db, user.id, { password: passwordHash });
-    await invalidateUser(context, user);
+    // Whoever knew the old password may hold a session: a reset ends them all.
+    await revokeSessions(context, user);
   }
   return password;
 }

@@ -5,8 +5,9 @@ import { invalidateUser } from './user.cache.js';
 import { Role } from './user.constants.js';
 import { UserErrors } from './user.errors.js';
 import { softDeleteUser } from './user.lifecycle.js';
-import { hashPassword } from './user.password.js';
+import { assertCurrentPassword, hashPassword } from './user.password.js';
 import { findUserById, isUsernameTaken } from './user.repository.js';
+import { nextSessionGeneration } from './user.sessions.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 /**
@@ -21,26 +22,41 @@ export async function readSelf(context: AppContext, user: UserRow): Promise<User
 export interface SelfChanges {
   username?: string;
   password?: string;
+  /** The current password, required to set a new one (the field name of new-api's console). */
+  original_password?: string;
   display_name?: string;
 }
 
-/** PUT /api/user/self: only the non-empty of the three fields change; a taken username is refused clearly. */
-export async function updateSelf(context: AppContext, user: UserRow, changes: SelfChanges): Promise<void> {
+/**
+ * PUT /api/user/self: only the non-empty of the three fields change; a taken username is refused clearly.
+ * A new password needs the current one and ends every session of the user; the row as now stored is
+ * returned then, so the caller can keep its own session going, else null.
+ */
+export async function updateSelf(context: AppContext, user: UserRow, changes: SelfChanges): Promise<UserRow | null> {
   const update: UserUpdate = {};
   if (changes.username && changes.username !== user.username) {
     if (await isUsernameTaken(context.database.db, changes.username, user.id)) throw UserErrors.usernameTaken();
     update.username = changes.username;
   }
   if (changes.display_name) update.display_name = changes.display_name;
-  if (changes.password) update.password = await hashPassword(changes.password);
-  if (Object.keys(update).length === 0) return;
+  if (changes.password) {
+    await assertCurrentPassword(user, changes.original_password);
+    update.password = await hashPassword(changes.password);
+  }
+  if (Object.keys(update).length === 0) return null;
+  const endsSessions = update.password !== undefined;
   try {
-    await context.database.db.updateTable('users').set(update).where('id', '=', user.id).execute();
+    await context.database.db
+      .updateTable('users')
+      .set((eb) => (endsSessions ? { ...update, session_generation: nextSessionGeneration(eb) } : update))
+      .where('id', '=', user.id)
+      .execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw UserErrors.usernameTaken();
     throw error;
   }
   await invalidateUser(context, user);
+  return endsSessions ? ((await findUserById(context.database.db, user.id)) ?? null) : null;
 }
 
 /** DELETE /api/user/self: anyone but root. */

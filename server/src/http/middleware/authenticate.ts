@@ -46,8 +46,13 @@ export async function identify(
       clearSession(request, reply);
       throw userBanned();
     }
-    request.authMethod = 'session';
-    return user;
+    // A session from before a sign-out, password change, ban or role change has ended (decision 0002): it is
+    // dropped and the request counts as carrying no session.
+    if ((session.generation ?? 0) === (user.session_generation ?? 0)) {
+      request.authMethod = 'session';
+      return user;
+    }
+    clearSession(request, reply);
   }
   const accessToken = accessTokenOf(request);
   if (!accessToken) return null;

@@ -1,8 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UserRow } from '../../db/tables.js';
 
 /** What the signed session cookie carries. Role and status are never stored: they are read fresh each request. */
 export interface SessionData {
   userId?: number;
+  /**
+   * The user's `session_generation` when the session began. Raising the column (sign-out, password change,
+   * ban, role change) ends the session at its next request on every node; a cookie without it counts as 0.
+   */
+  generation?: number;
   oauthState?: string;
   turnstile?: boolean;
   /** Secret behind the XSRF-TOKEN cookie (double-submit CSRF protection). */
@@ -43,6 +49,24 @@ export function writeSession(request: FastifyRequest, reply: FastifyReply, data:
     path: '/',
     maxAge: maxAgeSeconds,
   });
+}
+
+/** Begins a signed-in session for the user, bound to the user's current session generation. */
+export function startUserSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: Pick<UserRow, 'id' | 'session_generation'>,
+): void {
+  writeSession(request, reply, { userId: user.id, generation: user.session_generation ?? 0 });
+}
+
+/** Keeps this session alive after its user's generation was raised on purpose (own password change). */
+export function renewUserSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: Pick<UserRow, 'id' | 'session_generation'>,
+): void {
+  updateSession(request, reply, { userId: user.id, generation: user.session_generation ?? 0 });
 }
 
 export function updateSession(request: FastifyRequest, reply: FastifyReply, changes: Partial<SessionData>): void {

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { TokenRow, UserRow } from '../../db/tables.js';
 import { getCachedTokenByKey } from '../../domain/token/token.cache.js';
 import { NeverExpires, TokenStatus } from '../../domain/token/token.constants.js';
+import { markTokenExhausted, markTokenExpired } from '../../domain/token/token.lapse.js';
 import { findTokenByKey } from '../../domain/token/token.repository.js';
 import { isAddressInSubnets } from '../../domain/token/token.subnet.js';
 import { getCachedUser } from '../../domain/user/user.cache.js';
@@ -16,6 +17,18 @@ export interface RelayPrincipal {
   forcedChannelId?: number;
   /** The raw suffix when it was not a number (answered 400 once a channel is needed). */
   badChannelSuffix?: string;
+}
+
+/**
+ * Waits for the status write of a lapsed token (one-api saves 3 or 4, so consoles show why), but a failed
+ * write only costs that display: the call is refused all the same.
+ */
+async function recordLapse(context: AppContext, write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    context.logger.warn({ err: error }, 'saving the status of an expired or exhausted token failed');
+  }
 }
 
 /** Splits `Bearer sk-<key>[-<channelId>]` as one-api does. */
@@ -44,11 +57,18 @@ export async function authenticateRelay(
   if (token.status === TokenStatus.Exhausted) throw relayErrors.tokenExhaustedNamed(token.name, token.id);
   if (token.status === TokenStatus.Expired) throw relayErrors.tokenExpired();
   if (token.status !== TokenStatus.Enabled) throw relayErrors.tokenUnavailable();
-  if (token.expired_time !== NeverExpires && token.expired_time < nowSeconds()) throw relayErrors.tokenExpired();
+  const now = nowSeconds();
+  if (token.expired_time !== NeverExpires && token.expired_time < now) {
+    await recordLapse(context, markTokenExpired(context, token, now));
+    throw relayErrors.tokenExpired();
+  }
   if (!token.unlimited_quota && token.remain_quota <= 0) {
     // The cached copy may trail another node's refund: look once more before refusing.
     token = (await findTokenByKey(context.database.db, key)) ?? token;
-    if (!token.unlimited_quota && token.remain_quota <= 0) throw relayErrors.tokenExhausted();
+    if (!token.unlimited_quota && token.remain_quota <= 0) {
+      await recordLapse(context, markTokenExhausted(context, token));
+      throw relayErrors.tokenExhausted();
+    }
   }
   if (!isAddressInSubnets(clientIp, token.subnet)) throw relayErrors.subnetRefused(token.subnet ?? '', clientIp);
   const user = await getCachedUser(context, token.user_id);

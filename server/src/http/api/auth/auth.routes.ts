@@ -6,9 +6,10 @@ import {
   sendPasswordReset,
   sendVerificationCode,
 } from '../../../domain/user/user.registration.js';
+import { signOutEverywhere } from '../../../domain/user/user.sessions.js';
 import { AppError } from '../../../lib/errors.js';
 import { issueCsrfToken } from '../../middleware/csrf.js';
-import { clearSession, writeSession } from '../../middleware/session.js';
+import { clearSession, readSession, startUserSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
@@ -24,12 +25,15 @@ export const authRoutes: RouteModule = (app, { context, criticalLimit, turnstile
       });
     const { username, password } = validate(loginBody, request.body);
     const user = await verifyPassword(context.database.db, username, password);
-    writeSession(request, reply, { userId: user.id });
+    startUserSession(request, reply, user);
     issueCsrfToken(request, reply);
     return ok(presentSignedInUser(user));
   });
 
+  // Ends the session on the server too: a copy of the cookie stops working (decision 0002).
   app.get('/user/logout', async (request, reply) => {
+    const { userId, generation } = readSession(request);
+    if (userId) await signOutEverywhere(context, userId, generation ?? 0);
     clearSession(request, reply);
     reply.clearCookie('XSRF-TOKEN', { path: '/' });
     return ok();

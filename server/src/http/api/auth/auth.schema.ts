@@ -11,7 +11,13 @@ export const registerBody = z.object({
   password: passwordField,
   email: z.union([z.literal(''), emailField]).optional(),
   verification_code: z.string().trim().max(64).optional(),
-  aff_code: z.string().trim().max(32).optional(),
+  // one-api's console sends null when the visitor did not come through an invitation link.
+  aff_code: z
+    .string()
+    .trim()
+    .max(32)
+    .nullish()
+    .transform((value) => value ?? ''),
 });
 
 export const emailQuery = z.object({ email: emailField });

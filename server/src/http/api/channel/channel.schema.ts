@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { joinList, splitList } from '../../../domain/channel/channel-abilities.js';
 import { channelLimits, defaultChannelGroup } from '../../../domain/channel/channel.constants.js';
 import { isKnownChannelType } from '../../../domain/channel/channel-type-check.js';
+import { idParams, plainName } from '../strict-fields.js';
 
 /** Path and query text that must be a whole decimal number: `1e3`, `0x10`, `1.5` or `1; drop` are refused. */
 const integerText = z
@@ -10,7 +11,7 @@ const integerText = z
   .regex(/^-?\d{1,15}$/, 'must be an integer')
   .transform(Number);
 
-export const channelIdParam = z.object({ id: integerText.pipe(z.number().int().positive('must be a positive id')) });
+export const channelIdParam = idParams;
 
 export const channelListQuery = z.object({
   p: integerText.optional().transform((page) => Math.max(page ?? 0, 0)),
@@ -85,7 +86,7 @@ const nullAs = <T extends z.ZodType>(empty: string | number, schema: T) =>
 const channelFields = {
   type: z.number().int().refine(isKnownChannelType, 'unknown channel type'),
   key: z.string().max(channelLimits.key * 50, 'key is too long'),
-  name: z.string().trim().min(1, 'name is required').max(channelLimits.name, 'name is too long'),
+  name: plainName(z.string().trim().min(1, 'name is required').max(channelLimits.name, 'name is too long')),
   base_url: nullAs('', baseUrlField),
   other: nullAs('', z.string().max(channelLimits.text, 'other is too long')),
   model_mapping: nullAs('', modelMappingField),

@@ -4,11 +4,20 @@ import { keywordText, optionalIntegerText, pageNumber, timestampText } from '../
 const name = z.string().trim().max(191, 'too long').optional();
 const nonNegative = optionalIntegerText.pipe(z.number().int().min(0, 'must not be negative').optional());
 
+/**
+ * A time filter bound. one-api's console sends `NaN` once a date is cleared (one-api then reads 0, no
+ * bound): that reads as absent here too; any other text that is not a whole number is still refused.
+ */
+const timeBound = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === 'NaN' ? undefined : value),
+  timestampText,
+);
+
 /** The filters of the log views, as query strings; unknown keys are ignored. */
 export const logFilterQuery = z.object({
   type: nonNegative,
-  start_timestamp: timestampText,
-  end_timestamp: timestampText,
+  start_timestamp: timeBound,
+  end_timestamp: timeBound,
   username: name,
   token_name: name,
   model_name: name,

@@ -12,7 +12,7 @@ import { randomAlphanumeric } from '../../../lib/random.js';
 import { AppError } from '../../../lib/errors.js';
 import { currentUser, identify } from '../../middleware/authenticate.js';
 import { issueCsrfToken } from '../../middleware/csrf.js';
-import { readSession, updateSession, writeSession } from '../../middleware/session.js';
+import { readSession, startUserSession, updateSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
@@ -35,7 +35,7 @@ function consumeState(request: FastifyRequest, reply: FastifyReply) {
 
 /** Starts a session for the user, as password sign-in does. */
 function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
-  writeSession(request, reply, { userId: user.id });
+  startUserSession(request, reply, user);
   issueCsrfToken(request, reply);
   return ok(presentSignedInUser(user));
 }

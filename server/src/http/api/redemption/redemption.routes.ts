@@ -11,7 +11,7 @@ import {
 import { currentUser } from '../../middleware/authenticate.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
-import type { RouteModule } from '../route-kit.js';
+import { objectBody, type RouteModule } from '../route-kit.js';
 import {
   createRedemptionBody,
   redemptionIdParam,
@@ -43,17 +43,17 @@ export const redemptionRoutes: RouteModule = (app, { context, requireAdmin, requ
   });
 
   app.post('/redemption', { preHandler: requireAdmin }, async (request) => {
-    const input = validate(createRedemptionBody, request.body);
+    const input = validate(createRedemptionBody, objectBody(request.body));
     return ok(await createRedemptions(context, currentUser(request).id, input));
   });
 
   app.put('/redemption', { preHandler: requireAdmin }, async (request) => {
     // one-api switches to a status-only update on any non-empty status_only value.
     if (validate(statusOnlyQuery, request.query).status_only) {
-      const { id, status } = validate(redemptionStatusBody, request.body);
+      const { id, status } = validate(redemptionStatusBody, objectBody(request.body));
       return ok(presentRedemption(await setRedemptionStatus(context, id, status)));
     }
-    const { id, name, quota } = validate(updateRedemptionBody, request.body);
+    const { id, name, quota } = validate(updateRedemptionBody, objectBody(request.body));
     return ok(presentRedemption(await editRedemption(context, id, { name, quota })));
   });
 
@@ -64,7 +64,7 @@ export const redemptionRoutes: RouteModule = (app, { context, requireAdmin, requ
   });
 
   app.post('/user/topup', { preHandler: requireUser }, async (request) => {
-    const { key } = validate(topUpBody, request.body);
+    const { key } = validate(topUpBody, objectBody(request.body));
     return ok(await redeemCode(context, currentUser(request), key));
   });
 };

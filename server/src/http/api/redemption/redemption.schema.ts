@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { maxQuota } from '../../../domain/token/token.constants.js';
-import { idParam, keywordText, pageNumber } from '../../query-schema.js';
+import { keywordText, pageNumber } from '../../query-schema.js';
+import { idParams, plainName } from '../strict-fields.js';
 
-export { idParam as redemptionIdParam };
+export { idParams as redemptionIdParam };
 
 export const redemptionListQuery = z.object({ p: pageNumber });
 
 export const redemptionSearchQuery = z.object({ keyword: keywordText });
 
 // Lengths and ranges get one-api's own messages in the domain; these bounds only stop absurd payloads.
-const name = z.string().max(200, 'the name is too long');
+const name = plainName(z.string().max(200, 'the name is too long'));
 const quota = z.number().int().min(0, 'must not be negative').max(maxQuota);
 
 export const createRedemptionBody = z.object({

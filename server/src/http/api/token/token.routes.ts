@@ -5,7 +5,7 @@ import { tokenNotFound } from '../../../domain/token/token.errors.js';
 import { currentUser } from '../../middleware/authenticate.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
-import type { RouteModule } from '../route-kit.js';
+import { objectBody, type RouteModule } from '../route-kit.js';
 import {
   createTokenBody,
   statusOnlyQuery,
@@ -40,7 +40,7 @@ export const tokenRoutes: RouteModule = (app, { context, requireUser }) => {
   });
 
   app.post('/token', { preHandler: requireUser }, async (request) => {
-    const fields = validate(createTokenBody, request.body);
+    const fields = validate(createTokenBody, objectBody(request.body));
     return ok(presentToken(await createToken(context, currentUser(request).id, fields)));
   });
 
@@ -48,10 +48,10 @@ export const tokenRoutes: RouteModule = (app, { context, requireUser }) => {
     const userId = currentUser(request).id;
     // one-api switches to a status-only update on any non-empty status_only value.
     if (validate(statusOnlyQuery, request.query).status_only) {
-      const { id, status } = validate(tokenStatusBody, request.body);
+      const { id, status } = validate(tokenStatusBody, objectBody(request.body));
       return ok(presentToken(await setTokenStatus(context, userId, id, status)));
     }
-    const { id, ...fields } = validate(updateTokenBody, request.body);
+    const { id, ...fields } = validate(updateTokenBody, objectBody(request.body));
     return ok(presentToken(await updateToken(context, userId, id, fields)));
   });
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { maxQuota, NeverExpires } from '../../../domain/token/token.constants.js';
-import { idParam, keywordText, pageNumber } from '../../query-schema.js';
+import { keywordText, pageNumber } from '../../query-schema.js';
+import { idParams, plainName } from '../strict-fields.js';
 
-export { idParam as tokenIdParam };
+export { idParams as tokenIdParam };
 
 export const tokenListQuery = z.object({
   p: pageNumber,
@@ -26,7 +27,7 @@ const subnet = z.string().max(191, 'the subnet list is too long').nullable();
 // The byte limit on names ("令牌名称过长") is checked in the domain with one-api's message; this only stops
 // absurd payloads early.
 const fields = {
-  name: z.string().max(1000, 'the name is too long'),
+  name: plainName(z.string().max(1000, 'the name is too long')),
   expired_time: z.number().int().min(NeverExpires, 'must be -1 (never) or a Unix time').max(1e12),
   // Negative values are judged in the domain: meaningless (and kept) on unlimited tokens, refused otherwise.
   remain_quota: z.number().int().min(-maxQuota).max(maxQuota),

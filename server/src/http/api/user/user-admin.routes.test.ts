@@ -16,6 +16,8 @@ describe.each(await availableEngines())('user administration on $label', (engine
     adminName = uniqueName('adm');
     admin = (await signUp(server, adminName)).client;
     expect((await root.post('/api/user/manage', { username: adminName, action: 'promote' })).body.data.role).toBe(10);
+    // A role change ends the user's sessions (decision 0002): sign in again as an administrator.
+    await admin.login(adminName, 'password123');
   });
   afterAll(async () => server?.close());
 

@@ -12,6 +12,7 @@ import { hashPassword } from '../../../domain/user/user.password.js';
 import { presentUser } from '../../../domain/user/user.presenter.js';
 import { listUsers, searchUsers, type UserOrder } from '../../../domain/user/user.repository.js';
 import { currentUser } from '../../middleware/authenticate.js';
+import { renewUserSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
@@ -64,9 +65,13 @@ export const userAdminRoutes: RouteModule = (app, { context, requireAdmin }) => 
     return ok();
   });
 
-  app.put('/user/', { preHandler: requireAdmin }, async (request) => {
+  app.put('/user/', { preHandler: requireAdmin }, async (request, reply) => {
     const changes = validate(updateUserBody, request.body);
-    return ok(presentUser(await updateUserAsAdmin(context, currentUser(request), changes)));
+    const caller = currentUser(request);
+    const updated = await updateUserAsAdmin(context, caller, changes);
+    // Root changing its own password keeps the session it did it from; its other sessions end.
+    if (updated.id === caller.id && request.authMethod === 'session') renewUserSession(request, reply, updated);
+    return ok(presentUser(updated));
   });
 
   app.post('/user/manage', { preHandler: requireAdmin }, async (request) => {

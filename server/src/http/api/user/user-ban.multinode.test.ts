@@ -51,10 +51,14 @@ describe.skipIf(sharedEngines.length === 0).each(sharedEngines)('two nodes shari
     const { client } = await signUp(nodeA, username);
     const rootOnA = await nodeA.rootClient();
     await rootOnA.post('/api/user/manage', { username, action: 'promote' });
+    // A role change ends the user's sessions (decision 0002): sign in again as an administrator.
+    await client.login(username, 'password123');
     const sessionOnB = onNodeB(client);
     expect((await sessionOnB.get('/api/user/')).body.success).toBe(true);
     await rootOnA.post('/api/user/manage', { username, action: 'demote' });
-    expect((await sessionOnB.get('/api/user/')).body).toEqual({ success: false, message: '无权进行此操作，权限不足' });
+    const refused = await sessionOnB.get('/api/user/');
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ success: false, message: '无权进行此操作，未登录且未提供 access token' });
   });
 
   test('a reset code issued on node A is accepted once, on node B', async () => {

@@ -1,18 +1,17 @@
 import { z } from 'zod';
+import { idField, plainName } from '../strict-fields.js';
 
 /** one-api's validator limits, shared by sign-up, self-service and administration. */
-export const usernameField = z
-  .string()
-  .trim()
-  .min(1, 'username is required')
-  .max(12, 'username is at most 12 characters');
+export const usernameField = plainName(
+  z.string().trim().min(1, 'username is required').max(12, 'username is at most 12 characters'),
+);
 export const passwordField = z
   .string()
   .min(8, 'password needs 8 to 20 characters')
   .max(20, 'password needs 8 to 20 characters');
 /** An empty password means "keep the current one" on updates. */
 export const optionalPasswordField = z.union([z.literal(''), passwordField]).optional();
-export const displayNameField = z.string().trim().max(20, 'display name is at most 20 characters');
+export const displayNameField = plainName(z.string().trim().max(20, 'display name is at most 20 characters'));
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const emailField = z
@@ -22,8 +21,8 @@ export const emailField = z
   .max(50, 'email is at most 50 characters')
   .regex(emailPattern, 'not a valid email address');
 
-/** A row id from a path or a body: a positive 32-bit integer. */
-export const idField = z.coerce.number().int().positive().max(2_147_483_647);
+/** A row id from a path or a body (see strict-fields.ts). */
+export { idField };
 
 /** Quota amounts: whole, non-negative, exact in a double. */
 export const quotaField = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

@@ -70,7 +70,9 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
     expect(row).toMatchObject({ username: renamed, display_name: '新名字' });
     await server.client().login(renamed, 'password123');
 
-    expect((await client.put('/api/user/self', { password: 'newpassword1' })).body.success).toBe(true);
+    expect(
+      (await client.put('/api/user/self', { password: 'newpassword1', original_password: 'password123' })).body.success,
+    ).toBe(true);
     await server.client().login(renamed, 'newpassword1');
 
     const other = uniqueName('oth');

@@ -9,7 +9,7 @@ import {
   updateSelf,
 } from '../../../domain/user/user.self.js';
 import { currentUser } from '../../middleware/authenticate.js';
-import { clearSession } from '../../middleware/session.js';
+import { clearSession, renewUserSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
@@ -24,8 +24,10 @@ export const userRoutes: RouteModule = async (app, kit) => {
     ok(presentUser(await readSelf(context, currentUser(request)))),
   );
 
-  app.put('/user/self', { preHandler: requireUser }, async (request) => {
-    await updateSelf(context, currentUser(request), validate(updateSelfBody, request.body));
+  app.put('/user/self', { preHandler: requireUser }, async (request, reply) => {
+    const renewed = await updateSelf(context, currentUser(request), validate(updateSelfBody, request.body));
+    // A new password ended every session of the user but the one that set it.
+    if (renewed && request.authMethod === 'session') renewUserSession(request, reply, renewed);
     return ok();
   });
 

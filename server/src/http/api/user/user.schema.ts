@@ -35,12 +35,20 @@ const groupField = z
   .max(32, 'group is at most 32 characters')
   .regex(/^[^\s,]*$/, 'group has no spaces or commas');
 
+/** The current password, needed to set a new one for oneself; null (an untouched form field) is absent. */
+const originalPasswordField = z
+  .string()
+  .max(128, 'original_password is too long')
+  .nullish()
+  .transform((value) => value ?? undefined);
+
 /** PUT /api/user/: the console sends the whole user; only these fields are read. */
 export const updateUserBody = z.object({
   id: idField,
   username: usernameField.optional(),
   display_name: displayNameField.optional(),
   password: optionalPasswordField,
+  original_password: originalPasswordField,
   group: groupField.optional(),
   quota: quotaField.optional(),
   role: z.union([z.literal(Role.Common), z.literal(Role.Admin), z.literal(Role.Root)]).optional(),
@@ -50,6 +58,7 @@ export const updateUserBody = z.object({
 export const updateSelfBody = z.object({
   username: z.union([z.literal(''), usernameField]).optional(),
   password: optionalPasswordField,
+  original_password: originalPasswordField,
   display_name: displayNameField.optional(),
 });
 
