@@ -69,4 +69,6 @@ export interface ProfileUpdate {
   username: string;
   display_name: string;
   password: string;
+  /** The current password; the server needs it to set a new one. */
+  original_password?: string;
 }

@@ -29,6 +29,7 @@ interface ProfileValues {
   username: string;
   display_name: string;
   password: string;
+  original_password?: string;
 }
 
 type OpenModal = 'email' | 'wechat' | 'delete' | null;
@@ -42,6 +43,7 @@ export function PersonalSetting() {
   const renderQuota = useRenderQuota();
   const thirdParty = useThirdPartySignIn();
   const [form] = Form.useForm<ProfileValues>();
+  const newPassword = Form.useWatch('password', form);
   const [self, setSelf] = useState<User | null>(null);
   const [saving, setSaving] = useState(false);
   const [accessToken, setAccessToken] = useState('');
@@ -68,11 +70,12 @@ export function PersonalSetting() {
         username: values.username.trim(),
         display_name: values.display_name.trim(),
         password: values.password,
+        ...(values.password ? { original_password: values.original_password ?? '' } : {}),
       });
       notify.success(t('setting.personal.updated'));
       if (sessionUser)
         signIn({ ...sessionUser, username: values.username.trim(), display_name: values.display_name.trim() });
-      form.setFieldValue('password', '');
+      form.setFieldsValue({ password: '', original_password: '' });
     } catch {
       // shown by the common handler
     } finally {
@@ -161,6 +164,15 @@ export function PersonalSetting() {
               >
                 <Input.Password placeholder={t('setting.personal.passwordPlaceholder')} autoComplete="new-password" />
               </Form.Item>
+              {newPassword ? (
+                <Form.Item
+                  name="original_password"
+                  label={t('setting.personal.originalPassword')}
+                  rules={[{ required: true, message: t('setting.personal.originalPasswordRequired') }]}
+                >
+                  <Input.Password autoComplete="current-password" />
+                </Form.Item>
+              ) : null}
               <Form.Item label={t('setting.personal.github')}>
                 <Input value={self?.github_id || ''} placeholder={notBound} readOnly />
               </Form.Item>

@@ -10,11 +10,13 @@ import { PageHeading } from '../../components/page-heading/page-heading';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { MIN_PASSWORD_LENGTH } from '../../lib/limits';
 import { notify } from '../../lib/notify';
+import { useUser } from '../../stores/user.store';
 
 interface EditUserValues {
   username: string;
   display_name: string;
   password: string;
+  original_password?: string;
   group: string;
   quota: number;
 }
@@ -29,6 +31,10 @@ export default function UserEditPage() {
   const renderQuota = useRenderQuota();
   const [form] = Form.useForm<EditUserValues>();
   const quota = Form.useWatch('quota', form);
+  const newPassword = Form.useWatch('password', form);
+  const sessionUser = useUser();
+  // Changing one's own password (also root through the admin form) needs the current one.
+  const ownAccount = !asAdmin || sessionUser?.id === userId;
   const [user, setUser] = useState<User | null>(null);
   const [groups, setGroups] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
@@ -55,6 +61,7 @@ export default function UserEditPage() {
         username: values.username.trim(),
         display_name: (values.display_name ?? '').trim(),
         password: values.password ?? '',
+        ...(values.password && ownAccount ? { original_password: values.original_password ?? '' } : {}),
       };
       if (asAdmin) {
         await updateUser({
@@ -95,6 +102,15 @@ export default function UserEditPage() {
                 autoComplete="new-password"
               />
             </Form.Item>
+            {newPassword && ownAccount ? (
+              <Form.Item
+                name="original_password"
+                label={t('user.form.originalPassword')}
+                rules={[{ required: true, message: t('user.form.originalPasswordRequired') }]}
+              >
+                <Input.Password autoComplete="current-password" />
+              </Form.Item>
+            ) : null}
             <Form.Item name="display_name" label={t('user.form.displayName')}>
               <Input autoComplete="off" />
             </Form.Item>

@@ -18,6 +18,8 @@ const setting: Record<keyof typeof zh, string> = {
   'setting.personal.displayName': 'Display name',
   'setting.personal.password': 'Password',
   'setting.personal.passwordPlaceholder': 'Leave empty to keep it; at least 8 characters',
+  'setting.personal.originalPassword': 'Current password',
+  'setting.personal.originalPasswordRequired': 'Enter your current password to change it',
   'setting.personal.github': 'Bound GitHub account',
   'setting.personal.wechat': 'Bound WeChat account',
   'setting.personal.email': 'Bound email',

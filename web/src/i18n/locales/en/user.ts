@@ -49,6 +49,8 @@ const user: Record<keyof typeof zh, string> = {
   'user.form.password': 'Password',
   'user.form.passwordHint': 'Enter a password, at least {{min}} characters',
   'user.form.passwordKeep': 'Leave empty to keep the password; at least {{min}} characters',
+  'user.form.originalPassword': 'Current password',
+  'user.form.originalPasswordRequired': 'Enter your current password to change it',
   'user.form.group': 'Group',
   'user.form.groupHint': 'Add groups in the system settings by editing the group ratios',
   'user.form.quota': 'Remaining quota {{quota}}',

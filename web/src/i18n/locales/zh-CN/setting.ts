@@ -17,6 +17,8 @@ const setting = {
   'setting.personal.displayName': '显示名称',
   'setting.personal.password': '密码',
   'setting.personal.passwordPlaceholder': '留空则不修改密码，最短 8 位',
+  'setting.personal.originalPassword': '原密码',
+  'setting.personal.originalPasswordRequired': '修改密码需要输入原密码',
   'setting.personal.github': '已绑定的 GitHub 账户',
   'setting.personal.wechat': '已绑定的微信账户',
   'setting.personal.email': '已绑定的邮箱账户',

@@ -48,6 +48,8 @@ const user = {
   'user.form.password': '密码',
   'user.form.passwordHint': '请输入密码，最短 {{min}} 位',
   'user.form.passwordKeep': '留空则不修改密码，最短 {{min}} 位',
+  'user.form.originalPassword': '原密码',
+  'user.form.originalPasswordRequired': '修改密码需要输入原密码',
   'user.form.group': '分组',
   'user.form.groupHint': '请在系统设置页面编辑分组倍率以添加新的分组',
   'user.form.quota': '剩余额度 {{quota}}',
