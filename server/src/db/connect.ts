@@ -16,7 +16,16 @@ export interface DatabaseHandle {
   readonly sqlite?: SQLite.Database;
   /** Whether the server answers, from the pool's events (PostgreSQL and MySQL; SQLite has no server). */
   readonly health?: ConnectionHealth;
+  /** The pool's connections now, for /metrics (PostgreSQL and MySQL; SQLite has no pool). */
+  readonly poolStats?: () => PoolStats;
   close(): Promise<void>;
+}
+
+/** Connections open and idle in a pool, and the queries waiting for one. */
+export interface PoolStats {
+  open: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface OpenDatabaseOptions {
@@ -34,12 +43,18 @@ const connectTimeoutMs = 10_000;
  * Opens a query builder over a pool, with the pool's health and a probe that asks the server for `select 1`;
  * closing stops the probe, then the pool.
  */
-function withHealth(dialect: 'postgres' | 'mysql', db: Kysely<Database>, health: ConnectionHealth): DatabaseHandle {
+function withHealth(
+  dialect: 'postgres' | 'mysql',
+  db: Kysely<Database>,
+  health: ConnectionHealth,
+  poolStats: () => PoolStats,
+): DatabaseHandle {
   health.setProbe(() => sql`select 1`.execute(db));
   return {
     db,
     dialect,
     health,
+    poolStats,
     close: async () => {
       health.close();
       await db.destroy();
@@ -85,7 +100,8 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
         throw error;
       });
     }) as typeof pool.connect;
-    return withHealth('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), health);
+    const poolStats = () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return withHealth('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), health, poolStats);
   }
   if (dsn !== '') {
     const { createPool: createMysqlPool } = await import('mysql2');
@@ -111,7 +127,9 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
         if (error) health.lost(error);
         callback(error, connection);
       })) as typeof pool.getConnection;
-    return withHealth('mysql', new Kysely<Database>({ dialect: new MysqlDialect({ pool }) }), health);
+    return withHealth('mysql', new Kysely<Database>({ dialect: new MysqlDialect({ pool }) }), health, () =>
+      mysqlPoolStats(pool),
+    );
   }
   const file = resolve(options.sqlitePath);
   mkdirSync(dirname(file), { recursive: true });
@@ -123,6 +141,22 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
   cachePreparedStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+}
+
+/**
+ * mysql2 keeps its pool's queues in underscored fields that its typings leave out; read defensively, so a
+ * driver that renames them reports zeros rather than failing a scrape.
+ */
+function mysqlPoolStats(pool: object): PoolStats {
+  const queues = pool as Partial<
+    Record<'_allConnections' | '_freeConnections' | '_connectionQueue', { length?: number }>
+  >;
+  const length = (queue: { length?: number } | undefined) => (typeof queue?.length === 'number' ? queue.length : 0);
+  return {
+    open: length(queues._allConnections),
+    idle: length(queues._freeConnections),
+    waiting: length(queues._connectionQueue),
+  };
 }
 
 /** Accepts a mysql:// URL or the Go driver's DSN that one-api users already have in their environment. */

@@ -13,6 +13,7 @@ export class InFlightHolds {
   private readonly tokens = new Map<number, number>();
   private readonly reservations = new Set<string>();
   private sequence = 0;
+  private trustedCalls = 0;
 
   heldByUser(userId: number): number {
     return this.users.get(userId) ?? 0;
@@ -25,6 +26,7 @@ export class InFlightHolds {
   hold(userId: number, tokenId: number, amount: number): void {
     this.users.set(userId, this.heldByUser(userId) + amount);
     this.tokens.set(tokenId, this.heldByToken(tokenId) + amount);
+    this.trustedCalls += 1;
   }
 
   release(userId: number, tokenId: number, amount: number): void {
@@ -34,6 +36,7 @@ export class InFlightHolds {
     const token = this.heldByToken(tokenId) - amount;
     if (token > 0) this.tokens.set(tokenId, token);
     else this.tokens.delete(tokenId);
+    this.trustedCalls -= 1;
   }
 
   nextReservationId(nodeId: string): string {
@@ -53,8 +56,13 @@ export class InFlightHolds {
     return this.reservations.has(id);
   }
 
-  /** Calls in flight with a database reservation and trusted ones, for /metrics and tests. */
+  /** Calls in flight with a database reservation (their rows in `reservations`), for /metrics and tests. */
   get openReservations(): number {
     return this.reservations.size;
+  }
+
+  /** Trusted calls in flight, held in this node's memory only, for /metrics. */
+  get trustedHolds(): number {
+    return this.trustedCalls;
   }
 }

@@ -64,6 +64,11 @@ export class SettlementWriter {
     );
   }
 
+  /** Consume logs waiting to be written (queued, being retried or unconfirmed), for /metrics. */
+  get pendingLogs(): number {
+    return this.logs.length + (this.unconfirmed?.logs.length ?? 0);
+  }
+
   /** Resolves once everything submitted so far is written, or has failed and is kept for the next write. */
   async settled(): Promise<void> {
     if (!this.busy) return;

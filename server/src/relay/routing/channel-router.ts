@@ -162,6 +162,11 @@ export class ChannelRouter {
     this.routes = routes;
   }
 
+  /** Channels in the current snapshot (enabled or not), for /metrics. */
+  get size(): number {
+    return this.channels.size;
+  }
+
   /** Any channel by id, enabled or not (forced channels). */
   channel(id: number): RoutedChannel | undefined {
     return this.channels.get(id);
