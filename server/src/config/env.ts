@@ -66,6 +66,8 @@ const environmentSchema = z.object({
   TURNSTILE_VERIFY_URL: z.string().url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   UPDATE_CHECK_URL: z.string().url().default('https://api.github.com/repos/modelgate/modelgate/releases/latest'),
   OAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  /** Bearer token that /metrics (Prometheus) requires; empty: /metrics answers 404. */
+  METRICS_TOKEN: z.string().default(''),
 });
 
 export type Config = Readonly<
