@@ -5,6 +5,7 @@ import type { Config } from './config/env.js';
 import type { AppContext } from './context.js';
 import { registerApi } from './http/api/index.js';
 import { apiErrorHandler } from './http/error-handler.js';
+import { registerMetricsRoute } from './http/metrics.routes.js';
 import { registerRateLimits } from './http/middleware/rate-limit.js';
 import { RelayHotLane } from './http/relay/hot-lane.js';
 import { registerRelay } from './http/relay/index.js';
@@ -75,6 +76,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   const limits = await registerRateLimits(app, context);
   await registerApi(app, context, limits);
   await registerRelay(app, context, limits);
+  await registerMetricsRoute(app, context);
   await registerConsole(app, context, limits);
   return app;
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { TokenRow, UserRow } from '../../db/tables.js';
 import { logRow, quotaText, type LogEntry } from '../../domain/log/log.writer.js';
 import { escapeHtml } from '../../domain/mail/mailer.js';
+import { relayMetricsOf } from '../../metrics/index.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { relayErrors } from '../relay-errors.js';
 import { relayRuntime } from '../runtime.js';
@@ -178,6 +179,13 @@ export function settle(context: AppContext, reservation: Reservation, settlement
     reservation: closed,
   };
   const { log: fields } = settlement;
+  relayMetricsOf(context)?.charge(
+    fields.model_name ?? '',
+    settlement.channelId,
+    fields.prompt_tokens ?? 0,
+    fields.completion_tokens ?? 0,
+    settlement.quota,
+  );
   // Every column named (no spread): a spread plus six more keys made a slow dictionary object per call.
   const log = logRow(context, {
     type: LogType.Consume,

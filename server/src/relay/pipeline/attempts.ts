@@ -1,6 +1,7 @@
 import { autoDisableChannel } from '../../domain/channel/channel-status.service.js';
 import { ChannelStatus } from '../../domain/channel/channel.constants.js';
 import { recordRelayOutcome } from '../../domain/relay-stats/relay-stats.service.js';
+import { failureStatus, relayMetricsOf } from '../../metrics/index.js';
 import type { Adaptor } from '../adaptor.js';
 import { describeChannelType } from '../channel-types.js';
 import { shouldDisableChannel } from '../health/should-disable.js';
@@ -114,6 +115,7 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
   const retries = forced ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
   const group = job.principal.user.group;
   const metric = job.runtime.successRate;
+  const meter = relayMetricsOf(job.context);
   const tried = new Set<number>();
   let lastError: UpstreamError | undefined;
   for (let index = 0; index <= retries; index++) {
@@ -121,15 +123,18 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
     if (!channel) break;
     tried.add(channel.row.id);
     const startedMs = Date.now();
-    // One outcome per attempt for the service status page (a client that went away says nothing about the channel).
-    const outcome = (success: boolean) => {
+    // One outcome per attempt for the service status page (a client that went away says nothing about the
+    // channel) and /metrics (which counts it apart, as cancelled).
+    const outcome = (success: boolean, thrown?: unknown) => {
+      const elapsedMs = Date.now() - startedMs;
+      meter?.attempt(
+        job.model,
+        channel.row.id,
+        elapsedMs,
+        job.cancel.cancelled ? 0 : success ? 200 : failureStatus(thrown),
+      );
       if (job.cancel.cancelled) return;
-      recordRelayOutcome(job.context, {
-        model: job.model,
-        channelId: channel.row.id,
-        success,
-        elapsedMs: Date.now() - startedMs,
-      });
+      recordRelayOutcome(job.context, { model: job.model, channelId: channel.row.id, success, elapsedMs });
     };
     try {
       await attempt(channel);
@@ -138,7 +143,7 @@ export async function withRetries(job: RelayJob, attempt: (channel: RoutedChanne
       if (metric && index === 0) metric.recordSuccess(channel.row.id);
       return;
     } catch (thrown) {
-      outcome(false);
+      outcome(false, thrown);
       if (!isUpstreamError(thrown)) throw thrown;
       // Upstreams echo keys and URLs in their errors; none of it reaches the client, the log or a disable reason.
       const error = redactUpstreamError(thrown, channel.settings);
