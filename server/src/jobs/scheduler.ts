@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Job } from './job.js';
 import { batchUpdateJob } from './batch-update.job.js';
 import { channelTestJob } from './channel-test.job.js';
+import { logRetentionJob } from './log-retention.job.js';
 import { nodeHeartbeatJob } from './node-heartbeat.job.js';
 import { optionReloadJob } from './option-reload.job.js';
 import { relayStatsFlushJob } from './relay-stats-flush.job.js';
@@ -16,6 +17,7 @@ export const jobs: Job[] = [
   relayStatsFlushJob,
   nodeHeartbeatJob,
   reservationSweepJob,
+  logRetentionJob,
 ];
 
 /**

@@ -1,4 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
+import { deleteInSlices, type SliceOptions } from '../../db/sliced-delete.js';
 import type { Database, Db, LogRow } from '../../db/tables.js';
 import { startsWith } from '../../lib/like-pattern.js';
 import { itemsPerPage, maxSearchResults } from '../token/token.constants.js';
@@ -76,8 +77,44 @@ export async function sumConsumption(db: Db, filters: LogFilters): Promise<{ quo
   return { quota: Number(row?.quota ?? 0), token: Number(row?.prompt ?? 0) + Number(row?.completion ?? 0) };
 }
 
-/** Deletes every log written before the timestamp; answers how many went. */
-export async function deleteLogsBefore(db: Db, timestamp: number): Promise<number> {
-  const result = await db.deleteFrom('logs').where('created_at', '<', timestamp).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export interface LogDeleteOptions extends SliceOptions {
+  /** Only logs of this type (all types when omitted). */
+  type?: number;
+  /** Where the id bounds are read (a scan of the created_at index): the SQLite reader thread, else `db`. */
+  reads?: Db;
+  /** Logs with a lower id are kept (the retention keeps consume logs the rollups do not hold yet). */
+  fromId?: number;
+}
+
+/**
+ * Deletes every log written before the timestamp (of one type when asked) in slices of ids, yielding to the
+ * event loop between slices (see deleteInSlices); answers how many went. The bounds are the smallest and
+ * largest ids of the matching rows, so rows written out of id order (imports) are deleted too.
+ */
+export async function deleteLogsBefore(db: Db, timestamp: number, options: LogDeleteOptions = {}): Promise<number> {
+  const { type } = options;
+  const bounds = await (options.reads ?? db)
+    .selectFrom('logs')
+    .select((eb) => [eb.fn.min<number>('id').as('first'), eb.fn.max<number>('id').as('last')])
+    .where('created_at', '<', timestamp)
+    .$if(type !== undefined, (query) => query.where('type', '=', type!))
+    .executeTakeFirst();
+  if (bounds?.first == null || bounds.last == null) return 0;
+  const first = Math.max(Number(bounds.first), options.fromId ?? 0);
+  if (first > Number(bounds.last)) return 0;
+  return deleteInSlices(
+    first,
+    Number(bounds.last),
+    async (from, to) => {
+      const result = await db
+        .deleteFrom('logs')
+        .where('id', '>=', from)
+        .where('id', '<=', to)
+        .where('created_at', '<', timestamp)
+        .$if(type !== undefined, (query) => query.where('type', '=', type!))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    options,
+  );
 }

@@ -82,6 +82,13 @@ export const optionDefinitions = {
   // Not one-api's: USD per 1,000 web searches a Claude upstream runs for the Anthropic front (Anthropic's price).
   WebSearchPrice: float(10),
   RetryTimes: int(0),
+  // Not one-api's: days each log type is kept, and the hourly consume rollups (0 = forever); see log-retention.ts.
+  LogRetentionDaysConsume: int(0),
+  LogRetentionDaysTopUp: int(0),
+  LogRetentionDaysManage: int(0),
+  LogRetentionDaysSystem: int(0),
+  LogRetentionDaysTest: int(0),
+  LogRollupRetentionDays: int(0),
 } satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof optionDefinitions;

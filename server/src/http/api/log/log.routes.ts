@@ -1,5 +1,7 @@
+import { readOnlyDatabase } from '../../../db/sqlite-reader.js';
 import type { LogFilters } from '../../../domain/log/log.repository.js';
-import { deleteLogsBefore, listLogs, searchLogs, sumConsumption } from '../../../domain/log/log.repository.js';
+import { listLogs, searchLogs, sumConsumption } from '../../../domain/log/log.repository.js';
+import { logCleanupProgress, startLogCleanup } from '../../../domain/log/log-retention.js';
 import { presentLog } from '../../../domain/log/log.presenter.js';
 import { seriesGranularitySeconds, usageSeries } from '../../../domain/log/log.series.js';
 import { AppError } from '../../../lib/errors.js';
@@ -33,6 +35,9 @@ const ownFilters = (query: LogFilterQuery, userId: number): LogFilters => ({
 const timestampRequired = () =>
   new AppError('target_timestamp_required', { zh: 'target timestamp is required', en: 'target timestamp is required' });
 
+const cleanupRunning = () =>
+  new AppError('already_running', { zh: '日志清理正在进行中，请稍后再试', en: 'a log cleanup is already running' });
+
 const rangeTooLarge = () =>
   new AppError('series_range_too_large', {
     zh: `时间范围过大，最多 ${maxSeriesBuckets} 个时间段，请缩小范围或改用按天统计`,
@@ -41,7 +46,8 @@ const rangeTooLarge = () =>
 
 /** Usage logs: everyone's for admins, one's own for users; totals and the per-model usage chart. */
 export const logRoutes: RouteModule = (app, { context, requireAdmin, requireUser }) => {
-  const logs = () => context.logDatabase.db;
+  // Reads only: on SQLite they run in the reader thread, off the event loop (a write through it fails).
+  const logs = () => readOnlyDatabase(context, context.logDatabase);
 
   app.get('/log', { preHandler: requireAdmin }, async (request) => {
     const query = validate(logListQuery, request.query);
@@ -90,9 +96,14 @@ export const logRoutes: RouteModule = (app, { context, requireAdmin, requireUser
   app.get('/log/series', { preHandler: requireAdmin }, series(false));
   app.get('/log/self/series', { preHandler: requireUser }, series(true));
 
+  /** one-api's answer: `data` = rows deleted, once all are; the delete runs in slices, with progress below. */
   app.delete('/log', { preHandler: requireAdmin }, async (request) => {
     const { target_timestamp: target } = validate(logDeleteQuery, request.query);
     if (!target) throw timestampRequired();
-    return ok(await deleteLogsBefore(logs(), target));
+    const cleanup = await startLogCleanup(context, target);
+    if (!cleanup) throw cleanupRunning();
+    return ok(await cleanup.deleted);
   });
+
+  app.get('/log/cleanup/status', { preHandler: requireAdmin }, async () => ok(await logCleanupProgress(context)));
 };
