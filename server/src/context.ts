@@ -7,6 +7,7 @@ import type { Config } from './config/env.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureLogTable } from './db/migrations/2026_11_21_0600_create_tables.js';
+import { ensureLogRollups } from './db/migrations/2026_11_25_1100_create_log_rollups.js';
 import type { TokenRow, UserRow } from './db/tables.js';
 import { Mailer } from './domain/mail/mailer.js';
 import { OptionStore } from './domain/option/option.store.js';
@@ -59,7 +60,10 @@ export async function createContext(
   const logDatabase = config.LOG_SQL_DSN ? await openDatabase(config.LOG_SQL_DSN, databaseOptions) : database;
   if (config.isMaster) {
     await migrateToLatest(database.db, database.dialect);
-    if (logDatabase !== database) await ensureLogTable(logDatabase.db, logDatabase.dialect);
+    if (logDatabase !== database) {
+      await ensureLogTable(logDatabase.db, logDatabase.dialect);
+      await ensureLogRollups(logDatabase.db, logDatabase.dialect);
+    }
   }
   let redis: Redis | null = null;
   let bus: InvalidationBus = new LocalBus();

@@ -4,6 +4,7 @@ import * as createTables from './migrations/2026_11_21_0600_create_tables.js';
 import * as createRelayOutcomes from './migrations/2026_11_21_0700_create_relay_outcomes.js';
 import * as dropRedundantLogIndexes from './migrations/2026_11_21_0800_drop_redundant_log_indexes.js';
 import * as createReservations from './migrations/2026_11_25_0900_create_reservations.js';
+import * as createLogRollups from './migrations/2026_11_25_1100_create_log_rollups.js';
 import * as addUserSessionGeneration from './migrations/2026_11_25_1000_add_user_session_generation.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
@@ -18,6 +19,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_21_0800_drop_redundant_log_indexes': dropRedundantLogIndexes,
   '2026_11_25_0900_create_reservations': createReservations,
   '2026_11_25_1000_add_user_session_generation': addUserSessionGeneration,
+  '2026_11_25_1100_create_log_rollups': createLogRollups,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -16,6 +16,8 @@ export interface Database {
   reservations: ReservationTable;
   relay_nodes: RelayNodeTable;
   settlement_writes: SettlementWriteTable;
+  log_rollups: LogRollupTable;
+  log_rollup_state: LogRollupStateTable;
 }
 
 type Flag = ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
@@ -172,6 +174,29 @@ export interface RelayNodeTable {
 export interface SettlementWriteTable {
   id: string;
   created_at: number;
+}
+
+/** Added by ModelGate: consume logs summed per hour × user × token × model × channel (decision 0018). */
+export interface LogRollupTable {
+  hour: number;
+  user_id: number;
+  username: string;
+  token_name: string;
+  model_name: string;
+  channel_id: number;
+  calls: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  elapsed_ms: number;
+}
+
+/** Added by ModelGate: how far the background rollup of older logs has come. */
+export interface LogRollupStateTable {
+  id: number;
+  boundary_id: number;
+  cursor_id: number;
+  frontier: number;
 }
 
 export type ReservationRow = Selectable<ReservationTable>;

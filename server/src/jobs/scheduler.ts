@@ -4,6 +4,7 @@ import type { Job } from './job.js';
 import { batchUpdateJob } from './batch-update.job.js';
 import { channelTestJob } from './channel-test.job.js';
 import { logRetentionJob } from './log-retention.job.js';
+import { logRollupBackfillJob } from './log-rollup-backfill.job.js';
 import { nodeHeartbeatJob } from './node-heartbeat.job.js';
 import { optionReloadJob } from './option-reload.job.js';
 import { relayStatsFlushJob } from './relay-stats-flush.job.js';
@@ -17,6 +18,7 @@ export const jobs: Job[] = [
   relayStatsFlushJob,
   nodeHeartbeatJob,
   reservationSweepJob,
+  logRollupBackfillJob,
   logRetentionJob,
 ];
 

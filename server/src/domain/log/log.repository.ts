@@ -3,7 +3,7 @@ import { deleteInSlices, type SliceOptions } from '../../db/sliced-delete.js';
 import type { Database, Db, LogRow } from '../../db/tables.js';
 import { startsWith } from '../../lib/like-pattern.js';
 import { itemsPerPage, maxSearchResults } from '../token/token.constants.js';
-import { LogType } from './log.constants.js';
+import { consumptionTotals } from './log-rollup.js';
 
 /** The filters of the log views; an omitted (or 0 / empty) filter does not restrict. */
 export interface LogFilters {
@@ -63,18 +63,13 @@ export function searchLogs(db: Db, keyword: string, userId?: number): Promise<Lo
     .execute();
 }
 
-/** Total quota (and tokens) of the consume logs matching the filters; the type filter is ignored. */
+/**
+ * Total quota (and tokens) of the consume logs matching the filters; the type filter is ignored. Read from
+ * the hourly rollups, with the raw logs only for the partial hours at the edges (log-rollup.ts).
+ */
 export async function sumConsumption(db: Db, filters: LogFilters): Promise<{ quota: number; token: number }> {
-  const row = await db
-    .selectFrom('logs')
-    .select((eb) => [
-      eb.fn.coalesce(eb.fn.sum<number>('quota'), eb.lit(0)).as('quota'),
-      eb.fn.coalesce(eb.fn.sum<number>('prompt_tokens'), eb.lit(0)).as('prompt'),
-      eb.fn.coalesce(eb.fn.sum<number>('completion_tokens'), eb.lit(0)).as('completion'),
-    ])
-    .where(logFilter({ ...filters, type: LogType.Consume }))
-    .executeTakeFirst();
-  return { quota: Number(row?.quota ?? 0), token: Number(row?.prompt ?? 0) + Number(row?.completion ?? 0) };
+  const totals = await consumptionTotals(db, filters);
+  return { quota: totals.quota, token: totals.prompt_tokens + totals.completion_tokens };
 }
 
 export interface LogDeleteOptions extends SliceOptions {

@@ -1,5 +1,7 @@
 import type { AppContext } from '../../context.js';
+import type { DialectName } from '../../db/connect.js';
 import type { Db, NewLog } from '../../db/tables.js';
+import { addRollups, rollupsOf } from './log-rollup.js';
 import { nowSeconds } from '../../lib/time.js';
 import { LogType } from './log.constants.js';
 
@@ -14,7 +16,7 @@ export type LogRow = Required<Omit<NewLog, 'id'>>;
  */
 export async function recordLog(context: AppContext, entry: LogEntry): Promise<void> {
   const row = logRow(context, entry);
-  if (row) await insertLogRows(context.logDatabase.db, [row]);
+  if (row) await insertLogRows(context.logDatabase.db, context.logDatabase.dialect, [row]);
 }
 
 /** The row to write for an entry (absent columns take the table's defaults), or null when LogConsumeEnabled is off and it is a consume log. */
@@ -42,14 +44,22 @@ export function logRow(context: AppContext, entry: LogEntry): LogRow | null {
 /** Rows per INSERT: 16 columns each stays far below every engine's limit on bound parameters. */
 const rowsPerInsert = 200;
 
-/** Inserts log rows, many per statement (the relay writes its consume logs in groups), into the log database or a transaction on it. */
-export async function insertLogRows(db: Db, rows: readonly LogRow[]): Promise<void> {
+/**
+ * Inserts log rows, many per statement (the relay writes its consume logs in groups), into the log database
+ * or a transaction on it, and adds the consume logs to their hourly rollups. Outside a transaction, logs and
+ * rollups are one.
+ */
+export async function insertLogRows(db: Db, dialect: DialectName, rows: readonly LogRow[]): Promise<void> {
+  const rollups = rollupsOf(rows);
+  if (rollups.length > 0 && !db.isTransaction)
+    return db.transaction().execute((transaction) => insertLogRows(transaction, dialect, rows));
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
     await db
       .insertInto('logs')
       .values(rows.slice(start, start + rowsPerInsert))
       .execute();
   }
+  await addRollups(db, dialect, rollups);
 }
 
 /** one-api's amount text (LogQuota): `＄0.002000 额度` with currency display on, `1000 点额度` otherwise. */

@@ -95,11 +95,13 @@ async function giveBack(context: AppContext, row: ReservationRow, scope: 'dead-n
       request_id: row.request_id,
       content: `退还预扣额度 ${quotaText(context, amount)}：请求 ${row.request_id || row.id} ${why}，未完成计费`,
     });
-    if (log && context.logDatabase === context.database) await insertLogRows(transaction, [log]);
+    if (log && context.logDatabase === context.database)
+      await insertLogRows(transaction, context.database.dialect, [log]);
     return { log, tokenKey: token?.key };
   });
   if (!found) return false;
-  if (found.log && context.logDatabase !== context.database) await insertLogRows(context.logDatabase.db, [found.log]);
+  if (found.log && context.logDatabase !== context.database)
+    await insertLogRows(context.logDatabase.db, context.logDatabase.dialect, [found.log]);
   await context.bus.publish('user', row.user_id);
   if (found.tokenKey) await context.bus.publish('token', found.tokenKey);
   return true;

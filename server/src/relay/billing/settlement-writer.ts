@@ -106,13 +106,13 @@ export class SettlementWriter {
     const written = await database.db.transaction().execute(async (transaction) => {
       await transaction.insertInto('settlement_writes').values({ id, created_at: nowSeconds() }).execute();
       const balances = await writeTotals(transaction, totals);
-      if (logs.length > 0 && logDatabase === database) await insertLogRows(transaction, logs);
+      if (logs.length > 0 && logDatabase === database) await insertLogRows(transaction, database.dialect, logs);
       return balances;
     });
     if (logDatabase === database || logs.length === 0) return written;
     // The balances are written: a failure from here on must keep only the logs, not charge twice.
     try {
-      await insertLogRows(logDatabase.db, logs);
+      await insertLogRows(logDatabase.db, logDatabase.dialect, logs);
     } catch (error) {
       this.keepLogs(logs);
       this.context.logger.error({ err: error }, 'writing consume logs failed; kept for the next write');

@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { rollupsOf, rollupValues, sqliteRollupUpsert } from '../../domain/log/log-rollup.js';
 import type { LogRow } from '../../domain/log/log.writer.js';
 import {
   sortedById,
@@ -47,7 +48,7 @@ type Write = (totals: BalanceTotals, logs: readonly LogRow[]) => WrittenBalances
 const writers = new WeakMap<SQLite.Database, Write>();
 
 /**
- * The settlement write on SQLite, the default engine: balances and consume logs in one synchronous
+ * The settlement write on SQLite, the default engine: balances, consume logs and their rollups in one synchronous
  * transaction (one commit) through prepared statements. The generic path runs every statement through
  * Kysely's compiler and a promise each, which cost more than the writes themselves (decision 0005).
  */
@@ -63,6 +64,7 @@ export function writeSettlementsToSqlite(
     const updateChannel = sqlite.prepare(channelUpdate);
     const deleteReservation = sqlite.prepare(reservationDelete);
     const insertLog = sqlite.prepare(logInsert);
+    const upsertRollup = sqlite.prepare(sqliteRollupUpsert);
     write = sqlite.transaction((taken: BalanceTotals, rows: readonly LogRow[]) => {
       const swept: ClosedReservation[] = [];
       for (const reservation of taken.closed)
@@ -81,6 +83,7 @@ export function writeSettlementsToSqlite(
       }
       for (const [id, used] of sortedById(taken.channels)) updateChannel.run({ id, used });
       for (const row of rows) insertLog.run(logColumns.map((column) => row[column]));
+      for (const delta of rollupsOf(rows)) upsertRollup.run(rollupValues(delta));
       return written;
     });
     writers.set(sqlite, write);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import type { NewLog } from '../../../db/tables.js';
+import { insertLogRows, type LogRow } from '../../../domain/log/log.writer.js';
 import { createTestUser, type TestUser } from '../../../../test/test-users.js';
 
 /** Midnight UTC of a fixed day, so buckets are predictable. */
@@ -13,7 +14,9 @@ describe.each(await availableEngines())('logs on $label', (engine) => {
   let alice: TestUser;
   let bob: TestUser;
 
-  const insertLogs = (rows: NewLog[]) => server.context.logDatabase.db.insertInto('logs').values(rows).execute();
+  // Through the log writer, as the relay writes them, so the hourly rollups follow.
+  const insertLogs = (rows: NewLog[]) =>
+    insertLogRows(server.context.logDatabase.db, server.context.logDatabase.dialect, rows as LogRow[]);
   const consume = (user: TestUser, createdAt: number, extra: Partial<NewLog> = {}): NewLog => ({
     user_id: user.id,
     username: user.username,

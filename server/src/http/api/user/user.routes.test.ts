@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signUp, uniqueName } from '../../../../test/account-helpers.js';
 import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
+import { insertLogRows, logRow } from '../../../domain/log/log.writer.js';
 
 describe.each(await availableEngines())('self-service on $label', (engine) => {
   let server: TestServer;
@@ -166,9 +167,12 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
       content: '',
       username: 'x',
     });
-    await server.context.logDatabase.db
-      .insertInto('logs')
-      .values([
+    // Through the log writer, as the relay writes them, so the hourly rollups follow.
+    const { db, dialect } = server.context.logDatabase;
+    await insertLogRows(
+      db,
+      dialect,
+      [
         log(today + 10, 'gpt-4o', 5),
         log(today + 20, 'gpt-4o', 7),
         log(today + 30, 'claude-3', 1),
@@ -177,8 +181,8 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
         log(today - 6 * 86_400 - 1, 'too-old', 100),
         log(today + 40, 'gpt-4o', 1000, 1),
         log(today + 50, 'gpt-4o', 1000, 2, id + 100_000),
-      ])
-      .execute();
+      ].map((entry) => logRow(server.context, entry)!),
+    );
     const answer = await client.get('/api/user/dashboard');
     expect(answer.body.success).toBe(true);
     expect(answer.body.data).toEqual([

@@ -1,0 +1,361 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DialectName } from '../../db/connect.js';
+import type { Database, Db } from '../../db/tables.js';
+import type { LogRow } from './log.writer.js';
+import { LogType } from './log.constants.js';
+import { logFilter, type LogFilters } from './log.repository.js';
+
+const hourSeconds = 3600;
+const hourOf = (seconds: number) => seconds - (seconds % hourSeconds);
+
+/** One row's worth of additions to `log_rollups`. */
+export interface RollupDelta {
+  hour: number;
+  user_id: number;
+  username: string;
+  token_name: string;
+  model_name: string;
+  channel_id: number;
+  calls: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  elapsed_ms: number;
+}
+
+/** The rollup rows a batch of log rows adds to: its consume logs summed per hour × user × token × model × channel, in key order. */
+export function rollupsOf(logs: readonly LogRow[]): RollupDelta[] {
+  const deltas = new Map<string, RollupDelta>();
+  for (const log of logs) {
+    if (log.type !== LogType.Consume) continue;
+    const hour = hourOf(log.created_at);
+    const key = `${hour}\u0000${log.user_id}\u0000${log.username}\u0000${log.token_name}\u0000${log.model_name}\u0000${log.channel_id}`;
+    let delta = deltas.get(key);
+    if (!delta) {
+      delta = {
+        hour,
+        user_id: log.user_id,
+        username: log.username,
+        token_name: log.token_name,
+        model_name: log.model_name,
+        channel_id: log.channel_id,
+        calls: 0,
+        quota: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        elapsed_ms: 0,
+      };
+      deltas.set(key, delta);
+    }
+    delta.calls += 1;
+    delta.quota += log.quota;
+    delta.prompt_tokens += log.prompt_tokens;
+    delta.completion_tokens += log.completion_tokens;
+    delta.elapsed_ms += log.elapsed_time;
+  }
+  // One order for every writer, so concurrent upserts on PostgreSQL and MySQL take row locks alike.
+  return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
+}
+
+const summed = ['calls', 'quota', 'prompt_tokens', 'completion_tokens', 'elapsed_ms'] as const;
+const keyColumns = ['hour', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'] as const;
+const columns = [...keyColumns, ...summed];
+
+/** SQLite's upsert of one delta, for the settlement's synchronous transaction (positional parameters in `columns` order). */
+export const sqliteRollupUpsert = `insert into "log_rollups" (${columns.map((column) => `"${column}"`).join(', ')})
+  values (${columns.map(() => '?').join(', ')})
+  on conflict (${keyColumns.map((column) => `"${column}"`).join(', ')}) do update set
+  ${summed.map((column) => `"${column}" = "${column}" + excluded."${column}"`).join(', ')}`;
+export const rollupValues = (delta: RollupDelta) => columns.map((column) => delta[column]);
+
+/** Adds deltas to `log_rollups` (in the log database, or a transaction on it). */
+export async function addRollups(db: Db, dialect: DialectName, deltas: readonly RollupDelta[]): Promise<void> {
+  for (let start = 0; start < deltas.length; start += 200) {
+    const insert = db.insertInto('log_rollups').values(deltas.slice(start, start + 200));
+    if (dialect === 'mysql')
+      await insert
+        .onDuplicateKeyUpdate(
+          Object.fromEntries(summed.map((column) => [column, sql`${sql.ref(column)} + values(${sql.ref(column)})`])),
+        )
+        .execute();
+    else
+      await insert
+        .onConflict((conflict) =>
+          conflict
+            .columns([...keyColumns])
+            .doUpdateSet((eb) =>
+              Object.fromEntries(
+                summed.map((column) => [column, eb(`log_rollups.${column}`, '+', eb.ref(`excluded.${column}`))]),
+              ),
+            ),
+        )
+        .execute();
+  }
+}
+
+/** Logs below this many ids go into one background step (one transaction, a few milliseconds on SQLite). */
+const backfillSlice = 5000;
+
+/**
+ * One step of rolling up the logs that were there before the rollups (a migrated one-api install, a
+ * restore): the next slice of ids below the cursor, summed into `log_rollups` with the cursor and the
+ * frontier moved in the same transaction. Newest first, so recent ranges turn fast first. Answers whether
+ * everything is rolled up.
+ */
+export async function backfillStep(db: Db, dialect: DialectName): Promise<boolean> {
+  return db.transaction().execute(async (transaction) => {
+    const state = await transaction.selectFrom('log_rollup_state').selectAll().where('id', '=', 1).executeTakeFirst();
+    if (!state || Number(state.frontier) === 0) return true;
+    const first = await transaction
+      .selectFrom('logs')
+      .select(sql<number>`min(id)`.as('id'))
+      .executeTakeFirst();
+    const lowest = Number(first?.id ?? 0);
+    const high = Number(state.cursor_id);
+    if (!lowest || high <= lowest) {
+      await transaction
+        .updateTable('log_rollup_state')
+        .set({ cursor_id: lowest, frontier: 0 })
+        .where('id', '=', 1)
+        .execute();
+      return true;
+    }
+    const low = Math.max(lowest, high - backfillSlice);
+    const hour = sql`(${sql.ref('created_at')} - (${sql.ref('created_at')} % ${sql.lit(hourSeconds)}))`;
+    const select = sql`select ${hour}, user_id, username, token_name, model_name, channel_id, count(*), sum(quota),
+        sum(prompt_tokens), sum(completion_tokens), sum(elapsed_time)
+      from logs where id >= ${low} and id < ${high} and type = ${LogType.Consume}
+      group by ${hour}, user_id, username, token_name, model_name, channel_id`;
+    const target = sql.raw(`log_rollups (${columns.join(', ')})`);
+    const onConflict =
+      dialect === 'mysql'
+        ? sql.raw(
+            `on duplicate key update ${summed.map((column) => `${column} = ${column} + values(${column})`).join(', ')}`,
+          )
+        : sql.raw(
+            `on conflict (${keyColumns.join(', ')}) do update set ${summed.map((column) => `${column} = log_rollups.${column} + excluded.${column}`).join(', ')}`,
+          );
+    await sql`insert into ${target} ${select} ${onConflict}`.execute(transaction);
+    const oldest = await transaction
+      .selectFrom('logs')
+      .select(sql<number>`min(created_at)`.as('created_at'))
+      .where('id', '>=', low)
+      .where('id', '<', high)
+      .executeTakeFirst();
+    // Hours from the slice's oldest hour + 2 on are complete: ids grow with time, give or take a node's clock.
+    const frontier =
+      low === lowest
+        ? 0
+        : Math.min(Number(state.frontier), hourOf(Number(oldest?.created_at ?? state.frontier)) + 2 * hourSeconds);
+    await transaction.updateTable('log_rollup_state').set({ cursor_id: low, frontier }).where('id', '=', 1).execute();
+    return frontier === 0;
+  });
+}
+
+/** Hours from this one on are fully in `log_rollups`; earlier ones are read from the logs. */
+async function rollupFrontier(db: Db): Promise<number> {
+  const state = await db.selectFrom('log_rollup_state').select('frontier').where('id', '=', 1).executeTakeFirst();
+  return state ? Number(state.frontier) : Number.MAX_SAFE_INTEGER;
+}
+
+function rollupFilter(filters: LogFilters) {
+  return (eb: ExpressionBuilder<Database, 'log_rollups'>) => {
+    const conditions = [];
+    if (filters.userId !== undefined) conditions.push(eb('user_id', '=', filters.userId));
+    if (filters.username) conditions.push(eb('username', '=', filters.username));
+    if (filters.tokenName) conditions.push(eb('token_name', '=', filters.tokenName));
+    if (filters.modelName) conditions.push(eb('model_name', '=', filters.modelName));
+    if (filters.channel) conditions.push(eb('channel_id', '=', filters.channel));
+    return eb.and(conditions);
+  };
+}
+
+interface Plan {
+  /** Whole hours [from, to) read from the rollups. */
+  rollupHours: { from: number; to: number } | null;
+  /** Inclusive second ranges read from the logs. */
+  rawRanges: [number, number][];
+}
+
+/**
+ * Splits [start, end] into the whole hours the rollups hold (complete ones, from the frontier on) and the
+ * edges read from the raw logs; `straddling` hours (a chart bucket boundary inside them) go raw too.
+ */
+function plan(start: number, end: number, frontier: number, straddling?: (hour: number) => boolean): Plan {
+  const from = Math.max(start + ((hourSeconds - (start % hourSeconds)) % hourSeconds), frontier);
+  const to = hourOf(end + 1);
+  if (from >= to) return { rollupHours: null, rawRanges: [[start, end]] };
+  const rawRanges: [number, number][] = [];
+  if (start < from) rawRanges.push([start, from - 1]);
+  if (straddling)
+    for (let hour = from; hour < to; hour += hourSeconds)
+      if (straddling(hour)) rawRanges.push([hour, hour + hourSeconds - 1]);
+  if (to <= end) rawRanges.push([to, end]);
+  return { rollupHours: { from, to }, rawRanges };
+}
+
+const inRanges = (ranges: [number, number][]) => (eb: ExpressionBuilder<Database, 'logs'>) =>
+  eb.or(ranges.map(([from, to]) => eb.and([eb('created_at', '>=', from), eb('created_at', '<=', to)])));
+
+export interface ConsumptionTotals {
+  calls: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** The consume logs' totals for the filters (type ignored), from the rollups and at most two raw edges. */
+export async function consumptionTotals(db: Db, filters: LogFilters): Promise<ConsumptionTotals> {
+  const start = filters.startTimestamp || 0;
+  const end = filters.endTimestamp || Number.MAX_SAFE_INTEGER;
+  const { rollupHours, rawRanges } = plan(start, end, await rollupFrontier(db));
+  const totals: ConsumptionTotals = { calls: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0 };
+  const add = (row: Record<string, unknown> | undefined) => {
+    for (const key of ['calls', 'quota', 'prompt_tokens', 'completion_tokens'] as const)
+      totals[key] += Number(row?.[key] ?? 0);
+  };
+  if (rollupHours)
+    add(
+      await db
+        .selectFrom('log_rollups')
+        .select((eb) => [
+          eb.fn.sum<number>('calls').as('calls'),
+          eb.fn.sum<number>('quota').as('quota'),
+          eb.fn.sum<number>('prompt_tokens').as('prompt_tokens'),
+          eb.fn.sum<number>('completion_tokens').as('completion_tokens'),
+        ])
+        .where('hour', '>=', rollupHours.from)
+        .where('hour', '<', rollupHours.to)
+        .where(rollupFilter(filters))
+        .executeTakeFirst(),
+    );
+  if (rawRanges.length > 0)
+    add(
+      await db
+        .selectFrom('logs')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('calls'),
+          eb.fn.sum<number>('quota').as('quota'),
+          eb.fn.sum<number>('prompt_tokens').as('prompt_tokens'),
+          eb.fn.sum<number>('completion_tokens').as('completion_tokens'),
+        ])
+        .where(logFilter({ ...filters, type: LogType.Consume, startTimestamp: undefined, endTimestamp: undefined }))
+        .where(inRanges(rawRanges))
+        .executeTakeFirst(),
+    );
+  return totals;
+}
+
+/** One point of the usage chart: the consumption of one model in one time bucket. */
+export interface UsagePoint {
+  /** Start of the bucket, Unix seconds. */
+  time: number;
+  model_name: string;
+  quota: number;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/**
+ * Consumption per bucket of `width` seconds and model, buckets starting at midnight (or the hour) of the
+ * viewer's zone (`utcOffsetSeconds`), over [start, end]. Whole hours come from the rollups; the edges, and
+ * the hours a bucket boundary cuts (zones a half or three quarters of an hour off), from the logs. Buckets
+ * are integer arithmetic on timestamps, so every engine agrees.
+ */
+export async function consumptionSeries(
+  db: Db,
+  filters: LogFilters & { startTimestamp: number; endTimestamp: number },
+  width: number,
+  utcOffsetSeconds = 0,
+): Promise<UsagePoint[]> {
+  const offset = Math.trunc(utcOffsetSeconds);
+  // A bucket boundary falls inside an hour when the hour's position in its bucket leaves it less than an hour.
+  const shift = ((offset % width) + width) % width;
+  const straddling = (hour: number) => ((hour + shift) % width) + hourSeconds > width;
+  // Hourly buckets in a zone off the hour cut every hour: the logs answer alone.
+  const frontier = width === hourSeconds && shift !== 0 ? Number.MAX_SAFE_INTEGER : await rollupFrontier(db);
+  const { rollupHours, rawRanges } = plan(
+    filters.startTimestamp,
+    filters.endTimestamp,
+    frontier,
+    shift % hourSeconds === 0 ? undefined : straddling,
+  );
+  const points = new Map<string, UsagePoint>();
+  const add = (
+    rows: {
+      time: unknown;
+      model_name: string | null;
+      quota: unknown;
+      requests: unknown;
+      prompt_tokens: unknown;
+      completion_tokens: unknown;
+    }[],
+  ) => {
+    for (const row of rows) {
+      const time = Number(row.time);
+      const model = row.model_name ?? '';
+      const key = `${time}\u0000${model}`;
+      let point = points.get(key);
+      if (!point)
+        points.set(
+          key,
+          (point = { time, model_name: model, quota: 0, requests: 0, prompt_tokens: 0, completion_tokens: 0 }),
+        );
+      point.quota += Number(row.quota ?? 0);
+      point.requests += Number(row.requests ?? 0);
+      point.prompt_tokens += Number(row.prompt_tokens ?? 0);
+      point.completion_tokens += Number(row.completion_tokens ?? 0);
+    }
+  };
+  const bucketOf = (column: 'hour' | 'created_at') => {
+    // Literals, not parameters: PostgreSQL must see the same expression in SELECT and GROUP BY.
+    const shifted = sql`(${sql.ref(column)} + ${sql.lit(shift)})`;
+    return sql<number>`(${shifted} - (${shifted} % ${sql.lit(width)}) - ${sql.lit(shift)})`;
+  };
+  if (rollupHours) {
+    const bucket = bucketOf('hour');
+    add(
+      await db
+        .selectFrom('log_rollups')
+        .select((eb) => [
+          bucket.as('time'),
+          'model_name',
+          eb.fn.sum<number>('quota').as('quota'),
+          eb.fn.sum<number>('calls').as('requests'),
+          eb.fn.sum<number>('prompt_tokens').as('prompt_tokens'),
+          eb.fn.sum<number>('completion_tokens').as('completion_tokens'),
+        ])
+        .where('hour', '>=', rollupHours.from)
+        .where('hour', '<', rollupHours.to)
+        .where(
+          sql<boolean>`((${sql.ref('hour')} + ${sql.lit(shift)}) % ${sql.lit(width)}) + ${sql.lit(hourSeconds)} <= ${sql.lit(width)}`,
+        )
+        .where(rollupFilter(filters))
+        .groupBy([bucket, 'model_name'])
+        .execute(),
+    );
+  }
+  if (rawRanges.length > 0) {
+    const bucket = bucketOf('created_at');
+    add(
+      await db
+        .selectFrom('logs')
+        .select((eb) => [
+          bucket.as('time'),
+          'model_name',
+          eb.fn.sum<number>('quota').as('quota'),
+          eb.fn.countAll<number>().as('requests'),
+          eb.fn.sum<number>('prompt_tokens').as('prompt_tokens'),
+          eb.fn.sum<number>('completion_tokens').as('completion_tokens'),
+        ])
+        .where(logFilter({ ...filters, type: LogType.Consume, startTimestamp: undefined, endTimestamp: undefined }))
+        .where(inRanges(rawRanges))
+        .groupBy([bucket, 'model_name'])
+        .execute(),
+    );
+  }
+  return [...points.values()].sort(
+    (a, b) => a.time - b.time || (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0),
+  );
+}
