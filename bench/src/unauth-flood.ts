@@ -1,7 +1,7 @@
 // Memory under a flood of unauthenticated calls: the built server (as `npm start` runs it, SQLite) gets
 // UNAUTH_FLOOD_CALLS (50,000) calls with random keys, half to /v1/chat/completions (relay keys of 48
-// characters, one in four of several KiB) and half to /api/user/self (access tokens of 32 characters, one in four
-// of several KiB), and its peak RSS is reported. Target: under 200 MiB (decision 0015). Loopback only.
+// characters) and half to /api/user/self (access tokens of 32 characters), every other key 12,000 characters
+// long, and its peak RSS is reported. Target: under 200 MiB (decision 0015). Loopback only.
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,20 +23,26 @@ const currentMemoryMiB = (pid: number) => {
   return match ? Number(match[1]) / 1024 : 0;
 };
 
-/** A random key: `normalLength` characters, or one in four times several KiB (what a hostile client sends). */
-const randomKey = (normalLength: number, index: number) =>
-  randomBytes(index % 4 === 3 ? 3000 : normalLength)
-    .toString('base64url')
-    .slice(0, index % 4 === 3 ? 4000 : normalLength);
+/**
+ * A random key: `normalLength` characters, or every other time 12,000 (under Node's 16 KiB of headers): what a
+ * hostile client sends to make each miss cost memory.
+ */
+const randomKey = (normalLength: number, index: number) => {
+  const length = index % 2 === 1 ? 12_000 : normalLength;
+  return randomBytes(length).toString('base64url').slice(0, length);
+};
 
 async function main() {
-  if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build -w server', { cwd: repositoryRoot, stdio: 'inherit' });
+  // UNAUTH_FLOOD_SERVER runs another build (an older commit's server/dist/main.js) for a comparison.
+  const serverMain = process.env.UNAUTH_FLOOD_SERVER ?? join(repositoryRoot, 'server/dist/main.js');
+  if (!process.env.BENCH_SKIP_BUILD && !process.env.UNAUTH_FLOOD_SERVER)
+    execSync('npm run build -w server', { cwd: repositoryRoot, stdio: 'inherit' });
   const dataDirectory = mkdtempSync(join(tmpdir(), 'modelgate-flood-data-'));
   const startScript: string = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).scripts.start;
   const nodeFlags = startScript.split(/\s+/).filter((part) => part.startsWith('--'));
   const server = startProcess(
     process.execPath,
-    [...nodeFlags, join(repositoryRoot, 'server/dist/main.js')],
+    [...nodeFlags, serverMain],
     {
       PORT: String(port),
       HOST: '127.0.0.1',
