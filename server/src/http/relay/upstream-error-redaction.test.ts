@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
+import { sendEventStream, startMockUpstream } from '../../../test/mock-upstreams/china-mock-kit.js';
 import { createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
@@ -58,6 +59,39 @@ describe('upstream errors reach the client without the channel key or the upstre
     });
     return { status: response.status, text: await response.text() };
   }
+
+  test('an error event in the middle of a stream (DashScope) reaches the client without them', async () => {
+    const aliKey = 'sk-dashscope-0123456789abcdefMIDSTREAM';
+    const ali = await startMockUpstream(async (_request, response) => {
+      const result = {
+        output: { choices: [{ message: { content: 'Hel', role: 'assistant' }, finish_reason: 'null' }] },
+        usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4 },
+      };
+      const failure = { code: 'InternalError', message: `quota of ${aliKey} exhausted at ${ali.url}/api/v1/services` };
+      await sendEventStream(
+        response,
+        `id:1\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify(result)}\n\nid:2\nevent:error\n:HTTP_STATUS/500\ndata:${JSON.stringify(failure)}\n\n`,
+      );
+    });
+    try {
+      const db = server.context.database.db;
+      await db.deleteFrom('abilities').execute();
+      await db.deleteFrom('channels').execute();
+      await createChannel(server, { type: 17, base_url: ali.url, key: aliKey, models: 'qwen-turbo' });
+      const { status, text } = await send({
+        name: 'DashScope stream',
+        path: '/v1/chat/completions',
+        body: { model: 'qwen-turbo', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+      });
+      expect(status).toBe(200);
+      expect(text).toContain('stream_interrupted');
+      expect(text).toContain('[redacted]');
+      for (const secret of [aliKey, ali.url, new URL(ali.url).host]) expect(text).not.toContain(secret);
+      expect(ali.requests).toHaveLength(1);
+    } finally {
+      await ali.close();
+    }
+  });
 
   for (const [label, secretKey] of [
     ['a plain key', channelKey],

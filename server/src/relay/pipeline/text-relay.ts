@@ -2,6 +2,7 @@ import type { RelayCall, Usage } from '../adaptor.js';
 import { refund, reserve, settle, type Reservation } from '../billing/billing.service.js';
 import { completionRatio, groupRatio, modelRatio, ratioText } from '../billing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
+import { channelSecrets, redactSecrets } from '../upstream-error.js';
 import { countInput, countMessages, countText } from '../tokenizer/count-tokens.js';
 import { adaptorFor, withRetries } from './attempts.js';
 import { prepareBody } from './prepare-body.js';
@@ -125,7 +126,9 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
         { err: error, requestId: job.requestId, channelId: channel.row.id },
         'upstream stream broke off',
       );
-      brokenOff = `the upstream stream broke off: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = error instanceof Error ? error.message : String(error);
+      // A vendor's error event may echo the key or the upstream's URL, as its error answers do (see withRetries).
+      brokenOff = `the upstream stream broke off: ${redactSecrets(reason, channelSecrets(channel.settings))}`;
     }
   }
   if (watcher) ({ usage, text } = watcher.result());
