@@ -116,7 +116,13 @@ export async function applyLogRetention(
   const { reporter, now = nowSeconds(), ...sliceOptions } = options;
   const handle: DatabaseHandle = context.logDatabase;
   const progress = reporter ? progressOf(reporter) : null;
-  const slices: SliceOptions = { ...sliceOptions, onSlice: progress?.onSlice ?? sliceOptions.onSlice };
+  const slices: SliceOptions = {
+    ...sliceOptions,
+    onSlice: async (sliceProgress) => {
+      await progress?.onSlice(sliceProgress);
+      await sliceOptions.onSlice?.(sliceProgress);
+    },
+  };
   const result: RetentionResult = { logs: {}, rollups: 0 };
   const reads = readOnlyDatabase(context, handle);
   const rollups = await tableExists(handle.db, 'log_rollups');
@@ -152,7 +158,7 @@ export const retentionEnabled = (context: AppContext): boolean =>
 export async function runLogRetention(
   context: AppContext,
   stopSignal?: AbortSignal,
-  sliceOptions: SliceOptions = {},
+  sliceOptions: SliceOptions & { now?: number } = {},
 ): Promise<RetentionResult | null> {
   let result: RetentionResult | null = null;
   let failure: unknown = null;
