@@ -69,3 +69,15 @@ export const fetchUsageSeries = (filters: LogFilters, admin: boolean, granularit
 /** Deletes logs older than the timestamp; answers the count. */
 export const deleteLogsBefore = (targetTimestamp: number) =>
   api.delete<number>('/api/log/', { params: { target_timestamp: targetTimestamp }, silent: true });
+
+/** Progress of the running (or latest) log cleanup: `done` of `total` slices. */
+export interface LogCleanupProgress {
+  running: boolean;
+  scope: string;
+  done: number;
+  total: number;
+  started_at: number;
+  finished_at: number;
+}
+
+export const fetchLogCleanupProgress = () => api.get<LogCleanupProgress>('/api/log/cleanup/status', { silent: true });

@@ -96,6 +96,17 @@ const settingAdmin: Record<keyof typeof zh, string> = {
   'settingAdmin.logs.confirm': 'Delete every log before this time? This cannot be undone',
   'settingAdmin.logs.cleared': '{{count}} logs cleared!',
   'settingAdmin.logs.cleanupFailed': 'Log cleanup failed: {{message}}',
+  'settingAdmin.option.LogRetentionDaysConsume': 'Keep consume logs (days)',
+  'settingAdmin.option.LogRetentionDaysTopUp': 'Keep top-up logs (days)',
+  'settingAdmin.option.LogRetentionDaysManage': 'Keep management logs (days)',
+  'settingAdmin.option.LogRetentionDaysSystem': 'Keep system logs (days)',
+  'settingAdmin.option.LogRetentionDaysTest': 'Keep test logs (days)',
+  'settingAdmin.option.LogRollupRetentionDays': 'Keep hourly usage rollups (days)',
+  'settingAdmin.hint.logRetention':
+    '0 keeps them forever. Older logs are removed every hour, in small batches that leave the service responsive.',
+  'settingAdmin.hint.logRollupRetention':
+    'The hourly rollups of consume logs keep the history (totals and charts) that the raw logs no longer hold once deleted; they may be kept longer than the consume logs. 0 keeps them forever.',
+  'settingAdmin.logs.progress': 'Clearing logs: {{percent}}%',
   'settingAdmin.passwordLogin.title': 'Turn password sign-in off?',
   'settingAdmin.passwordLogin.warning':
     'Users without another sign-in method, administrators included, will no longer be able to sign in. Continue?',

@@ -96,6 +96,16 @@ const settingAdmin = {
   'settingAdmin.logs.confirm': '确定清除该时间之前的所有日志？此操作不可逆',
   'settingAdmin.logs.cleared': '{{count}} 条日志已清理！',
   'settingAdmin.logs.cleanupFailed': '日志清理失败：{{message}}',
+  'settingAdmin.option.LogRetentionDaysConsume': '消费日志保留天数',
+  'settingAdmin.option.LogRetentionDaysTopUp': '充值日志保留天数',
+  'settingAdmin.option.LogRetentionDaysManage': '管理日志保留天数',
+  'settingAdmin.option.LogRetentionDaysSystem': '系统日志保留天数',
+  'settingAdmin.option.LogRetentionDaysTest': '测试日志保留天数',
+  'settingAdmin.option.LogRollupRetentionDays': '消费统计（按小时汇总）保留天数',
+  'settingAdmin.hint.logRetention': '0 表示永久保留。超过天数的日志每小时自动分批清理，不影响服务响应。',
+  'settingAdmin.hint.logRollupRetention':
+    '按小时汇总的消费统计保存原始日志删除后不再有的历史，用于统计与图表；可比消费日志保留得更久。0 表示永久保留。',
+  'settingAdmin.logs.progress': '正在清理日志：{{percent}}%',
   'settingAdmin.passwordLogin.title': '确定关闭密码登录？',
   'settingAdmin.passwordLogin.warning':
     '取消密码登录将导致所有未绑定其他登录方式的用户（包括管理员）无法通过密码登录，确认取消？',

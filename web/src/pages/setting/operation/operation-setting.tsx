@@ -12,6 +12,15 @@ const GENERAL: OptionField[] = [
   { key: 'QuotaPerUnit', kind: 'number', min: 0, step: 0.01 },
   { key: 'RetryTimes', kind: 'number', min: 0, step: 1 },
 ];
+/** Days each log type is kept (ModelGate's own options; 0 keeps forever), then the hourly rollups. */
+export const LOG_RETENTION: OptionField[] = [
+  { key: 'LogRetentionDaysConsume', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.logRetention' },
+  { key: 'LogRetentionDaysTopUp', kind: 'number', min: 0, step: 1 },
+  { key: 'LogRetentionDaysManage', kind: 'number', min: 0, step: 1 },
+  { key: 'LogRetentionDaysSystem', kind: 'number', min: 0, step: 1 },
+  { key: 'LogRetentionDaysTest', kind: 'number', min: 0, step: 1 },
+  { key: 'LogRollupRetentionDays', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.logRollupRetention' },
+];
 const MONITORING: OptionField[] = [{ key: 'ChannelDisableThreshold', kind: 'number', min: 0, step: 0.5 }];
 const QUOTA: OptionField[] = [
   { key: 'QuotaForNewUser', kind: 'number', min: 0 },
@@ -48,7 +57,7 @@ export function OperationSetting() {
         <OptionSwitch optionKey="DisplayTokenStatEnabled" {...common} />
         <OptionSwitch optionKey="ApproximateTokenEnabled" {...common} />
       </OptionSection>
-      <OptionSection titleKey="settingAdmin.section.logging" fields={[]} {...common}>
+      <OptionSection titleKey="settingAdmin.section.logging" fields={LOG_RETENTION} {...common}>
         <OptionSwitch optionKey="LogConsumeEnabled" {...common} />
         <LogCleanup />
       </OptionSection>
