@@ -6,6 +6,7 @@ import * as dropRedundantLogIndexes from './migrations/2026_11_21_0800_drop_redu
 import * as createReservations from './migrations/2026_11_25_0900_create_reservations.js';
 import * as createLogRollups from './migrations/2026_11_25_1100_create_log_rollups.js';
 import * as addUserSessionGeneration from './migrations/2026_11_25_1000_add_user_session_generation.js';
+import * as logListIndexes from './migrations/2026_11_25_1200_log_list_indexes.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
 export interface DialectMigration {
@@ -20,6 +21,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_25_0900_create_reservations': createReservations,
   '2026_11_25_1000_add_user_session_generation': addUserSessionGeneration,
   '2026_11_25_1100_create_log_rollups': createLogRollups,
+  '2026_11_25_1200_log_list_indexes': logListIndexes,
 };
 
 class StaticProvider implements MigrationProvider {
