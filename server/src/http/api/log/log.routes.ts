@@ -1,16 +1,30 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readOnlyDatabase } from '../../../db/sqlite-reader.js';
-import type { LogFilters } from '../../../domain/log/log.repository.js';
+import { logCsvChunks } from '../../../domain/log/log-export.js';
+import { consumptionTotals } from '../../../domain/log/log-rollup.js';
+import { LogType } from '../../../domain/log/log.constants.js';
+import type { LogFilters, LogPosition } from '../../../domain/log/log.repository.js';
 import { listLogs, searchLogs, sumConsumption } from '../../../domain/log/log.repository.js';
 import { logCleanupProgress, startLogCleanup } from '../../../domain/log/log-retention.js';
 import { presentLog } from '../../../domain/log/log.presenter.js';
 import { seriesGranularitySeconds, usageSeries } from '../../../domain/log/log.series.js';
 import { AppError } from '../../../lib/errors.js';
+import { languageOf } from '../../../lib/language.js';
 import { nowSeconds } from '../../../lib/time.js';
 import { currentUser } from '../../middleware/authenticate.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import { logDeleteQuery, logListQuery, logSearchQuery, logSeriesQuery, type LogFilterQuery } from './log.schema.js';
+import {
+  logDeleteQuery,
+  logExportQuery,
+  logListQuery,
+  logSearchQuery,
+  logSeriesQuery,
+  type LogFilterQuery,
+  type LogListQuery,
+} from './log.schema.js';
 
 /** Most buckets one chart request may ask for (a month of hours, a year and a half of days). */
 const maxSeriesBuckets = 800;
@@ -32,6 +46,24 @@ const ownFilters = (query: LogFilterQuery, userId: number): LogFilters => ({
   userId,
 });
 
+/** A cursor wins over the page number (one-api's clients send only `p`). */
+const positionOf = (query: LogListQuery): LogPosition =>
+  query.before_id !== undefined
+    ? { beforeId: query.before_id }
+    : query.after_id !== undefined
+      ? { afterId: query.after_id }
+      : { page: query.p };
+
+const exportRunning = () =>
+  new AppError(
+    'export_running',
+    {
+      zh: '你已有一个日志导出正在进行，请等待其完成后再试',
+      en: 'one of your log exports is still running; try again once it has finished',
+    },
+    429,
+  );
+
 const timestampRequired = () =>
   new AppError('target_timestamp_required', { zh: 'target timestamp is required', en: 'target timestamp is required' });
 
@@ -51,14 +83,51 @@ export const logRoutes: RouteModule = (app, { context, requireAdmin, requireUser
 
   app.get('/log', { preHandler: requireAdmin }, async (request) => {
     const query = validate(logListQuery, request.query);
-    return ok((await listLogs(logs(), toFilters(query), query.p)).map(presentLog));
+    return ok((await listLogs(logs(), toFilters(query), positionOf(query))).map(presentLog));
   });
 
   app.get('/log/self', { preHandler: requireUser }, async (request) => {
     const query = validate(logListQuery, request.query);
-    const rows = await listLogs(logs(), ownFilters(query, currentUser(request).id), query.p);
+    const rows = await listLogs(logs(), ownFilters(query, currentUser(request).id), positionOf(query));
     return ok(rows.map(presentLog));
   });
+
+  // One export at a time per user (per process): each holds a database reader busy until it ends.
+  const exporting = new Set<number>();
+  const exportCsv = (own: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = validate(logExportQuery, request.query);
+    const user = currentUser(request);
+    const filters = own ? ownFilters(query, user.id) : toFilters(query);
+    if (exporting.has(user.id)) throw exportRunning();
+    exporting.add(user.id);
+    try {
+      // The expected row count, when the rollups know it cheaply (consume logs only); else no header.
+      if (filters.type === LogType.Consume)
+        reply.header('x-total-count', String((await consumptionTotals(logs(), filters)).calls));
+    } catch (error) {
+      exporting.delete(user.id);
+      throw error;
+    }
+    const chunks = logCsvChunks(logs(), filters, {
+      admin: !own,
+      language: languageOf(request.headers['accept-language']),
+      quotaPerUnit: context.options.number('QuotaPerUnit'),
+      utcOffsetSeconds: query.utc_offset,
+    });
+    // Byte mode with a small buffer: the next batch is read only once the socket has taken the last one
+    // (Fastify pipes the stream and waits for 'drain'); a client that goes away destroys the stream, which
+    // ends the generator before its next read.
+    const body = Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
+    body.once('close', () => exporting.delete(user.id));
+    const date = new Date((nowSeconds() + (query.utc_offset ?? 0)) * 1000).toISOString().slice(0, 10);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="logs-${date}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(body);
+  };
+  app.get('/log/export', { preHandler: requireAdmin }, exportCsv(false));
+  app.get('/log/self/export', { preHandler: requireUser }, exportCsv(true));
 
   app.get('/log/search', { preHandler: requireAdmin }, async (request) => {
     const { keyword } = validate(logSearchQuery, request.query);

@@ -24,7 +24,31 @@ export const logFilterQuery = z.object({
   channel: nonNegative,
 });
 
-export const logListQuery = logFilterQuery.extend({ p: pageNumber });
+const rowId = optionalIntegerText.pipe(z.number().int().min(1, 'must be a positive id').optional());
+
+/**
+ * A page of the list: one-api's `p` (0-based page number), or a keyset cursor, which wins over `p`:
+ * `before_id` (the last id of the page above: the next, older page) or `after_id` (the first id of the page
+ * below: the previous, newer page). Both at once are refused.
+ */
+export const logListQuery = logFilterQuery
+  .extend({ p: pageNumber, before_id: rowId, after_id: rowId })
+  .refine((query) => query.before_id === undefined || query.after_id === undefined, {
+    message: 'before_id and after_id cannot be combined',
+    path: ['after_id'],
+  });
+
+/** The CSV export: the list's filters, and the viewer's offset from UTC (seconds) for the time column. */
+export const logExportQuery = logFilterQuery.extend({
+  utc_offset: optionalIntegerText.pipe(
+    z
+      .number()
+      .int()
+      .min(-14 * 3600)
+      .max(14 * 3600)
+      .optional(),
+  ),
+});
 
 export const logSearchQuery = z.object({ keyword: keywordText });
 
@@ -45,3 +69,4 @@ export const logSeriesQuery = logFilterQuery.extend({
 });
 
 export type LogFilterQuery = z.infer<typeof logFilterQuery>;
+export type LogListQuery = z.infer<typeof logListQuery>;
