@@ -55,8 +55,24 @@ function query(filters: LogFilters, admin: boolean): Record<string, string | num
 
 const base = (admin: boolean) => (admin ? '/api/log' : '/api/log/self');
 
-export const fetchLogPage = (filters: LogFilters, page: number, admin: boolean) =>
-  api.get<LogEntry[]>(`${base(admin)}/`, { params: { ...query(filters, admin), p: page } });
+/** Where a page starts: its number (one-api's `p`) or the last id of the page above it (a keyset cursor). */
+export type LogPagePosition = { page: number } | { beforeId: number };
+
+export const fetchLogPage = (filters: LogFilters, position: LogPagePosition, admin: boolean) =>
+  api.get<LogEntry[]>(`${base(admin)}/`, {
+    params: {
+      ...query(filters, admin),
+      ...('beforeId' in position ? { before_id: position.beforeId } : { p: position.page }),
+    },
+  });
+
+/** The address of the CSV export of the filtered logs, with the viewer's offset from UTC for the times. */
+export function logExportUrl(filters: LogFilters, admin: boolean): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query(filters, admin))) params.set(key, String(value));
+  params.set('utc_offset', String(-new Date().getTimezoneOffset() * 60));
+  return `${base(admin)}/export?${params.toString()}`;
+}
 
 export const fetchLogStat = (filters: LogFilters, admin: boolean) =>
   api.get<{ quota: number }>(`${base(admin)}/stat`, { params: query(filters, admin) });

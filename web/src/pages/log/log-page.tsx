@@ -6,6 +6,7 @@ import { useRenderQuota } from '../../hooks/use-quota';
 import { isAdmin } from '../../lib/roles';
 import { useUser } from '../../stores/user.store';
 import { logColumns } from './log-columns';
+import { LogExportButton } from './log-export-button';
 import { LogFilterBar } from './log-filters';
 import { defaultLogFilters } from './log-range';
 import { LOG_PAGE_SIZE, useLogData } from './use-log-data';
@@ -28,6 +29,9 @@ export default function LogPage() {
       <PageHeading title={t('log.title')} />
       <Card style={{ marginBottom: 12 }}>
         <LogFilterBar value={draft} admin={admin} onChange={setDraft} onApply={() => setApplied({ ...draft })} />
+        <div style={{ marginTop: 12 }}>
+          <LogExportButton filters={applied} admin={admin} />
+        </div>
       </Card>
       <Card style={{ marginBottom: 12 }}>
         <Flex gap={24} wrap style={{ marginBottom: 12 }}>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   fetchLogPage,
   fetchLogStat,
@@ -18,12 +18,24 @@ export function useLogData(applied: LogFilters, admin: boolean) {
   const [loading, setLoading] = useState(false);
   const [stat, setStat] = useState<number | null>(null);
   const [series, setSeries] = useState<{ points: UsagePoint[]; range: ChartRange } | null>(null);
+  // Keyset cursors: page index → the last id of the page above it, learnt as pages are visited. A page
+  // reached by number (a jump) falls back to `p`.
+  const cursors = useRef(new Map<number, number>());
 
   const loadPage = useCallback(
     async (pageIndex: number) => {
       setLoading(true);
       try {
-        setRows((await fetchLogPage(applied, pageIndex, admin)) ?? []);
+        const cursor = cursors.current.get(pageIndex);
+        const loaded =
+          (await fetchLogPage(
+            applied,
+            pageIndex > 0 && cursor !== undefined ? { beforeId: cursor } : { page: pageIndex },
+            admin,
+          )) ?? [];
+        const last = loaded.at(-1);
+        if (last && loaded.length === LOG_PAGE_SIZE) cursors.current.set(pageIndex + 1, last.id);
+        setRows(loaded);
         setPage(pageIndex);
       } catch {
         // shown by the common handler
@@ -35,6 +47,7 @@ export function useLogData(applied: LogFilters, admin: boolean) {
   );
 
   useEffect(() => {
+    cursors.current = new Map();
     void loadPage(0);
     fetchLogStat(applied, admin).then(
       (answer) => setStat(answer?.quota ?? 0),

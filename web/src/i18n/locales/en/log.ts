@@ -33,5 +33,10 @@ const log: Record<keyof typeof zh, string> = {
   'log.chart.hour': 'hour',
   'log.chart.day': 'day',
   'log.chart.empty': 'No consumption in the chosen range',
+  'log.export.button': 'Export CSV',
+  'log.export.progress': '{{rows}} rows received ({{size}})',
+  'log.export.progressOf': '{{rows}} of about {{total}} rows received ({{size}})',
+  'log.export.cancel': 'Cancel',
+  'log.export.failed': 'Export failed: {{message}}',
 };
 export default log;

@@ -32,5 +32,10 @@ const log = {
   'log.chart.hour': '小时',
   'log.chart.day': '天',
   'log.chart.empty': '所选时间范围内没有消耗记录',
+  'log.export.button': '导出 CSV',
+  'log.export.progress': '已接收 {{rows}} 行（{{size}}）',
+  'log.export.progressOf': '已接收 {{rows}} / 约 {{total}} 行（{{size}}）',
+  'log.export.cancel': '取消',
+  'log.export.failed': '导出失败：{{message}}',
 };
 export default log;
