@@ -5,6 +5,7 @@ import * as createRelayOutcomes from './migrations/2026_11_21_0700_create_relay_
 import * as dropRedundantLogIndexes from './migrations/2026_11_21_0800_drop_redundant_log_indexes.js';
 import * as createReservations from './migrations/2026_11_25_0900_create_reservations.js';
 import * as createLogRollups from './migrations/2026_11_25_1100_create_log_rollups.js';
+import * as logRollupsByModel from './migrations/2026_11_25_1300_log_rollups_by_model.js';
 import * as addUserSessionGeneration from './migrations/2026_11_25_1000_add_user_session_generation.js';
 import * as logListIndexes from './migrations/2026_11_25_1200_log_list_indexes.js';
 
@@ -22,6 +23,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_25_1000_add_user_session_generation': addUserSessionGeneration,
   '2026_11_25_1100_create_log_rollups': createLogRollups,
   '2026_11_25_1200_log_list_indexes': logListIndexes,
+  '2026_11_25_1300_log_rollups_by_model': logRollupsByModel,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -17,6 +17,7 @@ export interface Database {
   relay_nodes: RelayNodeTable;
   settlement_writes: SettlementWriteTable;
   log_rollups: LogRollupTable;
+  log_rollups_by_model: LogRollupByModelTable;
   log_rollup_state: LogRollupStateTable;
 }
 
@@ -190,6 +191,9 @@ export interface LogRollupTable {
   completion_tokens: number;
   elapsed_ms: number;
 }
+
+/** Added by ModelGate: the same sums per hour × model × channel (views with no user or token filter). */
+export type LogRollupByModelTable = Omit<LogRollupTable, 'user_id' | 'username' | 'token_name'>;
 
 /** Added by ModelGate: how far the background rollup of older logs has come. */
 export interface LogRollupStateTable {

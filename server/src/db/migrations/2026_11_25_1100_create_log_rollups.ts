@@ -19,6 +19,19 @@ const logRollups: ColumnSpec[] = [
 ];
 export const rollupKey = ['hour', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'] as const;
 
+// The same sums per hour × model × channel only: a few dozen rows an hour whatever the number of users and
+// tokens, for the views that filter by neither (the admin's totals and chart).
+const logRollupsByModel: ColumnSpec[] = [
+  ['hour', 'bigint'],
+  ['model_name', 'string', ''],
+  ['channel_id', 'bigint', 0],
+  ['calls', 'bigint', 0],
+  ['quota', 'bigint', 0],
+  ['prompt_tokens', 'bigint', 0],
+  ['completion_tokens', 'bigint', 0],
+  ['elapsed_ms', 'bigint', 0],
+];
+
 // Where the rollups stand: logs with an id at or above `boundary_id` were rolled up as they were written;
 // those below are rolled up in the background from `cursor_id` down, and every hour from `frontier` on
 // is complete (0 once everything is).
@@ -33,6 +46,9 @@ const logRollupState: ColumnSpec[] = [
 export async function ensureLogRollups(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await ensureTable(db, dialect, 'log_rollups', logRollups, rollupKey);
   await ensureIndex(db, dialect, 'log_rollups', 'idx_log_rollups_user_hour', ['user_id', 'hour']);
+  await ensureIndex(db, dialect, 'log_rollups', 'idx_log_rollups_username_hour', ['username', 'hour']);
+  await ensureIndex(db, dialect, 'log_rollups', 'idx_log_rollups_token_hour', ['token_name', 'hour']);
+  await ensureTable(db, dialect, 'log_rollups_by_model', logRollupsByModel, ['hour', 'model_name', 'channel_id']);
   await ensureTable(db, dialect, 'log_rollup_state', logRollupState, ['id']);
   const state = await db.selectFrom('log_rollup_state').select('id').where('id', '=', 1).executeTakeFirst();
   if (state) return;
@@ -55,5 +71,6 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('log_rollups').ifExists().execute();
+  await db.schema.dropTable('log_rollups_by_model').ifExists().execute();
   await db.schema.dropTable('log_rollup_state').ifExists().execute();
 }

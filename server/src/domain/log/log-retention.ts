@@ -93,6 +93,7 @@ export async function deleteRollupsBefore(db: Db, timestamp: number, options: Sl
     last,
     async (from, to) => {
       const result = await sql`delete from log_rollups where hour >= ${from} and hour <= ${to}`.execute(db);
+      await sql`delete from log_rollups_by_model where hour >= ${from} and hour <= ${to}`.execute(db);
       return Number(result.numAffectedRows ?? 0);
     },
     {

@@ -35,6 +35,50 @@ async function rollupsFromRaw(server: TestServer) {
   return normalise(rows);
 }
 
+/** The per-model rollups recomputed from the raw consume logs. */
+async function modelRollupsFromRaw(server: TestServer) {
+  const hour = sql<number>`(created_at - (created_at % 3600))`;
+  const rows = await server.context.logDatabase.db
+    .selectFrom('logs')
+    .select((eb) => [
+      hour.as('hour'),
+      'model_name',
+      'channel_id',
+      eb.fn.countAll<number>().as('calls'),
+      eb.fn.sum<number>('quota').as('quota'),
+      eb.fn.sum<number>('prompt_tokens').as('prompt_tokens'),
+      eb.fn.sum<number>('completion_tokens').as('completion_tokens'),
+      eb.fn.sum<number>('elapsed_time').as('elapsed_ms'),
+    ])
+    .where('type', '=', 2)
+    .groupBy([hour, 'model_name', 'channel_id'])
+    .execute();
+  return normaliseByModel(rows);
+}
+
+async function storedModelRollups(server: TestServer) {
+  return normaliseByModel(await server.context.logDatabase.db.selectFrom('log_rollups_by_model').selectAll().execute());
+}
+
+function normaliseByModel(rows: Record<string, unknown>[]) {
+  return rows
+    .map((row) =>
+      [
+        row.hour,
+        row.model_name,
+        row.channel_id,
+        row.calls,
+        row.quota,
+        row.prompt_tokens,
+        row.completion_tokens,
+        row.elapsed_ms,
+      ]
+        .map(String)
+        .join('|'),
+    )
+    .sort();
+}
+
 async function storedRollups(server: TestServer) {
   return normalise(await server.context.logDatabase.db.selectFrom('log_rollups').selectAll().execute());
 }
@@ -88,6 +132,7 @@ async function referenceSeries(
     if (filters.userId !== undefined && Number(row.user_id) !== filters.userId) continue;
     if (filters.modelName && row.model_name !== filters.modelName) continue;
     if (filters.tokenName && row.token_name !== filters.tokenName) continue;
+    if (filters.channel && Number(row.channel_id) !== filters.channel) continue;
     const time = at + offset - ((((at + offset) % width) + width) % width) - offset;
     const key = `${time}|${row.model_name}`;
     let point = points.get(key);
@@ -143,6 +188,7 @@ describe.each(await availableEngines())('hourly log rollups on $label', (engine)
     const stored = await storedRollups(server);
     expect(stored.length).toBeGreaterThanOrEqual(8);
     expect(stored).toEqual(await rollupsFromRaw(server));
+    expect(await storedModelRollups(server)).toEqual(await modelRollupsFromRaw(server));
   });
 
   test('logs that predate the rollups are read raw until the background job has rolled them up, then from the rollups', async () => {
@@ -170,6 +216,7 @@ describe.each(await availableEngines())('hourly log rollups on $label', (engine)
       });
     await db.insertInto('logs').values(seeded).execute();
     await db.deleteFrom('log_rollups').execute();
+    await db.deleteFrom('log_rollups_by_model').execute();
     await db.deleteFrom('log_rollup_state').execute();
     await ensureLogRollups(db, dialect);
 
@@ -184,6 +231,7 @@ describe.each(await availableEngines())('hourly log rollups on $label', (engine)
         offset: 19_800,
       },
       { filters: {}, start: base + 10, end: base + 260_000, width: 86_400, offset: -12_600 },
+      { filters: { modelName: 'claude-3', channel: 1 }, start: base + 7, end: base + 258_000, width: 3600, offset: 0 },
     ];
     const check = async () => {
       for (const { filters, start, end, width, offset } of cases) {
@@ -207,6 +255,7 @@ describe.each(await availableEngines())('hourly log rollups on $label', (engine)
     const state = await db.selectFrom('log_rollup_state').selectAll().executeTakeFirstOrThrow();
     expect(Number(state.frontier)).toBe(0);
     expect(await storedRollups(server)).toEqual(await rollupsFromRaw(server));
+    expect(await storedModelRollups(server)).toEqual(await modelRollupsFromRaw(server));
     await check(); // from the rollups, edges and cut hours raw
   });
 });

@@ -23,8 +23,44 @@ export interface RollupDelta {
   elapsed_ms: number;
 }
 
-/** The rollup rows a batch of log rows adds to: its consume logs summed per hour × user × token × model × channel, in key order. */
-export function rollupsOf(logs: readonly LogRow[]): RollupDelta[] {
+/** One row's worth of additions to `log_rollups_by_model`. */
+export type ModelRollupDelta = Omit<RollupDelta, 'user_id' | 'username' | 'token_name'>;
+
+export interface Rollups {
+  /** Per hour × user × token × model × channel. */
+  detail: RollupDelta[];
+  /** Per hour × model × channel. */
+  byModel: ModelRollupDelta[];
+}
+
+/** The rollup rows a batch of log rows adds to (its consume logs, summed), each list in key order. */
+export function rollupsOf(logs: readonly LogRow[]): Rollups {
+  const detail = detailRollupsOf(logs);
+  const byModel = new Map<string, ModelRollupDelta>();
+  for (const delta of detail) {
+    const key = `${delta.hour}\u0000${delta.model_name}\u0000${delta.channel_id}`;
+    let sum = byModel.get(key);
+    if (!sum) {
+      sum = {
+        hour: delta.hour,
+        model_name: delta.model_name,
+        channel_id: delta.channel_id,
+        calls: 0,
+        quota: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        elapsed_ms: 0,
+      };
+      byModel.set(key, sum);
+    }
+    for (const column of summed) sum[column] += delta[column];
+  }
+  return { detail, byModel: [...byModel.entries()].sort(byKey).map(([, delta]) => delta) };
+}
+
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+function detailRollupsOf(logs: readonly LogRow[]): RollupDelta[] {
   const deltas = new Map<string, RollupDelta>();
   for (const log of logs) {
     if (log.type !== LogType.Consume) continue;
@@ -54,43 +90,64 @@ export function rollupsOf(logs: readonly LogRow[]): RollupDelta[] {
     delta.elapsed_ms += log.elapsed_time;
   }
   // One order for every writer, so concurrent upserts on PostgreSQL and MySQL take row locks alike.
-  return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
+  return [...deltas.entries()].sort(byKey).map(([, delta]) => delta);
 }
 
 const summed = ['calls', 'quota', 'prompt_tokens', 'completion_tokens', 'elapsed_ms'] as const;
-const keyColumns = ['hour', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'] as const;
-const columns = [...keyColumns, ...summed];
+const detailKey = ['hour', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'] as const;
+const modelKey = ['hour', 'model_name', 'channel_id'] as const;
+const tables = [
+  { table: 'log_rollups', key: detailKey },
+  { table: 'log_rollups_by_model', key: modelKey },
+] as const;
 
-/** SQLite's upsert of one delta, for the settlement's synchronous transaction (positional parameters in `columns` order). */
-export const sqliteRollupUpsert = `insert into "log_rollups" (${columns.map((column) => `"${column}"`).join(', ')})
+const sqliteUpsert = (table: string, key: readonly string[]) => {
+  const columns = [...key, ...summed];
+  return `insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')})
   values (${columns.map(() => '?').join(', ')})
-  on conflict (${keyColumns.map((column) => `"${column}"`).join(', ')}) do update set
+  on conflict (${key.map((column) => `"${column}"`).join(', ')}) do update set
   ${summed.map((column) => `"${column}" = "${column}" + excluded."${column}"`).join(', ')}`;
-export const rollupValues = (delta: RollupDelta) => columns.map((column) => delta[column]);
+};
 
-/** Adds deltas to `log_rollups` (in the log database, or a transaction on it). */
-export async function addRollups(db: Db, dialect: DialectName, deltas: readonly RollupDelta[]): Promise<void> {
-  for (let start = 0; start < deltas.length; start += 200) {
-    const insert = db.insertInto('log_rollups').values(deltas.slice(start, start + 200));
-    if (dialect === 'mysql')
-      await insert
-        .onDuplicateKeyUpdate(
-          Object.fromEntries(summed.map((column) => [column, sql`${sql.ref(column)} + values(${sql.ref(column)})`])),
-        )
-        .execute();
-    else
-      await insert
-        .onConflict((conflict) =>
-          conflict
-            .columns([...keyColumns])
-            .doUpdateSet((eb) =>
-              Object.fromEntries(
-                summed.map((column) => [column, eb(`log_rollups.${column}`, '+', eb.ref(`excluded.${column}`))]),
+/** SQLite's upserts of one delta of each table, for the settlement's synchronous transaction (positional parameters). */
+export const sqliteRollupUpserts = {
+  detail: sqliteUpsert('log_rollups', detailKey),
+  byModel: sqliteUpsert('log_rollups_by_model', modelKey),
+};
+export const detailValues = (delta: RollupDelta) => [...detailKey, ...summed].map((column) => delta[column]);
+export const modelValues = (delta: ModelRollupDelta) => [...modelKey, ...summed].map((column) => delta[column]);
+
+/** Adds deltas to both rollup tables (in the log database, or a transaction on it). */
+export async function addRollups(db: Db, dialect: DialectName, rollups: Rollups): Promise<void> {
+  const lists = [
+    { table: 'log_rollups' as const, key: detailKey, rows: rollups.detail },
+    { table: 'log_rollups_by_model' as const, key: modelKey, rows: rollups.byModel },
+  ];
+  for (const { table, key, rows } of lists)
+    for (let start = 0; start < rows.length; start += 200) {
+      const insert = db.insertInto(table).values(rows.slice(start, start + 200) as never);
+      if (dialect === 'mysql')
+        await insert
+          .onDuplicateKeyUpdate(
+            Object.fromEntries(summed.map((column) => [column, sql`${sql.ref(column)} + values(${sql.ref(column)})`])),
+          )
+          .execute();
+      else
+        await insert
+          .onConflict((conflict) =>
+            conflict
+              .columns([...key] as never)
+              .doUpdateSet(
+                Object.fromEntries(
+                  summed.map((column) => [
+                    column,
+                    sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`,
+                  ]),
+                ) as never,
               ),
-            ),
-        )
-        .execute();
-  }
+          )
+          .execute();
+    }
 }
 
 /** Logs below this many ids go into one background step (one transaction, a few milliseconds on SQLite). */
@@ -122,20 +179,21 @@ export async function backfillStep(db: Db, dialect: DialectName): Promise<boolea
     }
     const low = Math.max(lowest, high - backfillSlice);
     const hour = sql`(${sql.ref('created_at')} - (${sql.ref('created_at')} % ${sql.lit(hourSeconds)}))`;
-    const select = sql`select ${hour}, user_id, username, token_name, model_name, channel_id, count(*), sum(quota),
-        sum(prompt_tokens), sum(completion_tokens), sum(elapsed_time)
-      from logs where id >= ${low} and id < ${high} and type = ${LogType.Consume}
-      group by ${hour}, user_id, username, token_name, model_name, channel_id`;
-    const target = sql.raw(`log_rollups (${columns.join(', ')})`);
-    const onConflict =
-      dialect === 'mysql'
-        ? sql.raw(
-            `on duplicate key update ${summed.map((column) => `${column} = ${column} + values(${column})`).join(', ')}`,
-          )
-        : sql.raw(
-            `on conflict (${keyColumns.join(', ')}) do update set ${summed.map((column) => `${column} = log_rollups.${column} + excluded.${column}`).join(', ')}`,
-          );
-    await sql`insert into ${target} ${select} ${onConflict}`.execute(transaction);
+    for (const { table, key } of tables) {
+      const grouped = sql.join(key.map((column) => (column === 'hour' ? hour : sql.ref(column))));
+      const select = sql`select ${grouped}, count(*), sum(quota), sum(prompt_tokens), sum(completion_tokens), sum(elapsed_time)
+        from logs where id >= ${low} and id < ${high} and type = ${LogType.Consume} group by ${grouped}`;
+      const target = sql.raw(`${table} (${[...key, ...summed].join(', ')})`);
+      const onConflict =
+        dialect === 'mysql'
+          ? sql.raw(
+              `on duplicate key update ${summed.map((column) => `${column} = ${column} + values(${column})`).join(', ')}`,
+            )
+          : sql.raw(
+              `on conflict (${key.join(', ')}) do update set ${summed.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}`,
+            );
+      await sql`insert into ${target} ${select} ${onConflict}`.execute(transaction);
+    }
     const oldest = await transaction
       .selectFrom('logs')
       .select(sql<number>`min(created_at)`.as('created_at'))
@@ -156,6 +214,16 @@ export async function backfillStep(db: Db, dialect: DialectName): Promise<boolea
 async function rollupFrontier(db: Db): Promise<number> {
   const state = await db.selectFrom('log_rollup_state').select('frontier').where('id', '=', 1).executeTakeFirst();
   return state ? Number(state.frontier) : Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * The rollups that answer the filters, filtered: per model and channel when neither a user nor a token is
+ * asked for (dozens of rows an hour), else per user and token. Both have every column read below.
+ */
+function rollupRows(db: Db, filters: LogFilters) {
+  const perUser = filters.userId !== undefined || Boolean(filters.username) || Boolean(filters.tokenName);
+  const table = (perUser ? 'log_rollups' : 'log_rollups_by_model') as 'log_rollups';
+  return db.selectFrom(table).where(rollupFilter(filters));
 }
 
 function rollupFilter(filters: LogFilters) {
@@ -216,8 +284,7 @@ export async function consumptionTotals(db: Db, filters: LogFilters): Promise<Co
   };
   if (rollupHours)
     add(
-      await db
-        .selectFrom('log_rollups')
+      await rollupRows(db, filters)
         .select((eb) => [
           eb.fn.sum<number>('calls').as('calls'),
           eb.fn.sum<number>('quota').as('quota'),
@@ -226,7 +293,6 @@ export async function consumptionTotals(db: Db, filters: LogFilters): Promise<Co
         ])
         .where('hour', '>=', rollupHours.from)
         .where('hour', '<', rollupHours.to)
-        .where(rollupFilter(filters))
         .executeTakeFirst(),
     );
   if (rawRanges.length > 0)
@@ -316,8 +382,7 @@ export async function consumptionSeries(
   if (rollupHours) {
     const bucket = bucketOf('hour');
     add(
-      await db
-        .selectFrom('log_rollups')
+      await rollupRows(db, filters)
         .select((eb) => [
           bucket.as('time'),
           'model_name',
@@ -331,7 +396,6 @@ export async function consumptionSeries(
         .where(
           sql<boolean>`((${sql.ref('hour')} + ${sql.lit(shift)}) % ${sql.lit(width)}) + ${sql.lit(hourSeconds)} <= ${sql.lit(width)}`,
         )
-        .where(rollupFilter(filters))
         .groupBy([bucket, 'model_name'])
         .execute(),
     );

@@ -51,7 +51,7 @@ const rowsPerInsert = 200;
  */
 export async function insertLogRows(db: Db, dialect: DialectName, rows: readonly LogRow[]): Promise<void> {
   const rollups = rollupsOf(rows);
-  if (rollups.length > 0 && !db.isTransaction)
+  if (rollups.detail.length > 0 && !db.isTransaction)
     return db.transaction().execute((transaction) => insertLogRows(transaction, dialect, rows));
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
     await db

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { rollupsOf, rollupValues, sqliteRollupUpsert } from '../../domain/log/log-rollup.js';
+import { detailValues, modelValues, rollupsOf, sqliteRollupUpserts } from '../../domain/log/log-rollup.js';
 import type { LogRow } from '../../domain/log/log.writer.js';
 import {
   sortedById,
@@ -64,7 +64,8 @@ export function writeSettlementsToSqlite(
     const updateChannel = sqlite.prepare(channelUpdate);
     const deleteReservation = sqlite.prepare(reservationDelete);
     const insertLog = sqlite.prepare(logInsert);
-    const upsertRollup = sqlite.prepare(sqliteRollupUpsert);
+    const upsertDetail = sqlite.prepare(sqliteRollupUpserts.detail);
+    const upsertByModel = sqlite.prepare(sqliteRollupUpserts.byModel);
     write = sqlite.transaction((taken: BalanceTotals, rows: readonly LogRow[]) => {
       const swept: ClosedReservation[] = [];
       for (const reservation of taken.closed)
@@ -83,7 +84,9 @@ export function writeSettlementsToSqlite(
       }
       for (const [id, used] of sortedById(taken.channels)) updateChannel.run({ id, used });
       for (const row of rows) insertLog.run(logColumns.map((column) => row[column]));
-      for (const delta of rollupsOf(rows)) upsertRollup.run(rollupValues(delta));
+      const rollups = rollupsOf(rows);
+      for (const delta of rollups.detail) upsertDetail.run(detailValues(delta));
+      for (const delta of rollups.byModel) upsertByModel.run(modelValues(delta));
       return written;
     });
     writers.set(sqlite, write);
