@@ -13,6 +13,10 @@ export function startProcess(command: string, args: string[], env: Record<string
   child.stderr?.on('data', (data: Buffer) => {
     if (process.env.BENCH_VERBOSE) process.stderr.write(data);
   });
+  // Read stdout too (the server logs there): a full pipe nobody reads would block the child's writes.
+  child.stdout?.on('data', (data: Buffer) => {
+    if (process.env.BENCH_VERBOSE) process.stderr.write(data);
+  });
   return {
     process: child,
     pid: child.pid!,
