@@ -42,16 +42,17 @@ describe('the console under its Content-Security-Policy', () => {
     }
     // The page ran: antd's runtime styles and the hashed inline script were allowed.
     await page.getByTestId('footer').waitFor();
-    expect(await page.evaluate(() => document.querySelectorAll('style').length)).toBeGreaterThan(0);
+    // Expressions as strings: the e2e suite is typed for Node, without the DOM's globals.
+    expect(await page.evaluate<number>("document.querySelectorAll('style').length")).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)).toEqual([]);
 
     // The policy is enforced and the recorder sees it: an injected inline script is refused.
     view.allow(/Content Security Policy/);
-    await page.evaluate(() => {
+    await page.evaluate(`(() => {
       const script = document.createElement('script');
       script.textContent = 'window.__injected = true';
       document.body.append(script);
-    });
+    })()`);
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations.length))
       .toBe(1);
