@@ -43,6 +43,25 @@ describe('forwarding an OpenAI stream as it comes', () => {
     }
   });
 
+  test("an upstream's error event inside the stream is redacted; content that merely mentions an error is not touched", async () => {
+    const secret = 'sk-channel-secret-0123456789';
+    const errorEvent = `data: {"error":{"message":"invalid key ${secret} at http://10.0.0.7:8080/v1","type":"server_error"}}\n\n`;
+    const mention = chunk('an \\"error\\" key');
+    for (const size of [5, 4096]) {
+      const writer = collector();
+      await forwardStream(
+        upstream(chunk('Hi') + mention + errorEvent, size),
+        new OpenAIStreamWatcher(),
+        writer,
+        (text) => text.split(secret).join('[redacted]'),
+      );
+      const sent = writer.parts.join('');
+      expect(sent).not.toContain(secret);
+      expect(sent).toContain('invalid key [redacted]');
+      expect(sent).toContain(mention);
+    }
+  });
+
   test('stops reading at [DONE]', async () => {
     const reads = { count: 0 };
     await forwardStream(

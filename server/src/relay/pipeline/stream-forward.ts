@@ -9,12 +9,15 @@ const newline = 0x0a;
 /**
  * Forwards an OpenAI-format event stream as its bytes arrive, whole lines only (a stream that breaks off
  * never leaves half an event at the client), showing each `data:` payload to the watcher. Stops at the
- * upstream's `[DONE]`; tells whether it came.
+ * upstream's `[DONE]`; tells whether it came. Lines holding an `"error"` key (an upstream's error event inside
+ * a stream it answered 200) go through `redact` first, so a key or internal URL it echoes never reaches the
+ * client; content never holds that key unescaped, so other lines are forwarded untouched.
  */
 export async function forwardStream(
   body: AsyncIterable<Buffer>,
   watcher: StreamWatcher,
   writer: Pick<SseWriter, 'forward'>,
+  redact?: (text: string) => string,
 ): Promise<{ done: boolean }> {
   let held: Buffer | undefined;
   let done = false;
@@ -48,7 +51,9 @@ export async function forwardStream(
     held = cut + 1 < bytes.length ? bytes.subarray(cut + 1) : undefined;
     const lines = bytes.subarray(0, cut + 1);
     // A newline byte never sits inside a multi-byte character, so whole lines decode on their own.
-    const filtered = watch(lines.toString('utf8'));
+    const text = lines.toString('utf8');
+    let filtered = watch(text);
+    if (redact && text.includes('"error"')) filtered = redact(filtered ?? text);
     tail = (tail + lines.subarray(-3).toString('latin1')).slice(-3);
     eventOpen = !(tail.endsWith('\n\n') || tail.endsWith('\n\r\n'));
     const slowClient = writer.forward(filtered ?? lines);

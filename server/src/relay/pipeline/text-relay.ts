@@ -111,7 +111,8 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   let upstreamDone = false;
   try {
     if (watcher) {
-      upstreamDone = (await forwardStream(response.body, watcher, writer)).done;
+      const redact = (text: string) => redactSecrets(text, channelSecrets(channel.settings));
+      upstreamDone = (await forwardStream(response.body, watcher, writer, redact)).done;
     } else {
       for await (const chunk of adaptor.readStream(response.body, call)) {
         if (chunk.text) text += chunk.text;
