@@ -22,6 +22,12 @@ export interface SliceOptions {
   /** Bounds of the adapted width. */
   minSliceWidth?: number;
   maxSliceWidth?: number;
+  /**
+   * After each slice, rest this many times its duration before the next (0: only yield one turn). On SQLite a
+   * slice holds the event loop, and a relay call spans several turns of it, each of which a slice can delay:
+   * resting as long as the slice worked keeps most turns free.
+   */
+  restRatio?: number;
   /** Stops between two slices; what was deleted stays deleted. */
   signal?: AbortSignal;
   onSlice?: (progress: SliceProgress) => void | Promise<void>;
@@ -34,6 +40,9 @@ export const defaultSliceOptions = {
   minSliceWidth: 50,
   maxSliceWidth: 100_000,
 } as const;
+
+/** On SQLite (whose statements run on the event loop): slices of about 3 ms, each followed by as long a rest. */
+export const sqliteSlicePacing = { targetSliceMs: 3, restRatio: 1 } as const;
 
 /**
  * Deletes the rows whose sliced column lies in [first, last], one slice of consecutive values at a time, and
@@ -65,7 +74,9 @@ export async function deleteInSlices(
     from = to + 1;
     if (target > 0) width = adaptWidth(width, elapsedMs, target, minWidth, maxWidth);
     await options.onSlice?.({ deleted, slices, remainingSlices: Math.ceil(Math.max(0, last - from + 1) / width) });
-    await nextTurn(); // requests waiting on the loop (the relay, /api/status) run here
+    // Requests waiting on the loop (the relay, /api/status) run here.
+    if (options.restRatio) await new Promise((resolve) => setTimeout(resolve, elapsedMs * options.restRatio!));
+    else await nextTurn();
   }
   return deleted;
 }

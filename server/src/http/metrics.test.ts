@@ -44,9 +44,7 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found.reduce((sum, sample) => sum + sample.value, 0);
 }
 
-const engines = (await availableEngines()).filter((engine) => engine.name !== 'mysql');
-
-describe.each(engines)('/metrics on $label', (engine) => {
+describe.each(await availableEngines())('/metrics on $label', (engine) => {
   let server: TestServer;
   let upstream: MockOpenAIUpstream;
   let channelId: number;

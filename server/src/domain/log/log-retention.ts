@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DatabaseHandle } from '../../db/connect.js';
-import { defaultSliceOptions, deleteInSlices, type SliceOptions, type SliceProgress } from '../../db/sliced-delete.js';
+import {
+  defaultSliceOptions,
+  deleteInSlices,
+  sqliteSlicePacing,
+  type SliceOptions,
+  type SliceProgress,
+} from '../../db/sliced-delete.js';
 import { readOnlyDatabase } from '../../db/sqlite-reader.js';
 import type { Db } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -118,6 +124,7 @@ export async function applyLogRetention(
   const handle: DatabaseHandle = context.logDatabase;
   const progress = reporter ? progressOf(reporter) : null;
   const slices: SliceOptions = {
+    ...(handle.dialect === 'sqlite' ? sqliteSlicePacing : {}),
     ...sliceOptions,
     onSlice: async (sliceProgress) => {
       await progress?.onSlice(sliceProgress);
@@ -203,6 +210,7 @@ export async function startLogCleanup(
     try {
       const progress = progressOf(reporter);
       deleted = await deleteLogsBefore(handle.db, timestamp, {
+        ...(handle.dialect === 'sqlite' ? sqliteSlicePacing : {}),
         ...sliceOptions,
         reads: readOnlyDatabase(context, handle),
         signal,
