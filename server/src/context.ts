@@ -4,7 +4,7 @@ import { LocalCache } from './cache/local-cache.js';
 import { LocalBus, RedisBus, type InvalidationBus } from './cache/invalidation-bus.js';
 import { closeRedis, connectRedis } from './cache/redis-connection.js';
 import type { Config } from './config/env.js';
-import { openDatabase, type DatabaseHandle } from './db/connect.js';
+import { openDatabase, refreshPlannerStatistics, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureLogTable } from './db/migrations/2026_11_21_0600_create_tables.js';
 import { ensureLogRollups } from './db/migrations/2026_11_25_1100_create_log_rollups.js';
@@ -66,6 +66,7 @@ export async function createContext(
       await ensureLogRollups(logDatabase.db, logDatabase.dialect);
       await ensureLogListIndexes(logDatabase.db, logDatabase.dialect, { dropSuperseded: false });
     }
+    if (database.sqlite) refreshPlannerStatistics(database.sqlite);
   }
   let redis: Redis | null = null;
   let bus: InvalidationBus = new LocalBus();

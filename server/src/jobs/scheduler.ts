@@ -7,6 +7,7 @@ import { logRetentionJob } from './log-retention.job.js';
 import { logRollupBackfillJob } from './log-rollup-backfill.job.js';
 import { nodeHeartbeatJob } from './node-heartbeat.job.js';
 import { optionReloadJob } from './option-reload.job.js';
+import { plannerStatisticsJob } from './planner-statistics.job.js';
 import { relayStatsFlushJob } from './relay-stats-flush.job.js';
 import { reservationSweepJob } from './reservation-sweep.job.js';
 
@@ -20,6 +21,7 @@ export const jobs: Job[] = [
   reservationSweepJob,
   logRollupBackfillJob,
   logRetentionJob,
+  plannerStatisticsJob,
 ];
 
 /**
