@@ -1,6 +1,6 @@
 import { SqliteAdapter, sql, type ExpressionBuilder } from 'kysely';
 import type { DialectName } from '../../db/connect.js';
-import type { Database, Db } from '../../db/tables.js';
+import type { Database, Db, LogRollupTable } from '../../db/tables.js';
 import type { LogRow } from './log.writer.js';
 import { LogType } from './log.constants.js';
 import { logFilter, type LogFilters } from './log.repository.js';
@@ -8,20 +8,8 @@ import { logFilter, type LogFilters } from './log.repository.js';
 const hourSeconds = 3600;
 const hourOf = (seconds: number) => seconds - (seconds % hourSeconds);
 
-/** One row's worth of additions to `log_rollups`. */
-export interface RollupDelta {
-  hour: number;
-  user_id: number;
-  username: string;
-  token_name: string;
-  model_name: string;
-  channel_id: number;
-  calls: number;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  elapsed_ms: number;
-}
+/** One row's worth of additions to `log_rollups` (its columns: the key and the sums). */
+export type RollupDelta = LogRollupTable;
 
 /** One row's worth of additions to `log_rollups_by_model`. */
 export type ModelRollupDelta = Omit<RollupDelta, 'user_id' | 'username' | 'token_name'>;
