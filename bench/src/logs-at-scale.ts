@@ -299,7 +299,7 @@ async function runEngine(engine: string) {
 
     // The relay's p99 idle, then while an admin works: list, stat and chart in a loop, an export, a retention run.
     let finish!: () => void;
-    let idle = relayLoad(key, new Promise((resolve) => (finish = resolve)));
+    const idle = relayLoad(key, new Promise((resolve) => (finish = resolve)));
     await sleep(10_000);
     finish();
     const idleLatencies = await idle;
