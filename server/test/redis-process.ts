@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './node-process.js';
 
 /** A private redis-server child on 127.0.0.1, which a test may kill and start again on the same port. */
 export interface RedisProcess {
@@ -9,16 +10,6 @@ export interface RedisProcess {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty (no persistence), and waits until it answers PING. */
   start(): Promise<void>;
-}
-
-/** A port the kernel just handed out and took back: free at this moment. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** True when something on the port answers PING with PONG. */

@@ -9,16 +9,7 @@ import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { readRunProgress, startExclusiveRun } from '../domain/channel/exclusive-run.js';
 import { consumeCode, saveCode } from '../domain/user/verification-code.store.js';
 import { startJobs } from '../jobs/scheduler.js';
-
-/** Polls `probe` every 50 ms until it returns true; fails after `timeoutMs`. Returns the time it took. */
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await probe().catch(() => false)) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: not true within ${timeoutMs} ms`);
-}
+import { waitFor } from '../../test/wait-for.js';
 
 const statusOf = async (server: TestServer) => {
   const response = await server.client().get('/api/status');

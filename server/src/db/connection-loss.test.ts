@@ -7,18 +7,9 @@ import { availableEngines, postgresAdminUrl } from '../../test/engines.js';
 import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
 import { createChannel, createToken, createUser } from '../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
+import { waitFor } from '../../test/wait-for.js';
 
 const serverEngines = (await availableEngines()).filter((engine) => engine.name !== 'sqlite');
-
-/** Polls `probe` every 50 ms until it returns true; fails after `timeoutMs`. Returns the time it took. */
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await probe().catch(() => false)) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what}: not true within ${timeoutMs} ms`);
-}
 
 /** A connection of the test's own to the server's database, which ends the server's sessions. */
 interface Admin {

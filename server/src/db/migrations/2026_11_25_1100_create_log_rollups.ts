@@ -17,20 +17,12 @@ const logRollups: ColumnSpec[] = [
   ['completion_tokens', 'bigint', 0],
   ['elapsed_ms', 'bigint', 0],
 ];
-export const rollupKey = ['hour', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'] as const;
+const rollupKey = ['hour', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'] as const;
 
 // The same sums per hour × model × channel only: a few dozen rows an hour whatever the number of users and
 // tokens, for the views that filter by neither (the admin's totals and chart).
-const logRollupsByModel: ColumnSpec[] = [
-  ['hour', 'bigint'],
-  ['model_name', 'string', ''],
-  ['channel_id', 'bigint', 0],
-  ['calls', 'bigint', 0],
-  ['quota', 'bigint', 0],
-  ['prompt_tokens', 'bigint', 0],
-  ['completion_tokens', 'bigint', 0],
-  ['elapsed_ms', 'bigint', 0],
-];
+const perUser = new Set(['user_id', 'username', 'token_name']);
+const logRollupsByModel = logRollups.filter(([name]) => !perUser.has(name));
 
 // Where the rollups stand: logs with an id at or above `boundary_id` were rolled up as they were written;
 // those below are rolled up in the background from `cursor_id` down, and every hour from `frontier` on

@@ -51,15 +51,16 @@ const rowsPerInsert = 200;
  */
 export async function insertLogRows(db: Db, dialect: DialectName, rows: readonly LogRow[]): Promise<void> {
   const rollups = rollupsOf(rows);
-  if (rollups.detail.length > 0 && !db.isTransaction)
-    return db.transaction().execute((transaction) => insertLogRows(transaction, dialect, rows));
-  for (let start = 0; start < rows.length; start += rowsPerInsert) {
-    await db
-      .insertInto('logs')
-      .values(rows.slice(start, start + rowsPerInsert))
-      .execute();
-  }
-  await addRollups(db, dialect, rollups);
+  const write = async (target: Db) => {
+    for (let start = 0; start < rows.length; start += rowsPerInsert)
+      await target
+        .insertInto('logs')
+        .values(rows.slice(start, start + rowsPerInsert))
+        .execute();
+    await addRollups(target, dialect, rollups);
+  };
+  if (rollups.detail.length > 0 && !db.isTransaction) await db.transaction().execute(write);
+  else await write(db);
 }
 
 /** one-api's amount text (LogQuota): `＄0.002000 额度` with currency display on, `1000 点额度` otherwise. */

@@ -38,16 +38,19 @@ export const logListQuery = logFilterQuery
     path: ['after_id'],
   });
 
+/** The viewer's offset from UTC in seconds (UTC+8 → 28800), at most 14 hours either way. */
+const utcOffsetText = optionalIntegerText.pipe(
+  z
+    .number()
+    .int()
+    .min(-14 * 3600)
+    .max(14 * 3600)
+    .optional(),
+);
+
 /** The CSV export: the list's filters, and the viewer's offset from UTC (seconds) for the time column. */
 export const logExportQuery = logFilterQuery.extend({
-  utc_offset: optionalIntegerText.pipe(
-    z
-      .number()
-      .int()
-      .min(-14 * 3600)
-      .max(14 * 3600)
-      .optional(),
-  ),
+  utc_offset: utcOffsetText,
 });
 
 export const logSearchQuery = z.object({ keyword: keywordText });
@@ -58,14 +61,7 @@ export const logDeleteQuery = z.object({ target_timestamp: timestampText });
 export const logSeriesQuery = logFilterQuery.extend({
   granularity: z.enum(['hour', 'day']).default('day'),
   /** The viewer's offset from UTC in seconds (UTC+8 → 28800), so that day buckets start at local midnight. */
-  utc_offset: optionalIntegerText.pipe(
-    z
-      .number()
-      .int()
-      .min(-14 * 3600)
-      .max(14 * 3600)
-      .optional(),
-  ),
+  utc_offset: utcOffsetText,
 });
 
 export type LogFilterQuery = z.infer<typeof logFilterQuery>;
