@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Db, LogRow } from '../../db/tables.js';
 import type { Language } from '../../lib/language.js';
-import { listLogs, type LogFilters } from './log.repository.js';
+import { listLogs, type LogFilters, type LogPosition } from './log.repository.js';
 
 /** Rows read per query: a keyset page of ~1,000 rows keeps each read short and memory flat. */
 export const exportBatchSize = 1000;
@@ -123,7 +123,7 @@ export const exportEvents = new EventEmitter();
 
 /**
  * The filtered logs as CSV text chunks, newest first: the heading, then one chunk per keyset batch of
- * `batchSize` rows (`id < last id`, so each read is a short index range scan however deep). Nothing is
+ * `batchSize` rows (past the last row read, so each read is a short index range scan however deep). Nothing is
  * capped: it reads until the rows run out. It reads the next batch only when the consumer asks for the next
  * chunk, so a consumer that writes each chunk with backpressure (a stream piped to a socket) keeps memory to
  * one batch; when the consumer stops (return() on this generator, as a destroyed stream does), no more reads.
@@ -137,15 +137,16 @@ export async function* logCsvChunks(
   const outcome: LogExportOutcome = { rows: 0, batches: 0, completed: false };
   try {
     yield logCsvLines([], options, true);
-    let beforeId: number | undefined;
+    let cursor: LogPosition = { page: 0 };
     for (;;) {
-      const rows = await listLogs(db, filters, beforeId === undefined ? { page: 0 } : { beforeId }, batchSize);
+      const rows = await listLogs(db, filters, cursor, batchSize);
       outcome.batches += 1;
       outcome.rows += rows.length;
       exportEvents.emit('export-batch', { rows: outcome.rows });
       if (rows.length > 0) yield logCsvLines(rows, options);
       if (rows.length < batchSize) break;
-      beforeId = Number(rows[rows.length - 1]!.id);
+      const last = rows[rows.length - 1]!;
+      cursor = { beforeId: Number(last.id), createdAt: Number(last.created_at) };
     }
     outcome.completed = true;
   } finally {
