@@ -1,6 +1,6 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { chatRequestOf, messageText } from '../chat-kit/openai-chat.js';
-import { vendorError } from '../chat-kit/upstream-failure.js';
+import { messageText, readChatRequest } from '../openai-kit/chat-request.js';
+import { vendorError } from '../openai-kit/upstream-errors.js';
 import type { LibraryRequest } from './types.js';
 
 /** The library answers one question: the last message's text, within the channel's `library_id`. */
@@ -15,7 +15,7 @@ export function libraryBody(call: RelayCall): LibraryRequest {
       'invalid_channel_config',
     );
   }
-  const request = chatRequestOf(call);
+  const request = readChatRequest(call);
   const last = request.messages.at(-1);
   return { model: call.model, query: last ? messageText(last.content) : '', libraryId, stream: call.stream };
 }

@@ -1,9 +1,12 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { countMessages, countText } from '../../tokenizer/count-tokens.js';
-import { chatCompletionResult, nowSeconds, usageOf } from '../chat-kit/openai-answer.js';
-import { bodyOf } from '../chat-kit/openai-chat.js';
-import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatCompletion, chatResult } from '../openai-kit/chat-answer.js';
+import { bodyOf } from '../openai-kit/chat-request.js';
+import { parseJsonObject, tryParseObject } from '../openai-kit/json.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import type { LibraryDocument, LibraryResponse } from './types.js';
 
 /** The reference list one-api appends to library answers. */
@@ -30,14 +33,16 @@ export function readLibraryResponse(response: UpstreamResponse, call: RelayCall)
   const answer = parseJsonObject(response.body) as unknown as LibraryResponse;
   if (!answer.success) throw new UpstreamError(libraryErrorBody(answer, response.status));
   const content = (answer.answer ?? '') + documentsMarkdown(answer.documents);
-  return chatCompletionResult({
-    id: `chatcmpl-${nowSeconds()}`,
-    created: nowSeconds(),
-    model: call.model,
-    message: { role: 'assistant', content },
-    finishReason: 'stop',
-    usage: countedUsage(call, content),
-  });
+  return chatResult(
+    chatCompletion({
+      id: `chatcmpl-${nowSeconds()}`,
+      created: nowSeconds(),
+      model: call.model,
+      message: { role: 'assistant', content },
+      finishReason: 'stop',
+      usage: countedUsage(call, content),
+    }),
+  );
 }
 
 export function readLibraryError(response: UpstreamResponse): UpstreamErrorBody {

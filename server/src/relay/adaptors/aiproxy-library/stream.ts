@@ -1,8 +1,9 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { readLines } from '../../pipeline/sse-lines.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { chatChunkData, nowSeconds } from '../chat-kit/openai-answer.js';
-import { tryParseObject } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatChunkData } from '../openai-kit/chat-answer.js';
+import { tryParseObject } from '../openai-kit/json.js';
 import { countedUsage, documentsMarkdown, libraryErrorBody } from './response.js';
 import type { LibraryResponse, LibraryStreamEvent } from './types.js';
 

@@ -1,8 +1,8 @@
-import { openAILike, withStreamUsage } from '../chat-kit/openai-like.js';
+import { openAICompatible, withStreamUsage } from '../openai-kit/openai-compatible.js';
 import { aliBailianModels } from './models.js';
 
 /** Alibaba Bailian: DashScope's OpenAI-compatible mode under `/compatible-mode/v1`; stream usage is asked for. */
-export const aliBailian = openAILike({
+export const aliBailian = openAICompatible({
   id: 'ali-bailian',
   models: aliBailianModels,
   modes: ['chat', 'embeddings'],

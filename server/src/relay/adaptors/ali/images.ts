@@ -1,9 +1,11 @@
 import type { RelayCall, RelayResult, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { jsonResult, nowSeconds } from '../chat-kit/openai-answer.js';
-import type { SendUpstream } from '../chat-kit/credential-cache.js';
-import { bodyOf } from '../chat-kit/openai-chat.js';
-import { parseJsonObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { jsonResult } from '../openai-kit/chat-answer.js';
+import { bodyOf } from '../openai-kit/chat-request.js';
+import type { SendUpstream } from '../openai-kit/credential-cache.js';
+import { parseJsonObject } from '../openai-kit/json.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
 import { aliTaskRequest } from './request.js';
 import { aliErrorBody, readAliError } from './response.js';
 import type { AliTaskResponse } from './types.js';

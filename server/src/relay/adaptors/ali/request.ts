@@ -1,13 +1,8 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import {
-  bodyOf,
-  chatRequestOf,
-  embeddingInputs,
-  isObject,
-  messageText,
-  type OpenAIChatRequest,
-} from '../chat-kit/openai-chat.js';
-import { channelKeyError } from '../chat-kit/upstream-failure.js';
+import { bodyOf, embeddingInputs, messageText, readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatRequest } from '../openai-kit/chat-types.js';
+import { isObject } from '../openai-kit/json.js';
+import { channelKeyError } from '../openai-kit/upstream-errors.js';
 import type { AliChatRequest, AliContentPart, AliEmbeddingRequest, AliImageRequest, AliMessage } from './types.js';
 
 const searchSuffix = '-internet';
@@ -39,7 +34,7 @@ function headers(call: RelayCall): Record<string, string> {
 }
 
 /** Multimodal models (qwen-vl…) and any request with pictures use the multimodal-generation service. */
-export function isAliMultimodal(request: OpenAIChatRequest): boolean {
+export function isAliMultimodal(request: ChatRequest): boolean {
   if (/^qwen-(vl|audio)/.test(request.model)) return true;
   return request.messages.some(
     (message) =>
@@ -57,7 +52,7 @@ function aliParts(content: unknown): AliContentPart[] {
   });
 }
 
-function aliMessages(request: OpenAIChatRequest): AliMessage[] {
+function aliMessages(request: ChatRequest): AliMessage[] {
   const multimodal = isAliMultimodal(request);
   return request.messages.map((message) => {
     const content = multimodal ? aliParts(message.content) : messageText(message.content);
@@ -73,7 +68,7 @@ function aliMessages(request: OpenAIChatRequest): AliMessage[] {
  * The native text-generation body. A `-internet` model suffix turns on web search (one-api's convention);
  * `top_p` must stay below 1; stream output is incremental, otherwise every event repeats the whole text.
  */
-export function aliChatBody(request: OpenAIChatRequest): AliChatRequest {
+export function aliChatBody(request: ChatRequest): AliChatRequest {
   const search = request.model.endsWith(searchSuffix);
   const parameters: AliChatRequest['parameters'] = {
     result_format: 'message',
@@ -137,7 +132,7 @@ export function buildAliRequest(call: RelayCall): UpstreamRequest {
       body: JSON.stringify(imageBody(call)),
     };
   }
-  const request = chatRequestOf(call);
+  const request = readChatRequest(call);
   const service = isAliMultimodal(request) ? 'multimodal-generation' : 'text-generation';
   return {
     url: `${base}/api/v1/services/aigc/${service}/generation`,

@@ -1,15 +1,12 @@
-import { bodyOf } from '../chat-kit/openai-chat.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatCompletion, chatResult, toolCallId } from '../openai-kit/chat-answer.js';
+import type { ChatAnswerMessage } from '../openai-kit/chat-types.js';
+import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
+import { parseJsonObject, tryParseObject } from '../openai-kit/json.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
-import {
-  chatCompletionResult,
-  embeddingsResult,
-  nowSeconds,
-  usageOf,
-  type AnswerMessage,
-} from '../chat-kit/openai-answer.js';
-import { newToolCallId } from '../chat-kit/tool-call-id.js';
-import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
 import type { AliChatResponse, AliEmbeddingResponse, AliErrorFields, AliMessage, AliUsage } from './types.js';
 
 /** Status for a DashScope error code when the HTTP status says nothing (stream error events, 200 bodies). */
@@ -42,7 +39,7 @@ export function aliText(content: AliMessage['content'] | undefined): string {
 /** DashScope sends the string "null" until the last event. */
 export const aliFinishReason = (reason: string | undefined) => (!reason || reason === 'null' ? null : reason);
 
-function answerMessage(answer: AliChatResponse): { message: AnswerMessage; finishReason: string | null } {
+function answerMessage(answer: AliChatResponse): { message: ChatAnswerMessage; finishReason: string | null } {
   const choice = answer.output?.choices?.[0];
   if (!choice)
     return {
@@ -50,12 +47,12 @@ function answerMessage(answer: AliChatResponse): { message: AnswerMessage; finis
       finishReason: aliFinishReason(answer.output?.finish_reason) ?? 'stop',
     };
   const source = choice.message ?? {};
-  const message: AnswerMessage = { role: 'assistant', content: aliText(source.content) };
+  const message: ChatAnswerMessage = { role: 'assistant', content: aliText(source.content) };
   if (source.reasoning_content) message.reasoning_content = source.reasoning_content;
   if (source.tool_calls?.length) {
     message.content = message.content || null;
     message.tool_calls = source.tool_calls.map((call) => ({
-      id: call.id || newToolCallId(),
+      id: call.id || toolCallId(),
       type: 'function',
       function: { name: call.function.name ?? '', arguments: call.function.arguments || '{}' },
     }));
@@ -76,18 +73,20 @@ export function readAliResponse(response: UpstreamResponse, call: RelayCall): Re
       embedding: item.embedding,
     }));
     const total = answer.usage?.total_tokens ?? 0;
-    return embeddingsResult(call.model, vectors, usageOf(total, 0, total), bodyOf(call).encoding_format);
+    return embeddingsResult(call, vectors, usageOf(total, 0, total));
   }
   const answer = payload as AliChatResponse;
   const { message, finishReason } = answerMessage(answer);
-  return chatCompletionResult({
-    id: answer.request_id ? `chatcmpl-${answer.request_id}` : `chatcmpl-${nowSeconds()}`,
-    created: nowSeconds(),
-    model: call.model,
-    message,
-    finishReason,
-    usage: aliUsage(answer.usage),
-  });
+  return chatResult(
+    chatCompletion({
+      id: answer.request_id ? `chatcmpl-${answer.request_id}` : `chatcmpl-${nowSeconds()}`,
+      created: nowSeconds(),
+      model: call.model,
+      message,
+      finishReason,
+      usage: aliUsage(answer.usage),
+    }),
+  );
 }
 
 /** A non-2xx answer in OpenAI's shape, keeping DashScope's code and message. */

@@ -1,8 +1,10 @@
 import type { RelayCall, RelayChunk, Usage } from '../../adaptor.js';
 import { readLines } from '../../pipeline/sse-lines.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { chatChunkData, nowSeconds, type ChunkDelta } from '../chat-kit/openai-answer.js';
-import { tryParseObject } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatChunkData } from '../openai-kit/chat-answer.js';
+import type { ChatDelta } from '../openai-kit/chat-types.js';
+import { tryParseObject } from '../openai-kit/json.js';
 import { aliErrorBody, aliFinishReason, aliText, aliUsage } from './response.js';
 import type { AliChatResponse, AliErrorFields } from './types.js';
 
@@ -33,7 +35,7 @@ export async function* readAliStream(body: AsyncIterable<Buffer>, call: RelayCal
     if (event.usage?.output_tokens) usage = aliUsage(event.usage);
     const choice = event.output?.choices?.[0];
     const message = choice?.message ?? {};
-    const delta: ChunkDelta = {
+    const delta: ChatDelta = {
       content: message.content !== undefined ? aliText(message.content) : (event.output?.text ?? ''),
     };
     if (first) delta.role = 'assistant';

@@ -1,5 +1,5 @@
 import type { RelayCall } from '../../adaptor.js';
-import type { ChatCompletion, ChatMessage, ChatRequest } from '../chat-shapes/openai-chat.types.js';
+import type { ChatCompletion, ChatMessage, ChatRequest } from '../openai-kit/chat-types.js';
 import type {
   ClaudeContentBlock,
   ClaudeRequest,

@@ -8,9 +8,9 @@ import {
   readChatRequest,
   requestTools,
   stopList,
-} from '../chat-shapes/chat-request.js';
-import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../chat-shapes/openai-chat.types.js';
-import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
+} from '../openai-kit/chat-request.js';
+import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../openai-kit/chat-types.js';
+import { requiredKey } from '../openai-kit/upstream-errors.js';
 import { claudeOriginalOf, claudeRequestOriginal, unchangedBlocks } from './claude-original.js';
 import type {
   ClaudeContentBlock,
@@ -217,8 +217,7 @@ export const platformBetas = (request: ChatRequest): string[] =>
  * no other client header ever reaches the upstream.
  */
 export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
-  const key = call.channel.key.trim();
-  if (key === '') throw invalidChannelKey('Anthropic channel key is empty');
+  const key = requiredKey(call.channel.key, 'Anthropic', 'an API key');
   const request = readChatRequest(call);
   const front = claudeRequestOriginal(request);
   const headers: Record<string, string> = {

@@ -1,9 +1,11 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
-import { chatCompletion, chatResult, completionId, usageOf } from '../chat-shapes/chat-answer.js';
-import type { ChatCompletion, ChatToolCall } from '../chat-shapes/openai-chat.types.js';
-import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
+import { chatCompletion, chatResult, completionId } from '../openai-kit/chat-answer.js';
+import type { ChatCompletion, ChatToolCall } from '../openai-kit/chat-types.js';
+import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
+import { errorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { forwardsClaudeAnswer, type ChatCompletionWithClaude } from './claude-original.js';
 import type { ClaudeResponse, ClaudeUsage } from './types.js';
 
@@ -67,7 +69,7 @@ export function claudeToChatCompletion(response: ClaudeResponse, model: string):
 
 /** A Claude error object (`{type:"error",error:{type,message}}`) as an OpenAI error; undefined if the body is not one. */
 export function claudeErrorBody(status: number, parsed: unknown): UpstreamErrorBody | undefined {
-  if (!isRecord(parsed) || !isRecord(parsed.error)) return undefined;
+  if (!isObject(parsed) || !isObject(parsed.error)) return undefined;
   const message = stringOf(parsed.error.message);
   const type = stringOf(parsed.error.type);
   if (!message && !type) return undefined;
@@ -76,15 +78,13 @@ export function claudeErrorBody(status: number, parsed: unknown): UpstreamErrorB
 
 /** Reads a non-2xx Anthropic answer: its error type becomes both `type` and `code`, its message is kept. */
 export function readAnthropicError(response: UpstreamResponse): UpstreamErrorBody {
-  return (
-    claudeErrorBody(response.status, parseJsonBody(response.body)) ?? readErrorBody(response.status, response.body)
-  );
+  return claudeErrorBody(response.status, parseJson(response.body)) ?? readErrorBody(response.status, response.body);
 }
 
 /** Parses a whole Messages answer, throwing when it is an error in disguise or unreadable. */
 export function parseClaudeResponse(body: Buffer, status: number): ClaudeResponse {
-  const parsed = parseJsonBody(body);
-  if (!isRecord(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(body)}`);
+  const parsed = parseJson(body);
+  if (!isObject(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(body)}`);
   if (parsed.type === 'error') {
     const error = claudeErrorBody(status >= 400 ? status : 500, parsed);
     if (error) throw new UpstreamError(error);

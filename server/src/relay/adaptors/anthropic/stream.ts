@@ -1,8 +1,9 @@
 import type { RelayCall, RelayChunk, Usage } from '../../adaptor.js';
-import { ChunkWriter, streamErrorChunk, usageOf } from '../chat-shapes/chat-answer.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
-import { readSseEvents } from '../chat-shapes/sse-events.js';
-import { parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
+import { parseJson } from '../openai-kit/json.js';
+import { readSseEvents } from '../openai-kit/sse-events.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { forwardsClaudeAnswer, type ClaudeEventPayload } from './claude-original.js';
 import { claudeFinishReason, withWebSearches } from './response.js';
 import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
@@ -142,7 +143,7 @@ export async function* readAnthropicStream(body: AsyncIterable<Buffer>, call: Re
   const converter = new ClaudeStreamConverter(call.model, wantsUsage(call), forwardsClaudeAnswer(call));
   let sawStart = false;
   for await (const event of readSseEvents(body)) {
-    const parsed = parseJsonBody(event.data) as ClaudeStreamEvent | undefined;
+    const parsed = parseJson(event.data) as ClaudeStreamEvent | undefined;
     if (!parsed || typeof parsed.type !== 'string') continue;
     if (parsed.type === 'message_start') sawStart = true;
     yield* converter.accept(parsed);

@@ -1,5 +1,5 @@
 import type { Adaptor, OpenedAnswer, RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { bytesOf } from '../chat-shapes/ndjson-lines.js';
+import { bytesOf } from '../openai-kit/sse-events.js';
 import { invokeBedrock, invokeBedrockStream } from './client.js';
 import { awsModels } from './models.js';
 import { buildBedrockInvocation, readBedrockCredentials } from './request.js';

@@ -1,13 +1,14 @@
 import type { ChannelSettings, RelayCall } from '../../adaptor.js';
 import { platformBetas, toClaudeRequest } from '../anthropic/request.js';
-import { maxOutputTokens, messageText, readChatRequest } from '../chat-shapes/chat-request.js';
-import type { ChatRequest } from '../chat-shapes/openai-chat.types.js';
-import { invalidChannelKey, unsupportedRequest } from '../chat-shapes/upstream-errors.js';
+import { maxOutputTokens, messageText, readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatRequest } from '../openai-kit/chat-types.js';
+import { channelKeyError, unsupportedRequest } from '../openai-kit/upstream-errors.js';
 import { bedrockModelIds } from './models.js';
 import type { BedrockCredentials, BedrockFamily, BedrockInvocation, LlamaRequest } from './types.js';
 
 export const bedrockAnthropicVersion = 'bedrock-2023-05-31';
 const defaultLlamaMaxGenLength = 2048;
+const bedrockKeyFormat = 'AccessKeyId|SecretAccessKey|Region';
 
 /**
  * The channel's AWS credentials: the config fields `ak`, `sk`, `region` (what one-api stores), else the key
@@ -18,13 +19,11 @@ export function readBedrockCredentials(channel: ChannelSettings): BedrockCredent
   if (ak && sk && region) return { accessKeyId: ak, secretAccessKey: sk, region };
   const parts = channel.key.split('|').map((part) => part.trim());
   if (parts.length !== 3 || parts.some((part) => part === '')) {
-    throw invalidChannelKey(
-      'AWS Bedrock key must be AccessKeyId|SecretAccessKey|Region (or the ak, sk and region config fields)',
-    );
+    throw channelKeyError('AWS Bedrock', `${bedrockKeyFormat} (or the ak, sk and region config fields)`);
   }
   const [accessKeyId = '', secretAccessKey = '', keyRegion = ''] = parts;
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(keyRegion))
-    throw invalidChannelKey(`AWS Bedrock region "${keyRegion}" is not a region name such as us-east-1`);
+    throw channelKeyError('AWS Bedrock', bedrockKeyFormat, `"${keyRegion}" is not a region name such as us-east-1`);
   return { accessKeyId, secretAccessKey, region: keyRegion };
 }
 

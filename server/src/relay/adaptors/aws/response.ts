@@ -1,8 +1,10 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { unreadableAnswer } from '../../upstream-error.js';
 import { claudeResult, parseClaudeResponse } from '../anthropic/response.js';
-import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
-import { bodyExcerpt, errorBody, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { chatCompletion, chatResult } from '../openai-kit/chat-answer.js';
+import { bodyExcerpt, isObject, parseJson } from '../openai-kit/json.js';
+import { errorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { bedrockModel } from './request.js';
 import type { LlamaResponse } from './types.js';
 
@@ -12,8 +14,8 @@ export const llamaFinishReason = (reason: string | null | undefined) => (reason 
 /** Converts a whole InvokeModel answer (Claude's Messages JSON, or Llama's generation). */
 export function readBedrockAnswer(body: Buffer, call: RelayCall): RelayResult {
   if (bedrockModel(call.model).family === 'claude') return claudeResult(parseClaudeResponse(body, 200), call);
-  const parsed = parseJsonBody(body);
-  if (!isRecord(parsed) || typeof parsed.generation !== 'string')
+  const parsed = parseJson(body);
+  if (!isObject(parsed) || typeof parsed.generation !== 'string')
     throw unreadableAnswer(`not a Llama answer: ${bodyExcerpt(body)}`);
   const answer = parsed as unknown as LlamaResponse;
   return chatResult(
@@ -48,9 +50,9 @@ const exceptionStatus: Record<string, number> = {
  * an OpenAI error: the exception name becomes type and code, AWS's message is kept.
  */
 export function bedrockErrorBody(error: unknown): UpstreamErrorBody {
-  const record = isRecord(error) ? error : {};
+  const record = isObject(error) ? error : {};
   const name = typeof record.name === 'string' ? record.name : 'BedrockError';
-  const metadata = isRecord(record.$metadata) ? record.$metadata : {};
+  const metadata = isObject(record.$metadata) ? record.$metadata : {};
   const status = typeof metadata.httpStatusCode === 'number' ? metadata.httpStatusCode : (exceptionStatus[name] ?? 500);
   const message = error instanceof Error && error.message ? error.message : `AWS Bedrock ${name}`;
   return errorBody(status, message, name, name);
@@ -58,8 +60,8 @@ export function bedrockErrorBody(error: unknown): UpstreamErrorBody {
 
 /** A Bedrock error answer read from HTTP (`{"message"}` with the exception name in `x-amzn-errortype`). */
 export function readBedrockHttpError(response: UpstreamResponse): UpstreamErrorBody {
-  const parsed = parseJsonBody(response.body);
+  const parsed = parseJson(response.body);
   const name = (response.headers['x-amzn-errortype'] ?? '').split(':')[0] || 'BedrockError';
-  const message = isRecord(parsed) && typeof parsed.message === 'string' ? parsed.message : `AWS Bedrock ${name}`;
+  const message = isObject(parsed) && typeof parsed.message === 'string' ? parsed.message : `AWS Bedrock ${name}`;
   return errorBody(response.status, message, name, name);
 }

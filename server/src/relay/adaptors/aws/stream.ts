@@ -2,9 +2,10 @@ import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { forwardsClaudeAnswer } from '../anthropic/claude-original.js';
 import { ClaudeStreamConverter, wantsUsage } from '../anthropic/stream.js';
 import type { ClaudeStreamEvent } from '../anthropic/types.js';
-import { ChunkWriter, streamErrorChunk, usageOf } from '../chat-shapes/chat-answer.js';
-import { readJsonLines } from '../chat-shapes/ndjson-lines.js';
-import { isRecord } from '../chat-shapes/upstream-errors.js';
+import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
+import { isObject } from '../openai-kit/json.js';
+import { readJsonLines } from '../openai-kit/sse-events.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { bedrockModel } from './request.js';
 import { bedrockErrorBody, llamaFinishReason } from './response.js';
 import type { LlamaResponse } from './types.js';
@@ -13,7 +14,7 @@ async function* claudeEvents(payloads: AsyncIterable<unknown>, call: RelayCall):
   const converter = new ClaudeStreamConverter(call.model, wantsUsage(call), forwardsClaudeAnswer(call));
   for await (const payload of payloads) {
     const event = payload as ClaudeStreamEvent;
-    if (isRecord(event) && typeof event.type === 'string') yield* converter.accept(event);
+    if (isObject(event) && typeof event.type === 'string') yield* converter.accept(event);
   }
   yield* converter.end();
 }
@@ -23,7 +24,7 @@ async function* llamaEvents(payloads: AsyncIterable<unknown>, call: RelayCall): 
   let promptTokens = 0;
   let finished = false;
   for await (const event of payloads) {
-    if (!isRecord(event)) continue;
+    if (!isObject(event)) continue;
     const chunk = event as unknown as LlamaResponse;
     if (chunk.prompt_token_count) promptTokens = chunk.prompt_token_count;
     if (chunk.generation) yield writer.delta({ content: chunk.generation });

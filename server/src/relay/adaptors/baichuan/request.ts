@@ -1,6 +1,6 @@
 import type { RelayCall } from '../../adaptor.js';
-import { flattenMessages } from '../chat-kit/flatten-content.js';
-import { withStreamUsage } from '../chat-kit/openai-like.js';
+import { flattenMessages } from '../openai-kit/chat-request.js';
+import { withStreamUsage } from '../openai-kit/openai-compatible.js';
 
 /** The chat fields Baichuan accepts; it refuses unknown ones, so the body is rebuilt (as one-api does). */
 const chatFields = [

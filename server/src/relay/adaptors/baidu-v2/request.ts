@@ -1,6 +1,6 @@
 import type { RelayCall } from '../../adaptor.js';
-import { withStreamUsage } from '../chat-kit/openai-like.js';
-import { channelKeyError } from '../chat-kit/upstream-failure.js';
+import { withStreamUsage } from '../openai-kit/openai-compatible.js';
+import { channelKeyError } from '../openai-kit/upstream-errors.js';
 
 /**
  * Qianfan v2 takes an IAM API key (`bce-v3/ALTAK-…/…`). A v1 `APIKey|SecretKey` pair here is the usual

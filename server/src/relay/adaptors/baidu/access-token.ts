@@ -1,5 +1,6 @@
-import { CredentialCache, type SendUpstream } from '../chat-kit/credential-cache.js';
-import { tryParseObject, vendorError } from '../chat-kit/upstream-failure.js';
+import { CredentialCache, type SendUpstream } from '../openai-kit/credential-cache.js';
+import { tryParseObject } from '../openai-kit/json.js';
+import { vendorError } from '../openai-kit/upstream-errors.js';
 import { baiduTokenRequest, parseBaiduKey } from './request.js';
 import type { BaiduTokenResponse } from './types.js';
 

@@ -1,12 +1,7 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import {
-  chatRequestOf,
-  embeddingInputs,
-  messageText,
-  offeredFunctions,
-  type OpenAIChatRequest,
-} from '../chat-kit/openai-chat.js';
-import { splitChannelKey } from '../chat-kit/upstream-failure.js';
+import { embeddingInputs, messageText, offeredFunctions, readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatRequest } from '../openai-kit/chat-types.js';
+import { splitChannelKey } from '../openai-kit/upstream-errors.js';
 import { baiduEndpoint, isBaiduEmbeddingModel } from './models.js';
 import type { BaiduChatRequest, BaiduEmbeddingRequest, BaiduMessage } from './types.js';
 
@@ -37,7 +32,7 @@ export function baiduTokenRequest(baseUrl: string, credentials: BaiduCredentials
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
 /** OpenAI messages → ERNIE's: system moves to the top-level `system`, tool results become `function` turns. */
-export function baiduMessages(request: OpenAIChatRequest): { messages: BaiduMessage[]; system?: string } {
+export function baiduMessages(request: ChatRequest): { messages: BaiduMessage[]; system?: string } {
   let system: string | undefined;
   const messages: BaiduMessage[] = [];
   for (const message of request.messages) {
@@ -65,7 +60,7 @@ export function baiduMessages(request: OpenAIChatRequest): { messages: BaiduMess
   return { messages, system };
 }
 
-function findToolName(request: OpenAIChatRequest, toolCallId: string | undefined): string | undefined {
+function findToolName(request: ChatRequest, toolCallId: string | undefined): string | undefined {
   for (const message of request.messages) {
     const match = message.tool_calls?.find((call) => call.id === toolCallId);
     if (match) return match.function.name;
@@ -74,7 +69,7 @@ function findToolName(request: OpenAIChatRequest, toolCallId: string | undefined
 }
 
 /** The ERNIE chat body. Ranges are clamped to what ERNIE accepts (one-api copied them unchecked). */
-export function baiduChatBody(request: OpenAIChatRequest): BaiduChatRequest {
+export function baiduChatBody(request: ChatRequest): BaiduChatRequest {
   const { messages, system } = baiduMessages(request);
   const functions = offeredFunctions(request);
   const body: BaiduChatRequest = { messages, stream: Boolean(request.stream) };
@@ -101,7 +96,7 @@ export function baiduUrl(call: RelayCall, accessToken: string): string {
 /** The whole upstream request, given the access token obtained for the channel's key. */
 export function buildBaiduRequest(call: RelayCall, accessToken: string): UpstreamRequest {
   const body: BaiduChatRequest | BaiduEmbeddingRequest =
-    call.mode === 'embeddings' ? { input: embeddingInputs(call) } : baiduChatBody(chatRequestOf(call));
+    call.mode === 'embeddings' ? { input: embeddingInputs(call) } : baiduChatBody(readChatRequest(call));
   return {
     url: baiduUrl(call, accessToken),
     method: 'POST',

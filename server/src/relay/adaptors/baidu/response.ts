@@ -1,8 +1,10 @@
-import { bodyOf } from '../chat-kit/openai-chat.js';
+import { chatCompletion, chatResult, toolCallId } from '../openai-kit/chat-answer.js';
+import type { ChatAnswerMessage } from '../openai-kit/chat-types.js';
+import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
+import { parseJsonObject, tryParseObject } from '../openai-kit/json.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
-import { chatCompletionResult, embeddingsResult, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
-import { newToolCallId } from '../chat-kit/tool-call-id.js';
-import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
 import { UpstreamError } from '../../upstream-error.js';
 import type { BaiduChatResponse, BaiduEmbeddingResponse, BaiduErrorFields, BaiduUsage } from './types.js';
 
@@ -35,13 +37,13 @@ export const baiduUsage = (usage: BaiduUsage | undefined) =>
   usageOf(usage?.prompt_tokens ?? 0, usage?.completion_tokens ?? 0, usage?.total_tokens);
 
 /** The assistant message of an answer: text, or a tool call when ERNIE chose a function. */
-export function baiduMessage(answer: BaiduChatResponse): AnswerMessage {
+export function baiduMessage(answer: BaiduChatResponse): ChatAnswerMessage {
   if (!answer.function_call) return { role: 'assistant', content: answer.result ?? '' };
   const { name, arguments: args } = answer.function_call;
   return {
     role: 'assistant',
     content: answer.result || null,
-    tool_calls: [{ id: newToolCallId(), type: 'function', function: { name, arguments: args || '{}' } }],
+    tool_calls: [{ id: toolCallId(), type: 'function', function: { name, arguments: args || '{}' } }],
   };
 }
 
@@ -52,17 +54,19 @@ export function readBaiduResponse(response: UpstreamResponse, call: RelayCall): 
   if (error) throw new UpstreamError(error);
   if (call.mode === 'embeddings') {
     const answer = payload as unknown as BaiduEmbeddingResponse;
-    return embeddingsResult(call.model, answer.data ?? [], baiduUsage(answer.usage), bodyOf(call).encoding_format);
+    return embeddingsResult(call, answer.data ?? [], baiduUsage(answer.usage));
   }
   const answer = payload as unknown as BaiduChatResponse;
-  return chatCompletionResult({
-    id: answer.id,
-    created: answer.created,
-    model: call.model,
-    message: baiduMessage(answer),
-    finishReason: baiduFinishReason(answer.finish_reason, Boolean(answer.function_call)),
-    usage: baiduUsage(answer.usage),
-  });
+  return chatResult(
+    chatCompletion({
+      id: answer.id,
+      created: answer.created,
+      model: call.model,
+      message: baiduMessage(answer),
+      finishReason: baiduFinishReason(answer.finish_reason, Boolean(answer.function_call)),
+      usage: baiduUsage(answer.usage),
+    }),
+  );
 }
 
 /** A non-2xx answer (or a 200 error body the pipeline hands over) in OpenAI's error shape. */

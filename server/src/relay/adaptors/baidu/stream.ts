@@ -1,9 +1,9 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { readLines } from '../../pipeline/sse-lines.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
-import { chatChunkData, nowSeconds } from '../chat-kit/openai-answer.js';
-import { newToolCallId } from '../chat-kit/tool-call-id.js';
-import { tryParseObject } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatChunkData, toolCallId } from '../openai-kit/chat-answer.js';
+import { tryParseObject } from '../openai-kit/json.js';
 import { baiduErrorOf, baiduFinishReason, baiduUsage } from './response.js';
 import type { BaiduStreamEvent } from './types.js';
 
@@ -34,7 +34,7 @@ export async function* readBaiduStream(body: AsyncIterable<Buffer>, call: RelayC
       ? [
           {
             index: 0,
-            id: newToolCallId(),
+            id: toolCallId(),
             type: 'function' as const,
             function: { name: functionCall.name, arguments: functionCall.arguments || '{}' },
           },

@@ -1,9 +1,10 @@
 import type { ChannelSettings, RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
+import { channelKeyError } from '../openai-kit/upstream-errors.js';
 import { upstreamBody } from '../openai/request.js';
 import type { CloudflareRunRequest } from './types.js';
 
 const aiGateway = 'https://gateway.ai.cloudflare.com';
+const cloudflareKeyFormat = 'accountId|token, or the API token with the account id in the config user_id field';
 
 /** The API token and account id: config `user_id` holds the account (one-api), or the key is `accountId|token`. */
 export function readCloudflareCredentials(channel: ChannelSettings): { accountId: string; token: string } {
@@ -14,10 +15,12 @@ export function readCloudflareCredentials(channel: ChannelSettings): { accountId
     accountId ||= token.slice(0, bar).trim();
     token = token.slice(bar + 1).trim();
   }
-  if (!token) throw invalidChannelKey('Cloudflare channel key (API token) is empty');
+  if (!token) throw channelKeyError('Cloudflare', cloudflareKeyFormat, 'the API token is empty');
   if (!/^[0-9a-f]{32}$/i.test(accountId))
-    throw invalidChannelKey(
-      'Cloudflare channel needs its 32-hex account id in the config user_id field (or the key accountId|token)',
+    throw channelKeyError(
+      'Cloudflare',
+      cloudflareKeyFormat,
+      'the 32-hex account id is in neither the key nor the config user_id field',
     );
   return { accountId, token };
 }

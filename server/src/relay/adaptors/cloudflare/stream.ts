@@ -1,8 +1,10 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { readSseData } from '../../pipeline/sse-lines.js';
 import { readOpenAIStream } from '../openai/stream.js';
-import { completionId, nowSeconds, usageOf } from '../chat-shapes/chat-answer.js';
-import { isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { completionId } from '../openai-kit/chat-answer.js';
+import { isObject, parseJson } from '../openai-kit/json.js';
+import { usageOf } from '../openai-kit/usage.js';
 
 /** The native `run` stream (`data: {"response":"Hel"}` … `[DONE]`) as text-completion chunks. */
 async function* readRunStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
@@ -21,10 +23,10 @@ async function* readRunStream(body: AsyncIterable<Buffer>, call: RelayCall): Asy
   });
   for await (const data of readSseData(body)) {
     if (data === '[DONE]') break;
-    const event = parseJsonBody(data);
-    if (!isRecord(event)) continue;
+    const event = parseJson(data);
+    if (!isObject(event)) continue;
     if (typeof event.response === 'string' && event.response !== '') yield chunk(event.response, null);
-    const usage = isRecord(event.usage) ? event.usage : undefined;
+    const usage = isObject(event.usage) ? event.usage : undefined;
     if (usage && typeof usage.total_tokens === 'number') {
       yield chunk(
         '',

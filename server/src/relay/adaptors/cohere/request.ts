@@ -6,9 +6,10 @@ import {
   readChatRequest,
   requestTools,
   stopList,
-} from '../chat-shapes/chat-request.js';
-import type { ChatMessage, ChatRequest, ChatTool } from '../chat-shapes/openai-chat.types.js';
-import { invalidChannelKey, isRecord } from '../chat-shapes/upstream-errors.js';
+} from '../openai-kit/chat-request.js';
+import type { ChatMessage, ChatRequest, ChatTool } from '../openai-kit/chat-types.js';
+import { isObject } from '../openai-kit/json.js';
+import { requiredKey } from '../openai-kit/upstream-errors.js';
 import type { CohereChatRequest, CohereChatTurn, CohereTool, CohereToolCall, CohereToolResult } from './types.js';
 
 const internetSuffix = '-internet';
@@ -25,10 +26,10 @@ const jsonTypes: Record<string, string> = {
 function toCohereTool(tool: ChatTool): CohereTool {
   const schema = tool.function.parameters ?? {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const properties = isObject(schema.properties) ? schema.properties : {};
   const definitions: NonNullable<CohereTool['parameter_definitions']> = {};
   for (const [name, property] of Object.entries(properties)) {
-    const spec = isRecord(property) ? property : {};
+    const spec = isObject(property) ? property : {};
     definitions[name] = {
       type: jsonTypes[String(spec.type)] ?? 'str',
       ...(typeof spec.description === 'string' ? { description: spec.description } : {}),
@@ -46,7 +47,7 @@ function toolOutputs(message: ChatMessage): Record<string, unknown>[] {
   const text = messageText(message.content);
   try {
     const parsed: unknown = JSON.parse(text);
-    return [isRecord(parsed) ? parsed : { result: parsed }];
+    return [isObject(parsed) ? parsed : { result: parsed }];
   } catch {
     return [{ result: text }];
   }
@@ -131,8 +132,7 @@ export function toCohereRequest(request: ChatRequest): CohereChatRequest {
 
 /** `POST {base}/v1/chat` with the Bearer key. */
 export function buildCohereRequest(call: RelayCall): UpstreamRequest {
-  const key = call.channel.key.trim();
-  if (key === '') throw invalidChannelKey('Cohere channel key is empty');
+  const key = requiredKey(call.channel.key, 'Cohere', 'an API key');
   return {
     url: `${call.channel.baseUrl}/v1/chat`,
     method: 'POST',

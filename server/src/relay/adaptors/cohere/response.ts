@@ -1,9 +1,11 @@
 import type { RelayCall, RelayResult, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
-import { chatCompletion, chatResult, completionId, toolCallId, usageOf } from '../chat-shapes/chat-answer.js';
-import type { ChatToolCall, ChatUsage } from '../chat-shapes/openai-chat.types.js';
-import { bodyExcerpt, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import type { Usage } from '../../adaptor.js';
+import { chatCompletion, chatResult, completionId, toolCallId } from '../openai-kit/chat-answer.js';
+import type { ChatToolCall } from '../openai-kit/chat-types.js';
+import { bodyExcerpt, isObject, parseJson } from '../openai-kit/json.js';
+import { usageOf } from '../openai-kit/usage.js';
 import type { CohereChatResponse, CohereToolCall } from './types.js';
 
 const finishReasons: Record<string, string> = {
@@ -19,7 +21,7 @@ export const cohereFinishReason = (reason: string | undefined, calledTools: bool
   calledTools ? 'tool_calls' : (finishReasons[reason ?? 'COMPLETE'] ?? (reason ?? 'stop').toLowerCase());
 
 /** Token counts from `meta.tokens` (the real counts), else `meta.billed_units`. */
-export function cohereUsage(response: CohereChatResponse | undefined): ChatUsage {
+export function cohereUsage(response: CohereChatResponse | undefined): Usage {
   const tokens = response?.meta?.tokens ?? response?.meta?.billed_units;
   return usageOf(tokens?.input_tokens ?? 0, tokens?.output_tokens ?? 0);
 }
@@ -33,8 +35,8 @@ export const cohereToolCalls = (calls: CohereToolCall[] | undefined): ChatToolCa
 
 /** Converts a whole v1 chat answer; a 200 body without `response_id` is an error (one-api's rule). */
 export function readCohereResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
-  const parsed = parseJsonBody(response.body);
-  if (!isRecord(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(response.body)}`);
+  const parsed = parseJson(response.body);
+  if (!isObject(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(response.body)}`);
   if (typeof parsed.response_id !== 'string')
     throw new UpstreamError({ ...readErrorBody(500, response.body), status: 500 });
   const answer = parsed as unknown as CohereChatResponse;

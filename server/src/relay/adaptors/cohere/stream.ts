@@ -1,8 +1,8 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { ChunkWriter, streamErrorChunk } from '../chat-shapes/chat-answer.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
-import { readJsonLines } from '../chat-shapes/ndjson-lines.js';
-import { isRecord } from '../chat-shapes/upstream-errors.js';
+import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
+import { isObject } from '../openai-kit/json.js';
+import { readJsonLines } from '../openai-kit/sse-events.js';
 import { cohereFinishReason, cohereToolCalls, cohereUsage } from './response.js';
 import type { CohereStreamEvent } from './types.js';
 
@@ -14,7 +14,7 @@ export async function* readCohereStream(body: AsyncIterable<Buffer>, call: Relay
   const writer = new ChunkWriter(call.model, readChatRequest(call).stream_options?.include_usage === true);
   let toolCount = 0;
   for await (const line of readJsonLines(body)) {
-    if (!isRecord(line)) continue;
+    if (!isObject(line)) continue;
     if (typeof line.message === 'string' && !line.event_type) {
       yield streamErrorChunk(line.message, 'cohere_error');
       return;

@@ -1,4 +1,4 @@
-import { openAICompatible } from '../openai/index.js';
+import { openAICompatible } from '../openai-kit/openai-compatible.js';
 import { compatibleModels as models } from './models.js';
 
 const chatOnly = ['chat'] as const;

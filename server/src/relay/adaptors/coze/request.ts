@@ -1,7 +1,7 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { messageParts, messageText, readChatRequest } from '../chat-shapes/chat-request.js';
-import type { ChatMessage, ChatRequest } from '../chat-shapes/openai-chat.types.js';
-import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
+import { messageParts, messageText, readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatMessage, ChatRequest } from '../openai-kit/chat-types.js';
+import { requiredKey } from '../openai-kit/upstream-errors.js';
 import type { CozeChatRequest, CozeMessage } from './types.js';
 
 /** Coze requires a user id; channels without config user_id use this one. */
@@ -42,8 +42,7 @@ export function toCozeRequest(request: ChatRequest, userId: string): CozeChatReq
 
 /** `POST {base}/v3/chat` with the personal access token as Bearer. */
 export function buildCozeRequest(call: RelayCall): UpstreamRequest {
-  const key = call.channel.key.trim();
-  if (key === '') throw invalidChannelKey('Coze channel key (personal access token) is empty');
+  const key = requiredKey(call.channel.key, 'Coze', 'a personal access token');
   const userId = call.channel.config.user_id?.trim() || defaultCozeUser;
   return {
     url: `${call.channel.baseUrl}/v3/chat`,

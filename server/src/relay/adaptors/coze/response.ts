@@ -1,15 +1,17 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
-import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
-import { parseSseText } from '../chat-shapes/sse-events.js';
-import { errorBody, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { chatCompletion, chatResult } from '../openai-kit/chat-answer.js';
+import { isObject, parseJson } from '../openai-kit/json.js';
+import { parseSseText } from '../openai-kit/sse-events.js';
+import { errorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { cozeStep } from './stream.js';
 
 /** Coze's `{code, msg}` (sent with HTTP 200 as well) as an OpenAI error; undefined for a zero code. */
 export function cozeErrorBody(status: number, body: Buffer): UpstreamErrorBody | undefined {
-  const parsed = parseJsonBody(body);
-  if (!isRecord(parsed) || typeof parsed.code !== 'number' || parsed.code === 0) return undefined;
+  const parsed = parseJson(body);
+  if (!isObject(parsed) || typeof parsed.code !== 'number' || parsed.code === 0) return undefined;
   return errorBody(
     status,
     typeof parsed.msg === 'string' ? parsed.msg : `Coze error ${parsed.code}`,

@@ -1,20 +1,19 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { ChunkWriter, streamErrorChunk, usageOf } from '../chat-shapes/chat-answer.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
-import type { ChatUsage } from '../chat-shapes/openai-chat.types.js';
-import { readSseEvents, type SseEvent } from '../chat-shapes/sse-events.js';
-import { isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import type { Usage } from '../../adaptor.js';
+import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
+import { isObject, parseJson } from '../openai-kit/json.js';
+import { readSseEvents, type SseEvent } from '../openai-kit/sse-events.js';
+import { usageOf } from '../openai-kit/usage.js';
 import type { CozeChatEvent, CozeError, CozeMessageEvent } from './types.js';
 
 /** What a Coze stream says, one step at a time (shared by the stream and the gathered whole answer). */
 export type CozeStep =
-  | { kind: 'text'; text: string }
-  | { kind: 'done'; usage?: ChatUsage }
-  | { kind: 'error'; message: string; code: string };
+  { kind: 'text'; text: string } | { kind: 'done'; usage?: Usage } | { kind: 'error'; message: string; code: string };
 
 /** One Coze v3 SSE event as a step; undefined for events that say nothing to the client. */
 export function cozeStep(event: SseEvent): CozeStep | undefined {
-  const data = parseJsonBody(event.data);
+  const data = parseJson(event.data);
   switch (event.event) {
     case 'conversation.message.delta': {
       const message = data as CozeMessageEvent | undefined;
@@ -37,7 +36,7 @@ export function cozeStep(event: SseEvent): CozeStep | undefined {
       };
     }
     case 'error': {
-      const error = (isRecord(data) ? data : {}) as Partial<CozeError>;
+      const error = (isObject(data) ? data : {}) as Partial<CozeError>;
       return { kind: 'error', message: error.msg || 'Coze stream error', code: String(error.code ?? 'coze_error') };
     }
     case 'done':

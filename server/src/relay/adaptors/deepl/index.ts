@@ -1,5 +1,5 @@
 import type { Adaptor } from '../../adaptor.js';
-import { openWholeAnswer } from '../chat-shapes/whole-answer-stream.js';
+import { openWholeAnswer } from '../openai-kit/whole-answer-stream.js';
 import { readErrorBody } from '../openai/response.js';
 import { deeplModels } from './models.js';
 import { buildDeeplRequest } from './request.js';

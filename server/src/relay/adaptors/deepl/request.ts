@@ -1,6 +1,6 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { messageText, readChatRequest } from '../chat-shapes/chat-request.js';
-import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
+import { messageText, readChatRequest } from '../openai-kit/chat-request.js';
+import { requiredKey } from '../openai-kit/upstream-errors.js';
 import type { DeeplRequest } from './types.js';
 
 /** Bare codes DeepL deprecated as targets, replaced by the regional variant. */
@@ -21,8 +21,7 @@ export function deeplText(call: RelayCall): string {
 
 /** `POST {base}/v2/translate` with the `DeepL-Auth-Key` header. */
 export function buildDeeplRequest(call: RelayCall): UpstreamRequest {
-  const key = call.channel.key.trim();
-  if (key === '') throw invalidChannelKey('DeepL channel key is empty');
+  const key = requiredKey(call.channel.key, 'DeepL', 'an authentication key');
   const body: DeeplRequest = { text: [deeplText(call)], target_lang: deeplTargetLanguage(call.model) };
   return {
     url: `${call.channel.baseUrl}/v2/translate`,

@@ -1,8 +1,9 @@
 import type { RelayCall, RelayResult, UpstreamResponse } from '../../adaptor.js';
 import { unreadableAnswer } from '../../upstream-error.js';
-import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
-import type { ChatCompletion } from '../chat-shapes/openai-chat.types.js';
-import { bodyExcerpt, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { chatCompletion, chatResult } from '../openai-kit/chat-answer.js';
+import type { ChatCompletion } from '../openai-kit/chat-types.js';
+import { bodyExcerpt, isObject, parseJson } from '../openai-kit/json.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { deeplText } from './request.js';
 import type { DeeplResponse } from './types.js';
 
@@ -11,8 +12,8 @@ import type { DeeplResponse } from './types.js';
  * prompt tokens (as one-api does) and nothing as completion.
  */
 export function deeplToChatCompletion(body: Buffer, call: RelayCall): ChatCompletion {
-  const parsed = parseJsonBody(body);
-  if (!isRecord(parsed) || !Array.isArray(parsed.translations))
+  const parsed = parseJson(body);
+  if (!isObject(parsed) || !Array.isArray(parsed.translations))
     throw unreadableAnswer(`no translations: ${bodyExcerpt(body)}`);
   const translation = (parsed as unknown as DeeplResponse).translations.map((item) => item.text).join('\n');
   const characters = [...deeplText(call)].length;

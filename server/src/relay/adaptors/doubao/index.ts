@@ -1,8 +1,8 @@
-import { openAILike, withStreamUsage } from '../chat-kit/openai-like.js';
+import { openAICompatible, withStreamUsage } from '../openai-kit/openai-compatible.js';
 import { doubaoModels } from './models.js';
 
 /** Doubao (Volcengine Ark): OpenAI's protocol under `/api/v3`; stream usage only when asked for, so it is asked for. */
-export const doubao = openAILike({
+export const doubao = openAICompatible({
   id: 'doubao',
   models: doubaoModels,
   modes: ['chat', 'embeddings'],

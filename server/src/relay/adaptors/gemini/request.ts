@@ -8,9 +8,10 @@ import {
   readChatRequest,
   requestTools,
   stopList,
-} from '../chat-shapes/chat-request.js';
-import type { ChatMessage, ChatRequest, ChatToolChoice } from '../chat-shapes/openai-chat.types.js';
-import { invalidChannelKey, isRecord } from '../chat-shapes/upstream-errors.js';
+} from '../openai-kit/chat-request.js';
+import type { ChatMessage, ChatRequest, ChatToolChoice } from '../openai-kit/chat-types.js';
+import { isObject } from '../openai-kit/json.js';
+import { requiredKey } from '../openai-kit/upstream-errors.js';
 import type { GeminiContent, GeminiEmbeddingRequest, GeminiPart, GeminiRequest } from './types.js';
 
 const safetyCategories = [
@@ -35,12 +36,12 @@ const rejectedSchemaKeys = new Set([
 /** A JSON schema cleaned for Gemini: rejected keys removed at every level. */
 export function cleanSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(cleanSchema);
-  if (!isRecord(schema)) return schema;
+  if (!isObject(schema)) return schema;
   const cleaned: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (rejectedSchemaKeys.has(key)) continue;
     cleaned[key] =
-      key === 'properties' && isRecord(value)
+      key === 'properties' && isObject(value)
         ? Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, cleanSchema(inner)]))
         : cleanSchema(value);
   }
@@ -80,7 +81,7 @@ function functionResponse(message: ChatMessage, namesById: Map<string, string>):
   let response: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(text);
-    response = isRecord(parsed) ? parsed : { content: parsed };
+    response = isObject(parsed) ? parsed : { content: parsed };
   } catch {
     response = { content: text };
   }
@@ -150,7 +151,7 @@ export function toGeminiRequest(request: ChatRequest, options: { safetyThreshold
       {
         functionDeclarations: tools.map((tool) => {
           const parameters = cleanSchema(tool.function.parameters) as Record<string, unknown> | undefined;
-          const hasProperties = isRecord(parameters?.properties) && Object.keys(parameters.properties).length > 0;
+          const hasProperties = isObject(parameters?.properties) && Object.keys(parameters.properties).length > 0;
           // Gemini rejects an OBJECT schema without properties: a function without arguments has none.
           return {
             name: tool.function.name,
@@ -210,8 +211,7 @@ export const geminiVersion = (call: RelayCall) => call.channel.config.api_versio
 
 /** The Gemini request: generateContent, streamGenerateContent with SSE, or batchEmbedContents. */
 export function buildGeminiRequest(call: RelayCall): UpstreamRequest {
-  const key = call.channel.key.trim();
-  if (key === '') throw invalidChannelKey('Gemini channel key is empty');
+  const key = requiredKey(call.channel.key, 'Gemini', 'an API key');
   const prefix = `${call.channel.baseUrl}/${geminiVersion(call)}/models/${encodeURIComponent(call.model)}`;
   const headers = { 'content-type': 'application/json', 'x-goog-api-key': key };
   const value = call.body.kind === 'json' ? call.body.value : {};

@@ -1,10 +1,14 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
-import { chatResult, completionId, nowSeconds, toolCallId, usageOf } from '../chat-shapes/chat-answer.js';
-import { embeddingsResult } from '../chat-shapes/embeddings-answer.js';
-import type { ChatAnswerMessage, ChatCompletion, ChatToolCall, ChatUsage } from '../chat-shapes/openai-chat.types.js';
-import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
+import type { Usage } from '../../adaptor.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatResult, completionId, toolCallId } from '../openai-kit/chat-answer.js';
+import type { ChatAnswerMessage, ChatCompletion, ChatToolCall } from '../openai-kit/chat-types.js';
+import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
+import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
+import { errorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import type { GeminiCandidate, GeminiEmbeddingResponse, GeminiResponse, GeminiUsageMetadata } from './types.js';
 
 const filtered = new Set([
@@ -26,7 +30,7 @@ export function geminiFinishReason(reason: string | undefined, calledFunctions: 
 }
 
 /** usageMetadata as OpenAI usage (thinking tokens are billed as completion). */
-export function geminiUsage(metadata: GeminiUsageMetadata | undefined): ChatUsage {
+export function geminiUsage(metadata: GeminiUsageMetadata | undefined): Usage {
   const prompt = metadata?.promptTokenCount ?? 0;
   const completion = (metadata?.candidatesTokenCount ?? 0) + (metadata?.thoughtsTokenCount ?? 0);
   return usageOf(prompt, completion, metadata?.totalTokenCount ?? prompt + completion);
@@ -90,7 +94,7 @@ export function geminiToChatCompletion(response: GeminiResponse, model: string):
 export function googleErrorBody(status: number, parsed: unknown): UpstreamErrorBody | undefined {
   // The stream endpoint without alt=sse wraps answers in an array; errors too.
   const value = Array.isArray(parsed) ? parsed[0] : parsed;
-  if (!isRecord(value) || !isRecord(value.error)) return undefined;
+  if (!isObject(value) || !isObject(value.error)) return undefined;
   const message = stringOf(value.error.message);
   if (!message) return undefined;
   const type = stringOf(value.error.status) || 'upstream_error';
@@ -99,16 +103,14 @@ export function googleErrorBody(status: number, parsed: unknown): UpstreamErrorB
 
 /** Reads a non-2xx Gemini (or Vertex) answer, keeping Google's message. */
 export function readGeminiError(response: UpstreamResponse): UpstreamErrorBody {
-  return (
-    googleErrorBody(response.status, parseJsonBody(response.body)) ?? readErrorBody(response.status, response.body)
-  );
+  return googleErrorBody(response.status, parseJson(response.body)) ?? readErrorBody(response.status, response.body);
 }
 
 function parseObject(response: UpstreamResponse): Record<string, unknown> {
-  const parsed = parseJsonBody(response.body);
+  const parsed = parseJson(response.body);
   const error = googleErrorBody(500, parsed);
   if (error) throw new UpstreamError(error);
-  if (!isRecord(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(response.body)}`);
+  if (!isObject(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(response.body)}`);
   return parsed;
 }
 
@@ -120,6 +122,7 @@ export function readGeminiResponse(response: UpstreamResponse, call: RelayCall):
     return embeddingsResult(
       call,
       ((parsed as unknown as GeminiEmbeddingResponse).embeddings ?? []).map((embedding) => embedding.values ?? []),
+      undefined,
     );
   }
   return chatResult(geminiToChatCompletion(parsed as GeminiResponse, call.model));

@@ -1,9 +1,10 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { ChunkWriter, streamErrorChunk } from '../chat-shapes/chat-answer.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
-import type { ChatDelta, ChatUsage } from '../chat-shapes/openai-chat.types.js';
+import type { Usage } from '../../adaptor.js';
+import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatDelta } from '../openai-kit/chat-types.js';
+import { isObject, parseJson } from '../openai-kit/json.js';
 import { readSseData } from '../../pipeline/sse-lines.js';
-import { isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
 import { candidateContent, geminiFinishReason, geminiUsage } from './response.js';
 import type { GeminiResponse } from './types.js';
 
@@ -15,12 +16,12 @@ import type { GeminiResponse } from './types.js';
 export async function* readGeminiStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
   const writer = new ChunkWriter(call.model, readChatRequest(call).stream_options?.include_usage === true);
   const toolCounts = new Map<number, number>();
-  let usage: ChatUsage | undefined;
+  let usage: Usage | undefined;
   let sawAnything = false;
   for await (const data of readSseData(body)) {
-    const parsed = parseJsonBody(data);
-    if (!isRecord(parsed)) continue;
-    if (isRecord(parsed.error)) {
+    const parsed = parseJson(data);
+    if (!isObject(parsed)) continue;
+    if (isObject(parsed.error)) {
       yield streamErrorChunk(
         String(parsed.error.message ?? 'upstream stream error'),
         String(parsed.error.status ?? 'upstream_error'),

@@ -1,6 +1,6 @@
 import type { UpstreamErrorBody } from '../../adaptor.js';
-import { isObject } from '../chat-kit/openai-chat.js';
-import { vendorErrorBody } from '../chat-kit/upstream-failure.js';
+import { isObject } from '../openai-kit/json.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
 
 /**
  * MiniMax reports failures in `base_resp` and may do so with HTTP 200 and no choices: 1004 authentication,

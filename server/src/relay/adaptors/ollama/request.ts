@@ -8,9 +8,9 @@ import {
   readChatRequest,
   requestTools,
   stopList,
-} from '../chat-shapes/chat-request.js';
-import type { ChatMessage, ChatRequest } from '../chat-shapes/openai-chat.types.js';
-import { unsupportedRequest } from '../chat-shapes/upstream-errors.js';
+} from '../openai-kit/chat-request.js';
+import type { ChatMessage, ChatRequest } from '../openai-kit/chat-types.js';
+import { unsupportedRequest } from '../openai-kit/upstream-errors.js';
 import type { OllamaChatRequest, OllamaEmbedRequest, OllamaMessage, OllamaOptions } from './types.js';
 
 function toOllamaMessage(message: ChatMessage): OllamaMessage {

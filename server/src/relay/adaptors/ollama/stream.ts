@@ -1,9 +1,10 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { ChunkWriter, streamErrorChunk, usageOf } from '../chat-shapes/chat-answer.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
-import { readJsonLines } from '../chat-shapes/ndjson-lines.js';
-import type { ChatDelta } from '../chat-shapes/openai-chat.types.js';
-import { isRecord } from '../chat-shapes/upstream-errors.js';
+import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatDelta } from '../openai-kit/chat-types.js';
+import { isObject } from '../openai-kit/json.js';
+import { readJsonLines } from '../openai-kit/sse-events.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { ollamaFinishReason, ollamaToolCalls } from './response.js';
 import type { OllamaChatResponse } from './types.js';
 
@@ -12,7 +13,7 @@ export async function* readOllamaStream(body: AsyncIterable<Buffer>, call: Relay
   const writer = new ChunkWriter(call.model, readChatRequest(call).stream_options?.include_usage === true);
   let toolCount = 0;
   for await (const line of readJsonLines(body)) {
-    if (!isRecord(line)) continue;
+    if (!isObject(line)) continue;
     if (typeof line.error === 'string') {
       yield streamErrorChunk(line.error, 'ollama_error');
       return;

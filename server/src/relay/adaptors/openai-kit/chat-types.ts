@@ -91,7 +91,12 @@ export interface ChatCompletion {
   object: 'chat.completion';
   created: number;
   model: string;
-  choices: { index: number; message: ChatAnswerMessage; finish_reason: FinishReason | string | null }[];
+  choices: {
+    index: number;
+    message: ChatAnswerMessage;
+    logprobs?: null;
+    finish_reason: FinishReason | string | null;
+  }[];
   usage: ChatUsage;
 }
 
@@ -104,7 +109,7 @@ export interface ChatDeltaToolCall {
 
 export interface ChatDelta {
   role?: 'assistant';
-  content?: string;
+  content?: string | null;
   reasoning_content?: string;
   tool_calls?: ChatDeltaToolCall[];
 }
@@ -114,6 +119,6 @@ export interface ChatChunk {
   object: 'chat.completion.chunk';
   created: number;
   model: string;
-  choices: { index: number; delta: ChatDelta; finish_reason: FinishReason | string | null }[];
+  choices: { index: number; delta: ChatDelta; logprobs?: null; finish_reason: FinishReason | string | null }[];
   usage?: ChatUsage | null;
 }

@@ -1,5 +1,5 @@
 import type { AdaptorTools, OpenedAnswer, RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { bytesOf } from './ndjson-lines.js';
+import { bytesOf } from './sse-events.js';
 
 /**
  * For upstreams that never stream (DeepL, PaLM): sends the request through the relay's client and, for a

@@ -1,28 +1,10 @@
-import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
+import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
+import { messageText } from '../openai-kit/chat-request.js';
+import { isObject, stringOf } from '../openai-kit/json.js';
+import { readUsage } from '../openai-kit/usage.js';
 
 type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/** A usage object with numeric counts, or undefined. */
-export function readUsage(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  const prompt = Number(value.prompt_tokens ?? 0);
-  const completion = Number(value.completion_tokens ?? 0);
-  const total = Number(value.total_tokens ?? prompt + completion);
-  if (![prompt, completion, total].every(Number.isFinite)) return undefined;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total };
-}
-
-/** The text of a message `content`: a string, or the text parts of an array. */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part) => (isObject(part) && part.type === 'text' ? text(part.text) : '')).join('');
-}
 
 /** Generated text of a chat or completion answer (whole or one stream chunk). */
 export function choicesText(payload: Json): string {
@@ -31,8 +13,8 @@ export function choicesText(payload: Json): string {
   for (const choice of payload.choices) {
     if (!isObject(choice)) continue;
     const message = isObject(choice.message) ? choice.message : isObject(choice.delta) ? choice.delta : undefined;
-    if (message) result += contentText(message.content) + text(message.reasoning_content);
-    result += text(choice.text);
+    if (message) result += messageText(message.content) + stringOf(message.reasoning_content);
+    result += stringOf(choice.text);
   }
   return result;
 }
@@ -47,21 +29,22 @@ export function readErrorBody(status: number, body: Buffer): UpstreamErrorBody {
   } catch {
     parsed = undefined;
   }
-  if (isObject(parsed) && isObject(parsed.error) && text(parsed.error.message)) {
+  if (isObject(parsed) && isObject(parsed.error) && stringOf(parsed.error.message)) {
     const error = parsed.error;
     return {
       status,
-      message: text(error.message),
-      type: text(error.type) || 'upstream_error',
+      message: stringOf(error.message),
+      type: stringOf(error.type) || 'upstream_error',
       param: error.param === undefined || error.param === null ? null : String(error.param),
       code: error.code === undefined || error.code === null ? null : String(error.code),
     };
   }
   let message = '';
   if (isObject(parsed)) {
-    for (const field of upstreamMessageFields) message ||= text(parsed[field]);
-    if (isObject(parsed.header)) message ||= text(parsed.header.message);
-    if (isObject(parsed.response) && isObject(parsed.response.error)) message ||= text(parsed.response.error.message);
+    for (const field of upstreamMessageFields) message ||= stringOf(parsed[field]);
+    if (isObject(parsed.header)) message ||= stringOf(parsed.header.message);
+    if (isObject(parsed.response) && isObject(parsed.response.error))
+      message ||= stringOf(parsed.response.error.message);
   }
   return {
     status,
@@ -82,7 +65,7 @@ function parseJson(response: UpstreamResponse): Json {
   }
   if (!isObject(parsed)) throw unreadableAnswer('not a JSON object');
   // Some upstreams answer 200 with an error object (one-api checks error.type).
-  if (isObject(parsed.error) && (text(parsed.error.type) || text(parsed.error.message))) {
+  if (isObject(parsed.error) && (stringOf(parsed.error.type) || stringOf(parsed.error.message))) {
     const error = readErrorBody(response.status, response.body);
     throw new UpstreamError({ ...error, status: 500 });
   }
@@ -108,7 +91,7 @@ export function readOpenAIResponse(response: UpstreamResponse, call: RelayCall):
   if (call.mode === 'audio-transcription' || call.mode === 'audio-translation') {
     const isJson = (headers['content-type'] ?? '').includes('json');
     if (!isJson) return { ...base, text: response.body.toString('utf8') };
-    return { ...base, text: text(parseJson(response).text) };
+    return { ...base, text: stringOf(parseJson(response).text) };
   }
   const payload = parseJson(response);
   if (call.mode === 'images') return base;

@@ -1,6 +1,8 @@
 import type { RelayCall, RelayChunk, StreamWatcher, Usage } from '../../adaptor.js';
 import { readSseData } from '../../pipeline/sse-lines.js';
-import { choicesText, readUsage } from './response.js';
+import { tryParseObject } from '../openai-kit/json.js';
+import { readUsage } from '../openai-kit/usage.js';
+import { choicesText } from './response.js';
 
 /**
  * Passes an OpenAI event stream through chunk by chunk. Chunks without choices and without usage (Azure's
@@ -54,7 +56,7 @@ export class OpenAIStreamWatcher implements StreamWatcher {
     if (data === '') return true;
     if (hasEmptyChoices(data)) {
       // Azure's content-filter prelude: no choices, no usage, no error (dropped as readOpenAIStream does).
-      const payload = parsed(data);
+      const payload = tryParseObject(data);
       if (payload && !readUsage(payload.usage) && !payload.error) return false;
     }
     this.unparsed.push(data);
@@ -68,7 +70,7 @@ export class OpenAIStreamWatcher implements StreamWatcher {
     for (let index = this.unparsed.length - 1; index >= Math.max(0, this.unparsed.length - 3); index--) {
       const data = this.unparsed[index]!;
       if (!data.includes('"usage"')) continue;
-      const usage = readUsage(parsed(data)?.usage);
+      const usage = readUsage(tryParseObject(data)?.usage);
       if (!usage) continue;
       if (usage.prompt_tokens > 0 && usage.completion_tokens > 0) return { usage, text: '' };
       break;
@@ -79,21 +81,12 @@ export class OpenAIStreamWatcher implements StreamWatcher {
 
   private parseKept(): void {
     for (const data of this.unparsed) {
-      const payload = parsed(data);
+      const payload = tryParseObject(data);
       if (!payload) continue;
       this.usage = readUsage(payload.usage) ?? this.usage;
       this.text += choicesText(payload);
     }
     this.unparsed = [];
     this.unparsedChars = 0;
-  }
-}
-
-function parsed(data: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import type { Adaptor } from '../../adaptor.js';
-import { openWholeAnswer } from '../chat-shapes/whole-answer-stream.js';
+import { openWholeAnswer } from '../openai-kit/whole-answer-stream.js';
 import { readGeminiError } from '../gemini/response.js';
 import { palmModels } from './models.js';
 import { buildPalmRequest } from './request.js';

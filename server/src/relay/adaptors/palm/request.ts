@@ -1,7 +1,7 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { messageText, readChatRequest } from '../chat-shapes/chat-request.js';
-import type { ChatRequest } from '../chat-shapes/openai-chat.types.js';
-import { invalidChannelKey } from '../chat-shapes/upstream-errors.js';
+import { messageText, readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatRequest } from '../openai-kit/chat-types.js';
+import { requiredKey } from '../openai-kit/upstream-errors.js';
 import type { PalmRequest } from './types.js';
 
 /**
@@ -27,8 +27,7 @@ export function toPalmRequest(request: ChatRequest): PalmRequest {
 
 /** `POST {base}/v1beta2/models/chat-bison-001:generateMessage` with `x-goog-api-key`. */
 export function buildPalmRequest(call: RelayCall): UpstreamRequest {
-  const key = call.channel.key.trim();
-  if (key === '') throw invalidChannelKey('PaLM channel key is empty');
+  const key = requiredKey(call.channel.key, 'PaLM', 'an API key');
   return {
     url: `${call.channel.baseUrl}/v1beta2/models/chat-bison-001:generateMessage`,
     method: 'POST',

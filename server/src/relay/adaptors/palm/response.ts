@@ -1,10 +1,11 @@
 import type { RelayCall, RelayResult, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { countMessages, countText } from '../../tokenizer/count-tokens.js';
-import { chatCompletion, chatResult, usageOf } from '../chat-shapes/chat-answer.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
-import type { ChatCompletion } from '../chat-shapes/openai-chat.types.js';
-import { bodyExcerpt, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { chatCompletion, chatResult } from '../openai-kit/chat-answer.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatCompletion } from '../openai-kit/chat-types.js';
+import { bodyExcerpt, isObject, parseJson } from '../openai-kit/json.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { googleErrorBody } from '../gemini/response.js';
 import type { PalmResponse } from './types.js';
 
@@ -13,10 +14,10 @@ import type { PalmResponse } from './types.js';
  * does); a reply withheld by a filter is an empty content_filter answer.
  */
 export function palmToChatCompletion(body: Buffer, call: RelayCall): ChatCompletion {
-  const parsed = parseJsonBody(body);
+  const parsed = parseJson(body);
   const error = googleErrorBody(500, parsed);
   if (error) throw new UpstreamError(error);
-  if (!isRecord(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(body)}`);
+  if (!isObject(parsed)) throw unreadableAnswer(`not a JSON object: ${bodyExcerpt(body)}`);
   const answer = parsed as PalmResponse;
   const reply = answer.candidates?.[0]?.content;
   const filtered = reply === undefined && (answer.filters?.length ?? 0) > 0;

@@ -1,6 +1,6 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { ChunkWriter } from '../chat-shapes/chat-answer.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
+import { ChunkWriter } from '../openai-kit/chat-answer.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
 import { palmToChatCompletion } from './response.js';
 
 /** PaLM does not stream: its whole answer is replayed as one content chunk and a finish chunk. */

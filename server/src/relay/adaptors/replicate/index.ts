@@ -1,5 +1,5 @@
 import type { Adaptor, AdaptorTools, OpenedAnswer, RelayCall } from '../../adaptor.js';
-import { bytesOf } from '../chat-shapes/ndjson-lines.js';
+import { bytesOf } from '../openai-kit/sse-events.js';
 import { replicateModels } from './models.js';
 import { openReplicateStream } from './open-stream.js';
 import { buildReplicateRequest } from './request.js';

@@ -1,6 +1,6 @@
 import type { AdaptorTools, OpenedAnswer, RelayCall } from '../../adaptor.js';
 import { transportError } from '../../upstream-error.js';
-import { bytesOf } from '../chat-shapes/ndjson-lines.js';
+import { bytesOf } from '../openai-kit/sse-events.js';
 import { buildReplicateRequest, replicateHeaders } from './request.js';
 import { parsePrediction } from './response.js';
 

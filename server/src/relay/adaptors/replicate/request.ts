@@ -1,7 +1,7 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { maxOutputTokens, messageText, readChatRequest } from '../chat-shapes/chat-request.js';
-import type { ChatRequest } from '../chat-shapes/openai-chat.types.js';
-import { invalidChannelKey, unsupportedRequest } from '../chat-shapes/upstream-errors.js';
+import { maxOutputTokens, messageText, readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatRequest } from '../openai-kit/chat-types.js';
+import { requiredKey, unsupportedRequest } from '../openai-kit/upstream-errors.js';
 import type { PredictionRequest } from './types.js';
 
 /** The language-model input, as one-api builds it: the conversation as `role: text` lines. */
@@ -43,8 +43,7 @@ export function predictionsUrl(call: RelayCall): string {
 }
 
 export function replicateHeaders(call: RelayCall): Record<string, string> {
-  const key = call.channel.key.trim();
-  if (key === '') throw invalidChannelKey('Replicate channel key (API token) is empty');
+  const key = requiredKey(call.channel.key, 'Replicate', 'an API token');
   return { 'content-type': 'application/json', authorization: `Bearer ${key}` };
 }
 

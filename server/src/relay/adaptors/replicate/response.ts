@@ -2,8 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AdaptorTools, RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
-import { chatCompletion, chatResult, nowSeconds, usageOf } from '../chat-shapes/chat-answer.js';
-import { bodyExcerpt, errorBody, isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatCompletion, chatResult } from '../openai-kit/chat-answer.js';
+import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
+import { errorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { replicateHeaders } from './request.js';
 import type { Prediction } from './types.js';
 
@@ -13,16 +16,16 @@ const terminal = new Set(['succeeded', 'failed', 'canceled']);
 
 /** Replicate's problem details (`detail`, `title`) as an OpenAI error. */
 export function readReplicateError(response: UpstreamResponse): UpstreamErrorBody {
-  const parsed = parseJsonBody(response.body);
-  const message = isRecord(parsed) ? stringOf(parsed.detail) || stringOf(parsed.title) : '';
+  const parsed = parseJson(response.body);
+  const message = isObject(parsed) ? stringOf(parsed.detail) || stringOf(parsed.title) : '';
   return message
     ? errorBody(response.status, message, 'replicate_error', String(response.status))
     : readErrorBody(response.status, response.body);
 }
 
 export function parsePrediction(body: Buffer): Prediction {
-  const parsed = parseJsonBody(body);
-  if (!isRecord(parsed) || typeof parsed.status !== 'string' || !isRecord(parsed.urls))
+  const parsed = parseJson(body);
+  if (!isObject(parsed) || typeof parsed.status !== 'string' || !isObject(parsed.urls))
     throw unreadableAnswer(`not a prediction: ${bodyExcerpt(body)}`);
   return parsed as unknown as Prediction;
 }

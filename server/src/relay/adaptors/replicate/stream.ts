@@ -1,8 +1,8 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { ChunkWriter, streamErrorChunk } from '../chat-shapes/chat-answer.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
-import { readSseEvents } from '../chat-shapes/sse-events.js';
-import { isRecord, parseJsonBody, stringOf } from '../chat-shapes/upstream-errors.js';
+import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
+import { isObject, parseJson, stringOf } from '../openai-kit/json.js';
+import { readSseEvents } from '../openai-kit/sse-events.js';
 
 /**
  * A prediction's stream URL (`event: output` with raw text tokens, `event: error`, `event: done`) as OpenAI
@@ -13,17 +13,17 @@ export async function* readReplicateStream(body: AsyncIterable<Buffer>, call: Re
   for await (const event of readSseEvents(body)) {
     if (event.event === 'output' && event.data !== '') yield writer.delta({ content: event.data });
     else if (event.event === 'error') {
-      const parsed = parseJsonBody(event.data);
+      const parsed = parseJson(event.data);
       yield streamErrorChunk(
-        (isRecord(parsed) ? stringOf(parsed.detail) || stringOf(parsed.error) : '') ||
+        (isObject(parsed) ? stringOf(parsed.detail) || stringOf(parsed.error) : '') ||
           event.data ||
           'Replicate stream error',
         'replicate_error',
       );
       return;
     } else if (event.event === 'done') {
-      const parsed = parseJsonBody(event.data);
-      const reason = isRecord(parsed) ? stringOf(parsed.reason) : '';
+      const parsed = parseJson(event.data);
+      const reason = isObject(parsed) ? stringOf(parsed.reason) : '';
       if (reason === 'error' || reason === 'canceled') {
         yield streamErrorChunk(`Replicate prediction ${reason}`, 'replicate_error');
         return;

@@ -1,13 +1,8 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import {
-  chatRequestOf,
-  embeddingInputs,
-  isObject,
-  messageText,
-  offeredFunctions,
-  type OpenAIChatRequest,
-} from '../chat-kit/openai-chat.js';
-import { channelKeyError, splitChannelKey } from '../chat-kit/upstream-failure.js';
+import { embeddingInputs, messageText, offeredFunctions, readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatRequest } from '../openai-kit/chat-types.js';
+import { isObject } from '../openai-kit/json.js';
+import { channelKeyError, splitChannelKey } from '../openai-kit/upstream-errors.js';
 import { tc3Authorization } from './sign.js';
 import type { HunyuanChatRequest, HunyuanContent, HunyuanMessage } from './types.js';
 
@@ -36,7 +31,7 @@ function hunyuanContents(content: unknown): HunyuanContent[] | undefined {
   });
 }
 
-function hunyuanMessages(request: OpenAIChatRequest): HunyuanMessage[] {
+function hunyuanMessages(request: ChatRequest): HunyuanMessage[] {
   return request.messages.map((message) => {
     const contents = hunyuanContents(message.content);
     const converted: HunyuanMessage = contents
@@ -60,7 +55,7 @@ function hunyuanMessages(request: OpenAIChatRequest): HunyuanMessage[] {
 }
 
 /** The ChatCompletions body (Hunyuan wants tool parameters as a JSON string). */
-export function hunyuanChatBody(request: OpenAIChatRequest): HunyuanChatRequest {
+export function hunyuanChatBody(request: ChatRequest): HunyuanChatRequest {
   const body: HunyuanChatRequest = {
     Model: request.model,
     Messages: hunyuanMessages(request),
@@ -100,7 +95,7 @@ export function buildTencentRequest(call: RelayCall, nowMs = Date.now()): Upstre
   const credentials = parseTencentKey(call.channel.key);
   const action = call.mode === 'embeddings' ? 'GetEmbedding' : 'ChatCompletions';
   const body = JSON.stringify(
-    call.mode === 'embeddings' ? { InputList: embeddingInputs(call) } : hunyuanChatBody(chatRequestOf(call)),
+    call.mode === 'embeddings' ? { InputList: embeddingInputs(call) } : hunyuanChatBody(readChatRequest(call)),
   );
   const timestampSeconds = Math.floor(nowMs / 1000);
   const host = new URL(call.channel.baseUrl).host;

@@ -1,14 +1,12 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
-import {
-  chatCompletionResult,
-  embeddingsResult,
-  nowSeconds,
-  usageOf,
-  type AnswerMessage,
-} from '../chat-kit/openai-answer.js';
-import { bodyOf, isObject } from '../chat-kit/openai-chat.js';
-import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatCompletion, chatResult } from '../openai-kit/chat-answer.js';
+import type { ChatAnswerMessage } from '../openai-kit/chat-types.js';
+import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
+import { isObject, parseJsonObject, tryParseObject } from '../openai-kit/json.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import type {
   HunyuanChatResponse,
   HunyuanEmbeddingResponse,
@@ -65,24 +63,26 @@ export function readTencentResponse(response: UpstreamResponse, call: RelayCall)
   if (call.mode === 'embeddings') {
     const answer = inner as HunyuanEmbeddingResponse;
     const vectors = (answer.Data ?? []).map((item) => ({ index: item.Index, embedding: item.Embedding }));
-    return embeddingsResult(call.model, vectors, hunyuanUsage(answer.Usage), bodyOf(call).encoding_format);
+    return embeddingsResult(call, vectors, hunyuanUsage(answer.Usage));
   }
   const answer = inner as HunyuanChatResponse;
   const choice = answer.Choices?.[0];
-  const message: AnswerMessage = { role: 'assistant', content: choice?.Message?.Content ?? '' };
+  const message: ChatAnswerMessage = { role: 'assistant', content: choice?.Message?.Content ?? '' };
   const toolCalls = choice?.Message?.ToolCalls;
   if (toolCalls?.length) {
     message.tool_calls = openAIToolCalls(toolCalls);
     message.content = message.content || null;
   }
-  return chatCompletionResult({
-    id: answer.Id ?? answer.RequestId ?? `chatcmpl-${nowSeconds()}`,
-    created: answer.Created ?? nowSeconds(),
-    model: call.model,
-    message,
-    finishReason: hunyuanFinishReason(choice?.FinishReason) ?? 'stop',
-    usage: hunyuanUsage(answer.Usage),
-  });
+  return chatResult(
+    chatCompletion({
+      id: answer.Id ?? answer.RequestId ?? `chatcmpl-${nowSeconds()}`,
+      created: answer.Created ?? nowSeconds(),
+      model: call.model,
+      message,
+      finishReason: hunyuanFinishReason(choice?.FinishReason) ?? 'stop',
+      usage: hunyuanUsage(answer.Usage),
+    }),
+  );
 }
 
 /** A non-2xx answer (or a JSON error where a stream was expected) in OpenAI's shape. */

@@ -1,9 +1,10 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { readLines } from '../../pipeline/sse-lines.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { chatChunkData, nowSeconds, type ChunkDelta } from '../chat-kit/openai-answer.js';
-import { isObject } from '../chat-kit/openai-chat.js';
-import { tryParseObject } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatChunkData } from '../openai-kit/chat-answer.js';
+import type { ChatDelta } from '../openai-kit/chat-types.js';
+import { isObject, tryParseObject } from '../openai-kit/json.js';
 import { hunyuanFinishReason, hunyuanUsage, tencentErrorBody } from './response.js';
 import type { HunyuanChatResponse, HunyuanError } from './types.js';
 
@@ -23,7 +24,7 @@ export async function* readTencentStream(body: AsyncIterable<Buffer>, call: Rela
     if (error?.Code) throw new UpstreamError(tencentErrorBody(error, inner.RequestId as string | undefined));
     const event = inner as HunyuanChatResponse;
     const choice = event.Choices?.[0];
-    const delta: ChunkDelta = { content: choice?.Delta?.Content ?? '' };
+    const delta: ChatDelta = { content: choice?.Delta?.Content ?? '' };
     if (first) delta.role = 'assistant';
     first = false;
     const toolCalls = choice?.Delta?.ToolCalls;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { JWT } from 'google-auth-library';
 import { UpstreamError } from '../../upstream-error.js';
-import { errorBody, isRecord, stringOf } from '../chat-shapes/upstream-errors.js';
+import { isObject, stringOf } from '../openai-kit/json.js';
+import { errorBody } from '../openai-kit/upstream-errors.js';
 import type { ServiceAccountKey } from './types.js';
 
 const googleTokenUrl = 'https://oauth2.googleapis.com/token';
@@ -68,10 +69,10 @@ export async function vertexAccessToken(
 
 /** A failed token exchange as an upstream error: the OAuth error text kept, a 4xx status meaning a bad key. */
 function tokenError(error: unknown): UpstreamError {
-  const response = isRecord(error) && isRecord(error.response) ? error.response : undefined;
+  const response = isObject(error) && isObject(error.response) ? error.response : undefined;
   const status = typeof response?.status === 'number' ? response.status : 502;
   const data = response?.data;
-  const detail = isRecord(data) ? stringOf(data.error_description) || stringOf(data.error) : '';
+  const detail = isObject(data) ? stringOf(data.error_description) || stringOf(data.error) : '';
   const message = `Vertex AI token exchange failed: ${detail || (error instanceof Error ? error.message : String(error))}`;
   // A rejected key is the channel's problem (401 so channel health sees it); an unreachable endpoint may pass.
   return new UpstreamError(

@@ -1,6 +1,6 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
 import { platformBetas, toClaudeRequest } from '../anthropic/request.js';
-import { readChatRequest } from '../chat-shapes/chat-request.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
 import { toGeminiRequest } from '../gemini/request.js';
 import { isVertexClaude } from './models.js';
 import type { VertexEmbeddingRequest, VertexSettings } from './types.js';

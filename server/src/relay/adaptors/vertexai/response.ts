@@ -1,15 +1,16 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { unreadableAnswer } from '../../upstream-error.js';
 import { readAnthropicError, readAnthropicResponse } from '../anthropic/response.js';
-import { embeddingsResult } from '../chat-shapes/embeddings-answer.js';
-import { bodyExcerpt, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
+import { bodyExcerpt, isObject, parseJson } from '../openai-kit/json.js';
+import { usageOf } from '../openai-kit/usage.js';
 import { readGeminiError, readGeminiResponse } from '../gemini/response.js';
 import { isVertexClaude } from './models.js';
 import type { VertexEmbeddingResponse } from './types.js';
 
 function readEmbeddings(response: UpstreamResponse, call: RelayCall): RelayResult {
-  const parsed = parseJsonBody(response.body);
-  if (!isRecord(parsed) || !Array.isArray(parsed.predictions))
+  const parsed = parseJson(response.body);
+  if (!isObject(parsed) || !Array.isArray(parsed.predictions))
     throw unreadableAnswer(`no predictions: ${bodyExcerpt(response.body)}`);
   const predictions = (parsed as unknown as VertexEmbeddingResponse).predictions;
   const promptTokens = predictions.reduce(
@@ -19,7 +20,7 @@ function readEmbeddings(response: UpstreamResponse, call: RelayCall): RelayResul
   return embeddingsResult(
     call,
     predictions.map((prediction) => prediction.embeddings?.values ?? []),
-    promptTokens,
+    usageOf(promptTokens, 0),
   );
 }
 
@@ -31,6 +32,6 @@ export function readVertexResponse(response: UpstreamResponse, call: RelayCall):
 
 /** Vertex errors use Google's envelope, except that Claude models may answer with Anthropic's (`type: "error"`). */
 export function readVertexError(response: UpstreamResponse): UpstreamErrorBody {
-  const parsed = parseJsonBody(response.body);
-  return isRecord(parsed) && parsed.type === 'error' ? readAnthropicError(response) : readGeminiError(response);
+  const parsed = parseJson(response.body);
+  return isObject(parsed) && parsed.type === 'error' ? readAnthropicError(response) : readGeminiError(response);
 }

@@ -1,14 +1,17 @@
 import type { ChannelSettings } from '../../adaptor.js';
-import { invalidChannelKey, isRecord, parseJsonBody } from '../chat-shapes/upstream-errors.js';
+import { isObject, parseJson } from '../openai-kit/json.js';
+import { channelKeyError } from '../openai-kit/upstream-errors.js';
 import type { ServiceAccountKey, VertexSettings } from './types.js';
 
 const keyFormat = 'region|project_id|<service-account JSON>';
 
 function parseServiceAccount(text: string): ServiceAccountKey {
-  const parsed = parseJsonBody(text.trim());
-  if (!isRecord(parsed) || typeof parsed.client_email !== 'string' || typeof parsed.private_key !== 'string') {
-    throw invalidChannelKey(
-      `Vertex AI key must be ${keyFormat} (or the service-account JSON with region and project in the channel config); the JSON needs client_email and private_key`,
+  const parsed = parseJson(text.trim());
+  if (!isObject(parsed) || typeof parsed.client_email !== 'string' || typeof parsed.private_key !== 'string') {
+    throw channelKeyError(
+      'Vertex AI',
+      `${keyFormat} (or the service-account JSON with region and project in the channel config)`,
+      'the JSON needs client_email and private_key',
     );
   }
   return parsed as unknown as ServiceAccountKey;
@@ -30,7 +33,7 @@ export function readVertexSettings(channel: ChannelSettings): VertexSettings {
     else {
       const first = key.indexOf('|');
       const second = first === -1 ? -1 : key.indexOf('|', first + 1);
-      if (second === -1) throw invalidChannelKey(`Vertex AI key must be ${keyFormat}`);
+      if (second === -1) throw channelKeyError('Vertex AI', keyFormat);
       region ||= key.slice(0, first).trim();
       projectId ||= key.slice(first + 1, second).trim();
       json = key.slice(second + 1);
@@ -38,7 +41,7 @@ export function readVertexSettings(channel: ChannelSettings): VertexSettings {
   }
   const serviceAccount = parseServiceAccount(json);
   projectId ||= serviceAccount.project_id ?? '';
-  if (!region) throw invalidChannelKey('Vertex AI channel has no region (key region|project_id|JSON or config region)');
-  if (!projectId) throw invalidChannelKey('Vertex AI channel has no project id');
+  if (!region) throw channelKeyError('Vertex AI', keyFormat, 'no region in the key or the config');
+  if (!projectId) throw channelKeyError('Vertex AI', keyFormat, 'no project id in the key, the config or the JSON');
   return { region, projectId, serviceAccount };
 }

@@ -1,5 +1,5 @@
 import type { UpstreamErrorBody } from '../../adaptor.js';
-import { vendorErrorBody } from '../chat-kit/upstream-failure.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
 import { sparkErrorStatus } from '../xunfei/response.js';
 
 /** Every Spark HTTP answer and chunk carries `code` (0 = success), `message` and `sid`. */

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { chatRequestOf, messageText, offeredFunctions, type OpenAIChatRequest } from '../chat-kit/openai-chat.js';
-import { splitChannelKey } from '../chat-kit/upstream-failure.js';
+import { messageText, offeredFunctions, readChatRequest } from '../openai-kit/chat-request.js';
+import type { ChatRequest } from '../openai-kit/chat-types.js';
+import { splitChannelKey } from '../openai-kit/upstream-errors.js';
 import { sparkDomain, sparkPath, sparkSupportsFunctions, sparkVersion } from './models.js';
 import type { SparkMessage, SparkRequest } from './types.js';
 
@@ -45,7 +46,7 @@ export function signSparkUrl(baseUrl: string, path: string, credentials: SparkCr
   return `${origin.protocol}//${host}${path}?${query}`;
 }
 
-function sparkMessages(request: OpenAIChatRequest): SparkMessage[] {
+function sparkMessages(request: ChatRequest): SparkMessage[] {
   return request.messages.map((message) => {
     const content = messageText(message.content);
     if (message.role === 'system' || message.role === 'developer') return { role: 'system', content };
@@ -62,7 +63,7 @@ function sparkMessages(request: OpenAIChatRequest): SparkMessage[] {
 
 /** The one frame the client sends. `n` is not copied into `top_k` (a one-api slip). */
 export function sparkFrame(call: RelayCall, credentials: SparkCredentials, domain: string): SparkRequest {
-  const request = chatRequestOf(call);
+  const request = readChatRequest(call);
   const chat: SparkRequest['parameter']['chat'] = { domain };
   if (request.temperature !== undefined) chat.temperature = Math.min(1, Math.max(0, request.temperature));
   if (request.top_k !== undefined) chat.top_k = request.top_k;

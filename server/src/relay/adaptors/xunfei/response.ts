@@ -1,8 +1,11 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
-import { chatCompletionResult, nowSeconds, usageOf, type AnswerMessage } from '../chat-kit/openai-answer.js';
-import { newToolCallId } from '../chat-kit/tool-call-id.js';
-import { tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatCompletion, chatResult, toolCallId } from '../openai-kit/chat-answer.js';
+import type { ChatAnswerMessage } from '../openai-kit/chat-types.js';
+import { tryParseObject } from '../openai-kit/json.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
 import type { SparkFrame } from './types.js';
 
 /**
@@ -61,25 +64,27 @@ export function readXunfeiResponse(response: UpstreamResponse, call: RelayCall):
   }
   // A socket closed before the `status: 2` frame is a cut answer, not a short one.
   if (!finished) throw unreadableAnswer('the Spark socket closed before the last frame');
-  const message: AnswerMessage = { role: 'assistant', content };
+  const message: ChatAnswerMessage = { role: 'assistant', content };
   if (functionCall) {
     message.content = content || null;
     message.tool_calls = [
       {
-        id: newToolCallId(),
+        id: toolCallId(),
         type: 'function',
         function: { name: functionCall.name, arguments: functionCall.arguments || '{}' },
       },
     ];
   }
-  return chatCompletionResult({
-    id: id || `chatcmpl-${nowSeconds()}`,
-    created: nowSeconds(),
-    model: call.model,
-    message,
-    finishReason: functionCall ? 'tool_calls' : 'stop',
-    usage,
-  });
+  return chatResult(
+    chatCompletion({
+      id: id || `chatcmpl-${nowSeconds()}`,
+      created: nowSeconds(),
+      model: call.model,
+      message,
+      finishReason: functionCall ? 'tool_calls' : 'stop',
+      usage,
+    }),
+  );
 }
 
 /** A refused handshake (401 bad signature, 403 clock skew) keeps Spark's `message`. */

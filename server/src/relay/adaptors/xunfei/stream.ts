@@ -1,9 +1,10 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { readLines } from '../../pipeline/sse-lines.js';
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
-import { chatChunkData, nowSeconds, type ChunkDelta } from '../chat-kit/openai-answer.js';
-import { newToolCallId } from '../chat-kit/tool-call-id.js';
-import { tryParseObject } from '../chat-kit/upstream-failure.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatChunkData, toolCallId } from '../openai-kit/chat-answer.js';
+import type { ChatDelta } from '../openai-kit/chat-types.js';
+import { tryParseObject } from '../openai-kit/json.js';
 import { isLastFrame, sparkErrorBody, sparkUsage } from './response.js';
 import type { SparkFrame } from './types.js';
 
@@ -18,13 +19,13 @@ export async function* readXunfeiStream(body: AsyncIterable<Buffer>, call: Relay
     const texts = frame.payload?.choices?.text ?? [];
     const content = texts.map((text) => text.content ?? '').join('');
     const functionCall = texts.find((text) => text.function_call)?.function_call;
-    const delta: ChunkDelta = first ? { role: 'assistant', content } : { content };
+    const delta: ChatDelta = first ? { role: 'assistant', content } : { content };
     first = false;
     if (functionCall) {
       delta.tool_calls = [
         {
           index: 0,
-          id: newToolCallId(),
+          id: toolCallId(),
           type: 'function',
           function: { name: functionCall.name, arguments: functionCall.arguments || '{}' },
         },

@@ -1,5 +1,5 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { bodyOf, chatRequestOf, messageText } from '../chat-kit/openai-chat.js';
+import { bodyOf, messageText, readChatRequest } from '../openai-kit/chat-request.js';
 import { zhipuApiVersion } from './models.js';
 import { zhipuToken } from './token.js';
 import type { ZhipuV3Request } from './types.js';
@@ -27,7 +27,7 @@ function v4Body(call: RelayCall): Record<string, unknown> {
 
 /** The legacy v3 `invoke` body: system turns become user turns, content is flattened to text. */
 export function zhipuV3Body(call: RelayCall): ZhipuV3Request {
-  const request = chatRequestOf(call);
+  const request = readChatRequest(call);
   const prompt = request.messages.map((message) => ({
     role: message.role === 'assistant' ? ('assistant' as const) : ('user' as const),
     content: messageText(message.content),

@@ -1,9 +1,12 @@
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { chatCompletionResult, jsonResult, nowSeconds, usageOf } from '../chat-kit/openai-answer.js';
-import { isObject } from '../chat-kit/openai-chat.js';
-import { parseJsonObject, tryParseObject, vendorErrorBody } from '../chat-kit/upstream-failure.js';
-import { readUsage, choicesText } from '../openai/response.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatCompletion, chatResult, jsonResult } from '../openai-kit/chat-answer.js';
+import { isObject, parseJsonObject, tryParseObject } from '../openai-kit/json.js';
+import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
+import { usageOf } from '../openai-kit/usage.js';
+import { choicesText } from '../openai/response.js';
+import { readUsage } from '../openai-kit/usage.js';
 import { zhipuApiVersion } from './models.js';
 import type { ZhipuV3Response, ZhipuV3Usage, ZhipuV4Error } from './types.js';
 
@@ -63,14 +66,16 @@ function readV3(response: UpstreamResponse, call: RelayCall): RelayResult {
   if (!answer.success) throw new UpstreamError(zhipuErrorBody(answer.code, answer.msg));
   const data = answer.data ?? {};
   const content = (data.choices ?? []).map((choice) => unwrapV3Content(choice.content)).join('');
-  return chatCompletionResult({
-    id: data.task_id ?? data.request_id ?? `chatcmpl-${nowSeconds()}`,
-    created: nowSeconds(),
-    model: call.model,
-    message: { role: 'assistant', content },
-    finishReason: 'stop',
-    usage: zhipuV3Usage(data.usage),
-  });
+  return chatResult(
+    chatCompletion({
+      id: data.task_id ?? data.request_id ?? `chatcmpl-${nowSeconds()}`,
+      created: nowSeconds(),
+      model: call.model,
+      message: { role: 'assistant', content },
+      finishReason: 'stop',
+      usage: zhipuV3Usage(data.usage),
+    }),
+  );
 }
 
 /** A whole answer of either API version, converted to OpenAI's shape. */

@@ -1,19 +1,19 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { readLines } from '../../pipeline/sse-lines.js';
+import { readSseData } from '../../pipeline/sse-lines.js';
+import { readSseEvents } from '../openai-kit/sse-events.js';
 import { UpstreamError } from '../../upstream-error.js';
-import { chatChunkData, nowSeconds } from '../chat-kit/openai-answer.js';
-import { isObject } from '../chat-kit/openai-chat.js';
-import { tryParseObject } from '../chat-kit/upstream-failure.js';
-import { choicesText, readUsage } from '../openai/response.js';
+import { nowSeconds } from '../../../lib/time.js';
+import { chatChunkData } from '../openai-kit/chat-answer.js';
+import { isObject, tryParseObject } from '../openai-kit/json.js';
+import { choicesText } from '../openai/response.js';
+import { readUsage } from '../openai-kit/usage.js';
 import { zhipuApiVersion } from './models.js';
 import { zhipuErrorBody, zhipuFinishReason, zhipuV3Usage } from './response.js';
 import type { ZhipuV3StreamMeta } from './types.js';
 
 /** v4 chunks are OpenAI's, except that `object` may be missing and `sensitive` ends a filtered answer. */
 async function* readV4Stream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
-  for await (const line of readLines(body)) {
-    if (!line.startsWith('data:')) continue;
-    const data = line.slice(5).trim();
+  for await (const data of readSseData(body)) {
     if (data === '[DONE]') return;
     const payload = tryParseObject(data);
     if (!payload) continue;
@@ -28,49 +28,24 @@ async function* readV4Stream(body: AsyncIterable<Buffer>, call: RelayCall): Asyn
   }
 }
 
-interface V3Event {
-  event: string;
-  data: string[];
-  meta?: string;
-}
-
-/** Groups SSE lines into events (v3 splits multi-line text over several `data:` lines). */
-async function* readV3Events(body: AsyncIterable<Buffer>): AsyncIterable<V3Event> {
-  let current: V3Event = { event: 'add', data: [] };
-  for await (const line of readLines(body)) {
-    if (line === '') {
-      if (current.data.length > 0 || current.meta !== undefined || current.event !== 'add') yield current;
-      current = { event: 'add', data: [] };
-      continue;
-    }
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const raw = colon === -1 ? '' : line.slice(colon + 1);
-    const value = raw.startsWith(' ') ? raw.slice(1) : raw; // SSE drops one space after the colon
-    if (field === 'event') current.event = value.trim();
-    else if (field === 'data') current.data.push(value);
-    else if (field === 'meta') current.meta = value;
-  }
-  if (current.data.length > 0 || current.meta !== undefined) yield current;
-}
-
 /** v3 `sse-invoke`: `event:add` carries raw text, `event:finish` the usage in its `meta:` line. */
 async function* readV3Stream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
   const id = `chatcmpl-${nowSeconds()}`;
   const created = nowSeconds();
   let first = true;
-  for await (const event of readV3Events(body)) {
-    const text = event.data.join('\n');
-    if (event.event === 'error' || event.event === 'interrupted') {
-      throw new UpstreamError(zhipuErrorBody(500, text || `stream ${event.event}`));
+  for await (const event of readSseEvents(body)) {
+    const text = event.data;
+    const name = event.event.trim() || 'add';
+    if (name === 'error' || name === 'interrupted') {
+      throw new UpstreamError(zhipuErrorBody(500, text || `stream ${name}`));
     }
     const delta = first ? { role: 'assistant' as const, content: text } : { content: text };
     first = false;
-    if (event.event !== 'finish') {
+    if (name !== 'finish') {
       yield { data: chatChunkData({ id, created, model: call.model, delta, finishReason: null }), text };
       continue;
     }
-    const meta = (event.meta ? tryParseObject(event.meta) : undefined) as ZhipuV3StreamMeta | undefined;
+    const meta = (event.fields.meta ? tryParseObject(event.fields.meta) : undefined) as ZhipuV3StreamMeta | undefined;
     const usage = meta?.usage ? zhipuV3Usage(meta.usage) : undefined;
     yield { data: chatChunkData({ id, created, model: call.model, delta, finishReason: 'stop', usage }), usage, text };
   }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { channelKeyError } from '../chat-kit/upstream-failure.js';
+import { channelKeyError } from '../openai-kit/upstream-errors.js';
 
 const lifetimeMs = 24 * 60 * 60 * 1000;
 const renewBeforeMs = 60 * 60 * 1000;

@@ -4,7 +4,7 @@ import { collect, fixture, pieces } from '../../../../test/mock-upstreams/intern
 import { relayCall } from '../../../../test/relay-call.js';
 import { toClaudeRequest } from '../../adaptors/anthropic/request.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
-import type { ChatChunk, ChatCompletion } from '../../adaptors/chat-shapes/openai-chat.types.js';
+import type { ChatChunk, ChatCompletion } from '../../adaptors/openai-kit/chat-types.js';
 import { anthropicClientHeaders } from './client-headers.js';
 import { documentReaders } from './documents.js';
 import { anthropicError } from './errors.js';

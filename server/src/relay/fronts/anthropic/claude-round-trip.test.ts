@@ -9,7 +9,7 @@ import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
 import type { ClaudeCacheControl, ClaudeResponse } from '../../adaptors/anthropic/types.js';
 import { buildBedrockInvocation } from '../../adaptors/aws/request.js';
 import { readBedrockAnswer } from '../../adaptors/aws/response.js';
-import type { ChatRequest } from '../../adaptors/chat-shapes/openai-chat.types.js';
+import type { ChatRequest } from '../../adaptors/openai-kit/chat-types.js';
 import { openai } from '../../adaptors/openai/index.js';
 import { buildVertexRequest, vertexBody } from '../../adaptors/vertexai/request.js';
 import type { VertexSettings } from '../../adaptors/vertexai/types.js';

@@ -19,7 +19,7 @@ import type {
   ChatTool,
   ChatToolCall,
   ChatToolChoice,
-} from '../../adaptors/chat-shapes/openai-chat.types.js';
+} from '../../adaptors/openai-kit/chat-types.js';
 import type { AnthropicClientHeaders } from './client-headers.js';
 import { documentText, inlinePdf } from './documents.js';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatCompletionWithClaude } from '../../adaptors/anthropic/claude-original.js';
 import type { ClaudeContentBlock, ClaudeResponse, ClaudeUsage } from '../../adaptors/anthropic/types.js';
-import type { ChatUsage } from '../../adaptors/chat-shapes/openai-chat.types.js';
-import { parseArguments } from '../../adaptors/chat-shapes/chat-request.js';
-import { isRecord } from '../../adaptors/chat-shapes/upstream-errors.js';
+import type { Usage } from '../../adaptor.js';
+import { parseArguments } from '../../adaptors/openai-kit/chat-request.js';
+import { isObject } from '../../adaptors/openai-kit/json.js';
 
 const stopReasons: Record<string, string> = {
   stop: 'end_turn',
@@ -18,7 +18,7 @@ export const anthropicStopReason = (finishReason: string | null | undefined): st
   stopReasons[finishReason ?? 'stop'] ?? 'end_turn';
 
 /** OpenAI's usage with the prompt's cached part (`prompt_tokens_details.cached_tokens`). */
-export type OpenAIUsage = Partial<ChatUsage> & { prompt_tokens_details?: { cached_tokens?: unknown } | null };
+export type OpenAIUsage = Partial<Usage> & { prompt_tokens_details?: { cached_tokens?: unknown } | null };
 
 /**
  * An OpenAI-protocol upstream's usage in Anthropic's words: the prompt's cached tokens are reported as
@@ -43,7 +43,7 @@ export const anthropicMessageId = () => `msg_${randomBytes(12).toString('hex')}`
  */
 export function chatCompletionToAnthropic(completion: ChatCompletionWithClaude, model: string): ClaudeResponse {
   const claude = completion.claude_message;
-  if (isRecord(claude) && Array.isArray(claude.content)) return { ...claude, model };
+  if (isObject(claude) && Array.isArray(claude.content)) return { ...claude, model };
   const choice = completion.choices?.[0];
   const message = choice?.message;
   const content: ClaudeContentBlock[] = [];

@@ -1,6 +1,6 @@
 import type { ClaudeStreamEvent, ClaudeUsage } from '../../adaptors/anthropic/types.js';
-import { isRecord } from '../../adaptors/chat-shapes/upstream-errors.js';
-import type { ChatChunk } from '../../adaptors/chat-shapes/openai-chat.types.js';
+import type { ChatChunk } from '../../adaptors/openai-kit/chat-types.js';
+import { isObject } from '../../adaptors/openai-kit/json.js';
 import { anthropicErrorType } from './errors.js';
 import { anthropicMessageId, anthropicStopReason, anthropicUsage, type OpenAIUsage } from './response.js';
 
@@ -82,11 +82,11 @@ export class AnthropicEventWriter {
   /** The events for one OpenAI chunk (parsed `data:` JSON). */
   *accept(chunk: ChatChunk | Record<string, unknown>): Iterable<string> {
     if (this.ended) return;
-    if (isRecord(chunk) && isRecord(chunk.error)) {
+    if (isObject(chunk) && isObject(chunk.error)) {
       yield* this.fail(String(chunk.error.message ?? 'upstream error'), 500);
       return;
     }
-    if (isRecord(chunk) && isRecord(chunk.claude_event) && typeof chunk.claude_event.type === 'string') {
+    if (isObject(chunk) && isObject(chunk.claude_event) && typeof chunk.claude_event.type === 'string') {
       yield* this.forward(chunk.claude_event as ClaudeStreamEvent);
       return;
     }
