@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, theme } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import zhCN from 'antd/locale/zh_CN';
@@ -5,6 +6,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePrefersDark } from './hooks/use-media';
 import { bindNotify } from './lib/notify';
+import { createQueryClient } from './lib/query-client';
 
 /** Hands antd's themed notification instance to the module-level toasts. */
 function NotifyBinder() {
@@ -31,8 +33,9 @@ function useAntLocale(language: string): Locale {
   return locale;
 }
 
-/** Theme (dark mode follows the system), antd locale and the App context for toasts. */
+/** Theme (dark mode follows the system), antd locale, the App context for toasts and the query client. */
 export function AppProviders({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
   const dark = usePrefersDark();
   const { i18n } = useTranslation();
   const locale = useAntLocale(i18n.language);
@@ -50,7 +53,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     >
       <AntApp>
         <NotifyBinder />
-        {children}
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </AntApp>
     </ConfigProvider>
   );

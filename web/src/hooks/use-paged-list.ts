@@ -1,78 +1,66 @@
-import { useCallback, useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { queryKeys, type Resource } from '../lib/query-keys';
 
 /** Rows per server page (one-api's ItemsPerPage). */
 export const SERVER_PAGE_SIZE = 10;
 
-interface PagedSource<T, O extends string> {
+export interface PagedSource<T, O extends string> {
   /** One server page in a server sort order ('' = the default order). */
   fetchPage(page: number, order: O | ''): Promise<T[] | null | undefined>;
   search(keyword: string): Promise<T[] | null | undefined>;
 }
 
-/** A list with one row changed in place, or removed (null). */
-export function replaceRow<T extends { id: number }>(rows: T[], id: number, change: Partial<T> | null): T[] {
-  return change === null
-    ? rows.filter((row) => row.id !== id)
-    : rows.map((row) => (row.id === id ? { ...row, ...change } : row));
+/** What the list shows: a server page in a sort order, or the results of a search (non-empty `search`). */
+interface ListView<O extends string> {
+  page: number;
+  order: O | '';
+  search: string;
 }
 
+/** Rows the list has no total for: one more page is offered while the current page is full. */
+export const pagerTotal = (page: number, hasMore: boolean): number =>
+  (page + 1) * SERVER_PAGE_SIZE + (hasMore ? SERVER_PAGE_SIZE : 0);
+
 /**
- * A list read one server page at a time in a server sort order, or the results of a search (an empty
- * keyword goes back to the first page). Failures are shown by the API client's common handler; the list
- * keeps what it had.
+ * A list of a resource read one server page at a time in a server sort order, or the results of a search
+ * (an empty keyword goes back to the first page). Rows stay on screen while the next view loads; failures
+ * are shown by the API client.
  */
-export function usePagedList<T extends { id: number }, O extends string = never>(source: PagedSource<T, O>) {
-  const [rows, setRows] = useState<T[]>([]);
-  const [page, setPage] = useState(0);
-  const [order, setOrder] = useState<O | ''>('');
+export function usePagedList<T, O extends string = never>(resource: Resource, source: PagedSource<T, O>) {
+  const [view, setView] = useState<ListView<O>>({ page: 0, order: '', search: '' });
   const [keyword, setKeyword] = useState('');
-  const [searching, setSearching] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const { fetchPage, search } = source;
+  const query = useQuery({
+    queryKey: queryKeys.list(resource, view),
+    queryFn: async () =>
+      (view.search ? await source.search(view.search) : await source.fetchPage(view.page, view.order)) ?? [],
+    placeholderData: keepPreviousData,
+  });
+  const rows = query.data ?? [];
+  const searching = view.search !== '';
 
-  const load = useCallback(
-    async (pageIndex: number, sortOrder: O | '', text: string) => {
-      setLoading(true);
-      try {
-        const trimmed = text.trim();
-        setRows((trimmed ? await search(trimmed) : await fetchPage(pageIndex, sortOrder)) ?? []);
-        setSearching(Boolean(trimmed));
-        setPage(trimmed ? 0 : pageIndex);
-      } catch {
-        // shown by the common handler
-      } finally {
-        setLoading(false);
-      }
-    },
-    [fetchPage, search],
-  );
-
-  useEffect(() => {
-    void load(0, '', '');
-  }, [load]);
-
-  const replace = useCallback((id: number, change: Partial<T> | null) => {
-    setRows((list) => replaceRow(list, id, change));
-  }, []);
+  const show = (next: ListView<O>) => {
+    if (next.page === view.page && next.order === view.order && next.search === view.search) void query.refetch();
+    else setView(next);
+  };
+  const showKeyword = (page: number) => {
+    const search = keyword.trim();
+    show({ page: search ? 0 : page, order: view.order, search });
+  };
 
   return {
     rows,
-    page,
-    order,
+    page: view.page,
+    order: view.order,
     keyword,
     setKeyword,
     searching,
-    loading,
+    loading: query.isFetching,
     /** More pages may exist when the current one is full. */
     hasMore: !searching && rows.length === SERVER_PAGE_SIZE,
-    goTo: (pageIndex: number) => load(pageIndex, order, ''),
-    sortBy: (next: O | '') => {
-      setOrder(next);
-      return load(0, next, '');
-    },
-    search: () => load(0, order, keyword),
-    refresh: () => load(page, order, keyword),
-    /** Applies a change to one row in place, or removes it (null). */
-    replace,
+    goTo: (page: number) => show({ page, order: view.order, search: '' }),
+    sortBy: (order: O | '') => show({ page: 0, order, search: '' }),
+    search: () => showKeyword(0),
+    refresh: () => showKeyword(view.page),
   };
 }

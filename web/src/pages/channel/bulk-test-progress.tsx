@@ -1,36 +1,28 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Progress } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchBulkTestProgress, type BulkTestProgress } from '../../api/channel';
+import { fetchBulkTestProgress } from '../../api/channel';
+import { queryKeys } from '../../lib/query-keys';
 
 const POLL_MS = 2000;
 
-/** Progress of a running bulk test, polled while it runs; `onFinished` lets the list refresh. */
-export function BulkTestProgressBar({ watching, onFinished }: { watching: number; onFinished: () => void }) {
+/** Progress of a bulk test started `run` (a counter, 0 = none), polled while it runs; the list is read again once it ends. */
+export function BulkTestProgressBar({ run }: { run: number }) {
   const { t } = useTranslation();
-  const [progress, setProgress] = useState<BulkTestProgress | null>(null);
-
+  const queryClient = useQueryClient();
+  const { data: progress } = useQuery({
+    queryKey: queryKeys.read('channel', 'bulk-test', { run }),
+    queryFn: fetchBulkTestProgress,
+    enabled: run > 0,
+    refetchInterval: (query) => (query.state.data?.running ? POLL_MS : false),
+    // The progress is a nicety; the list still refreshes by hand.
+    meta: { ignoreFailure: true },
+  });
+  const finished = progress !== undefined && !progress.running;
   useEffect(() => {
-    if (!watching) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const next = await fetchBulkTestProgress();
-        if (stopped) return;
-        setProgress(next);
-        if (next.running) timer = setTimeout(() => void poll(), POLL_MS);
-        else onFinished();
-      } catch {
-        // the progress is a nicety; the list still refreshes by hand
-      }
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    };
-  }, [watching, onFinished]);
+    if (finished) void queryClient.invalidateQueries({ queryKey: queryKeys.lists('channel') });
+  }, [finished, queryClient]);
 
   if (!progress || (!progress.running && !progress.total)) return null;
   const percent = progress.total ? Math.round((progress.done / progress.total) * 100) : 0;

@@ -85,7 +85,7 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
         const updated = formatTimestamp(channel.balance_updated_time) ?? t('common.invalidTime');
         return (
           <Tooltip title={t('channel.balance.refreshHint', { time: updated })}>
-            <Button size="small" onClick={() => void actions.refreshBalance(channel)}>
+            <Button size="small" onClick={() => actions.refreshBalance(channel)}>
               {shown.text}
             </Button>
           </Tooltip>
@@ -101,7 +101,7 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
       <InlineNumber
         value={priority ?? 0}
         ariaLabel={t('channel.column.priority')}
-        onSave={(value) => void actions.setPriority(channel, value)}
+        onSave={(value) => actions.setPriority(channel, value)}
       />
     ),
   });
@@ -114,7 +114,7 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
           <InlineNumber
             value={weight ?? 0}
             ariaLabel={t('channel.column.weight')}
-            onSave={(value) => void actions.setWeight(channel, value)}
+            onSave={(value) => actions.setWeight(channel, value)}
           />
         ),
       },
@@ -139,7 +139,7 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
     key: 'actions',
     render: (_, channel) => (
       <Space size={4} wrap>
-        <Button size="small" onClick={() => void actions.test(channel, testModelOf(channel, testModels))}>
+        <Button size="small" onClick={() => actions.test(channel, testModelOf(channel, testModels))}>
           {t('channel.action.test')}
         </Button>
         <Popconfirm
@@ -151,11 +151,11 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
           </Button>
         </Popconfirm>
         {channel.status === 1 ? (
-          <Button size="small" onClick={() => void actions.setStatus(channel, 2)}>
+          <Button size="small" onClick={() => actions.setStatus(channel, 2)}>
             {t('channel.action.disable')}
           </Button>
         ) : (
-          <Button size="small" onClick={() => void actions.setStatus(channel, 1)}>
+          <Button size="small" onClick={() => actions.setStatus(channel, 1)}>
             {t('channel.action.enable')}
           </Button>
         )}

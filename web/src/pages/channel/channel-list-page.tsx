@@ -1,5 +1,5 @@
 import { Input, Table } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageHeading } from '../../components/page-heading/page-heading';
@@ -18,7 +18,7 @@ export default function ChannelListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const list = useChannelList();
-  const actions = useChannelActions(list.replace);
+  const actions = useChannelActions();
   const status = useStatus();
   const [detail, setDetail] = useState(() => localStorage.getItem(StorageKey.showDetail) === 'true');
   const [testModels, setTestModels] = useState<Record<number, string>>({});
@@ -28,8 +28,6 @@ export default function ChannelListPage() {
     localStorage.setItem(StorageKey.showDetail, String(next));
     setDetail(next);
   };
-  const refresh = list.refresh;
-  const onBulkFinished = useCallback(() => void refresh(), [refresh]);
 
   const columns = useMemo(
     () =>
@@ -52,14 +50,14 @@ export default function ChannelListPage() {
     <>
       <PageHeading title={t('channel.list.title')} />
       <ChannelNotice />
-      <BulkTestProgressBar watching={bulkRun} onFinished={onBulkFinished} />
+      <BulkTestProgressBar run={bulkRun} />
       <Input.Search
         allowClear
         style={{ marginBottom: 12 }}
         placeholder={t('channel.search.placeholder')}
         value={list.keyword}
         onChange={(event) => list.setKeyword(event.target.value)}
-        onSearch={() => void list.search()}
+        onSearch={list.search}
         enterButton
       />
       <Table
@@ -67,7 +65,7 @@ export default function ChannelListPage() {
         size="small"
         loading={list.loading}
         columns={columns}
-        dataSource={list.channels}
+        dataSource={list.rows}
         pagination={false}
         scroll={{ x: 'max-content' }}
       />
@@ -77,8 +75,8 @@ export default function ChannelListPage() {
         searching={list.searching}
         detail={detail}
         onDetail={toggleDetail}
-        onPage={(page) => void list.goTo(page)}
-        onRefresh={() => void list.refresh()}
+        onPage={list.goTo}
+        onRefresh={list.refresh}
         onBulkStarted={() => setBulkRun((run) => run + 1)}
       />
     </>

@@ -1,9 +1,11 @@
-import { Button, Flex, Pagination, Popconfirm, Switch } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Flex, Popconfirm, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { deleteDisabledChannels, startBulkTest } from '../../api/channel';
+import { ServerPager } from '../../components/server-pager/server-pager';
 import { notify } from '../../lib/notify';
-import { CHANNEL_PAGE_SIZE } from './use-channel-list';
+import { queryKeys } from '../../lib/query-keys';
 
 export interface ChannelToolbarProps {
   page: number;
@@ -21,36 +23,28 @@ export function ChannelToolbar(props: ChannelToolbarProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
 
-  const bulkTest = async (scope: 'all' | 'disabled') => {
-    try {
-      await startBulkTest(scope);
+  const queryClient = useQueryClient();
+  const bulkTest = useMutation({
+    mutationFn: startBulkTest,
+    onSuccess: () => {
       notify.info(t('channel.toast.testStarted'));
       props.onBulkStarted();
-    } catch {
-      // shown by the common handler
-    }
-  };
+    },
+  });
+  const removeDisabled = useMutation({
+    mutationFn: deleteDisabledChannels,
+    onSuccess: (count) => notify.success(t('channel.toast.disabledDeleted', { count })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.all('channel') }),
+  });
 
-  const removeDisabled = async () => {
-    try {
-      const count = await deleteDisabledChannels();
-      notify.success(t('channel.toast.disabledDeleted', { count }));
-      props.onRefresh();
-    } catch {
-      // shown by the common handler
-    }
-  };
-
-  // The list has no total: one more page is offered while the current page is full.
-  const total = (props.page + 1) * CHANNEL_PAGE_SIZE + (props.hasMore ? CHANNEL_PAGE_SIZE : 0);
   return (
     <Flex wrap gap={8} align="center" style={{ marginTop: 12 }}>
       <Button type="primary" onClick={() => navigate('/channel/add')}>
         {t('channel.action.add')}
       </Button>
-      <Button onClick={() => void bulkTest('all')}>{t('channel.action.testAll')}</Button>
-      <Button onClick={() => void bulkTest('disabled')}>{t('channel.action.testDisabled')}</Button>
-      <Popconfirm title={t('channel.confirm.deleteDisabled')} onConfirm={removeDisabled}>
+      <Button onClick={() => bulkTest.mutate('all')}>{t('channel.action.testAll')}</Button>
+      <Button onClick={() => bulkTest.mutate('disabled')}>{t('channel.action.testDisabled')}</Button>
+      <Popconfirm title={t('channel.confirm.deleteDisabled')} onConfirm={() => removeDisabled.mutate()}>
         <Button danger>{t('channel.action.deleteDisabled')}</Button>
       </Popconfirm>
       <Button onClick={props.onRefresh}>{t('channel.action.refresh')}</Button>
@@ -58,17 +52,7 @@ export function ChannelToolbar(props: ChannelToolbarProps) {
         <Switch checked={props.detail} onChange={props.onDetail} aria-label={t('channel.action.detail')} />
         {t('channel.action.detail')}
       </Flex>
-      {!props.searching && (
-        <Pagination
-          style={{ marginInlineStart: 'auto' }}
-          current={props.page + 1}
-          pageSize={CHANNEL_PAGE_SIZE}
-          total={total}
-          showSizeChanger={false}
-          simple
-          onChange={(current) => props.onPage(current - 1)}
-        />
-      )}
+      <ServerPager page={props.page} hasMore={props.hasMore} searching={props.searching} onPage={props.onPage} />
     </Flex>
   );
 }

@@ -1,33 +1,30 @@
 import { useTranslation } from 'react-i18next';
 import { deleteChannel, patchChannel, testChannel, updateChannelBalance, type Channel } from '../../api/channel';
+import { useRowWrite } from '../../hooks/use-row-write';
 import { notify } from '../../lib/notify';
 import { nowSeconds } from '../../lib/time';
 
-type Replace = (id: number, change: Partial<Channel> | null) => void;
-
-/** The row actions of the channel list, each updating the row in place. */
-export function useChannelActions(replace: Replace) {
+/** The row actions of the channel list, each showing its change in the row at once. */
+export function useChannelActions() {
   const { t } = useTranslation();
+  const writeRow = useRowWrite<Channel>('channel');
 
-  const run = async (work: () => Promise<void>) => {
-    try {
-      await work();
-    } catch {
-      // shown by the common handler
-    }
-  };
+  const patch = (channel: Channel, fields: Pick<Partial<Channel>, 'status' | 'priority' | 'weight'>) =>
+    writeRow(channel.id, async () => {
+      await patchChannel(channel.id, fields);
+      notify.success(t('channel.toast.success'));
+      return fields;
+    });
 
   return {
     test: (channel: Channel, model: string) =>
-      run(async () => {
+      writeRow(channel.id, async () => {
         const answer = await testChannel(channel.id, model);
         if (!answer.success) {
           notify.error(answer.message || t('common.error.requestFailed'));
-          replace(channel.id, { response_time: 0, test_time: nowSeconds() });
-          return;
+          return { response_time: 0, test_time: nowSeconds() };
         }
         const seconds = answer.time ?? 0;
-        replace(channel.id, { response_time: Math.round(seconds * 1000), test_time: nowSeconds() });
         notify.info(
           t('channel.toast.tested', {
             name: channel.name,
@@ -35,41 +32,26 @@ export function useChannelActions(replace: Replace) {
             seconds: seconds.toFixed(2),
           }),
         );
+        return { response_time: Math.round(seconds * 1000), test_time: nowSeconds() };
       }),
     refreshBalance: (channel: Channel) =>
-      run(async () => {
+      writeRow(channel.id, async () => {
         const answer = await updateChannelBalance(channel.id);
         if (!answer.success) {
           notify.error(answer.message || t('common.error.requestFailed'));
-          return;
+          return {};
         }
-        replace(channel.id, { balance: answer.balance ?? 0, balance_updated_time: nowSeconds() });
         notify.success(t('channel.toast.balanceUpdated', { name: channel.name }));
+        return { balance: answer.balance ?? 0, balance_updated_time: nowSeconds() };
       }),
-    setStatus: (channel: Channel, status: number) =>
-      run(async () => {
-        await patchChannel(channel.id, { status });
-        replace(channel.id, { status });
-        notify.success(t('channel.toast.success'));
-      }),
-    setPriority: (channel: Channel, priority: number) =>
-      run(async () => {
-        await patchChannel(channel.id, { priority });
-        replace(channel.id, { priority });
-        notify.success(t('channel.toast.success'));
-      }),
-    setWeight: (channel: Channel, weight: number) =>
-      run(async () => {
-        const value = Math.max(0, weight);
-        await patchChannel(channel.id, { weight: value });
-        replace(channel.id, { weight: value });
-        notify.success(t('channel.toast.success'));
-      }),
+    setStatus: (channel: Channel, status: number) => patch(channel, { status }),
+    setPriority: (channel: Channel, priority: number) => patch(channel, { priority }),
+    setWeight: (channel: Channel, weight: number) => patch(channel, { weight: Math.max(0, weight) }),
     remove: (channel: Channel) =>
-      run(async () => {
+      writeRow(channel.id, async () => {
         await deleteChannel(channel.id);
-        replace(channel.id, null);
         notify.success(t('channel.toast.success'));
+        return null;
       }),
   };
 }

@@ -1,7 +1,8 @@
-import { Card, Flex, Pagination, Skeleton, Statistic, Table, Typography } from 'antd';
+import { Card, Flex, Skeleton, Statistic, Table, Typography } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeading } from '../../components/page-heading/page-heading';
+import { ServerPager } from '../../components/server-pager/server-pager';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { isAdmin } from '../../lib/roles';
 import { useUser } from '../../stores/user.store';
@@ -9,7 +10,7 @@ import { logColumns } from './log-columns';
 import { LogExportButton } from './log-export-button';
 import { LogFilterBar } from './log-filters';
 import { defaultLogFilters } from './log-range';
-import { LOG_PAGE_SIZE, useLogData } from './use-log-data';
+import { useLogData, type AppliedLogFilters } from './use-log-data';
 
 const UsageChart = lazy(() => import('./usage-chart'));
 
@@ -19,18 +20,22 @@ export default function LogPage() {
   const admin = isAdmin(useUser());
   const renderQuota = useRenderQuota();
   const [draft, setDraft] = useState(() => defaultLogFilters());
-  const [applied, setApplied] = useState(draft);
+  const [applied, setApplied] = useState<AppliedLogFilters>({ filters: draft, run: 0 });
   const data = useLogData(applied, admin);
   const columns = useMemo(() => logColumns(t, admin, renderQuota), [t, admin, renderQuota]);
-  const total = (data.page + 1) * LOG_PAGE_SIZE + (data.hasMore ? LOG_PAGE_SIZE : 0);
 
   return (
     <>
       <PageHeading title={t('log.title')} />
       <Card style={{ marginBottom: 12 }}>
-        <LogFilterBar value={draft} admin={admin} onChange={setDraft} onApply={() => setApplied({ ...draft })} />
+        <LogFilterBar
+          value={draft}
+          admin={admin}
+          onChange={setDraft}
+          onApply={() => setApplied(({ run }) => ({ filters: { ...draft }, run: run + 1 }))}
+        />
         <div style={{ marginTop: 12 }}>
-          <LogExportButton filters={applied} admin={admin} />
+          <LogExportButton filters={applied.filters} admin={admin} />
         </div>
       </Card>
       <Card style={{ marginBottom: 12 }}>
@@ -65,13 +70,7 @@ export default function LogPage() {
         scroll={{ x: 'max-content' }}
       />
       <Flex justify="flex-end" style={{ marginTop: 12 }}>
-        <Pagination
-          simple
-          current={data.page + 1}
-          pageSize={LOG_PAGE_SIZE}
-          total={total}
-          onChange={(current) => void data.goTo(current - 1)}
-        />
+        <ServerPager page={data.page} hasMore={data.hasMore} onPage={data.goTo} />
       </Flex>
     </>
   );

@@ -1,68 +1,67 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  fetchLogPage,
-  fetchLogStat,
-  fetchUsageSeries,
-  type LogEntry,
-  type LogFilters,
-  type UsagePoint,
-} from '../../api/log';
-import { chartRange, type ChartRange } from './log-range';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { fetchLogPage, fetchLogStat, fetchUsageSeries, type LogFilters } from '../../api/log';
+import { SERVER_PAGE_SIZE } from '../../hooks/use-paged-list';
+import { queryKeys } from '../../lib/query-keys';
+import { chartRange } from './log-range';
 
-export const LOG_PAGE_SIZE = 10;
+/** The filters the log page applied; `run` counts the applies, so applying the same filters reads again. */
+export interface AppliedLogFilters {
+  filters: LogFilters;
+  run: number;
+}
 
-/** Rows, the consumption sum and the usage series for the applied filters. */
-export function useLogData(applied: LogFilters, admin: boolean) {
-  const [rows, setRows] = useState<LogEntry[]>([]);
-  const [page, setPage] = useState(0);
-  const [loading, setLoading] = useState(false);
-  const [stat, setStat] = useState<number | null>(null);
-  const [series, setSeries] = useState<{ points: UsagePoint[]; range: ChartRange } | null>(null);
-  // Keyset cursors: page index → the last id of the page above it, learnt as pages are visited. A page
-  // reached by number (a jump) falls back to `p`.
-  const cursors = useRef(new Map<number, number>());
+/** Rows, the consumption sum and the usage series for the applied filters; each keeps its last answer while the next loads. */
+export function useLogData({ filters, run }: AppliedLogFilters, admin: boolean) {
+  const [position, setPosition] = useState({ run, page: 0 });
+  const page = position.run === run ? position.page : 0;
+  // Keyset cursors: `run/page` → the last id of the page above it, learnt as pages are visited. A page reached
+  // by number (a jump) falls back to `p`.
+  const cursors = useRef(new Map<string, number>());
+  const applied = { filters, admin, run };
 
-  const loadPage = useCallback(
-    async (pageIndex: number) => {
-      setLoading(true);
-      try {
-        const cursor = cursors.current.get(pageIndex);
-        const loaded =
-          (await fetchLogPage(
-            applied,
-            pageIndex > 0 && cursor !== undefined ? { beforeId: cursor } : { page: pageIndex },
-            admin,
-          )) ?? [];
-        const last = loaded.at(-1);
-        if (last && loaded.length === LOG_PAGE_SIZE) cursors.current.set(pageIndex + 1, last.id);
-        setRows(loaded);
-        setPage(pageIndex);
-      } catch {
-        // shown by the common handler
-      } finally {
-        setLoading(false);
-      }
+  const rows = useQuery({
+    queryKey: queryKeys.read('log', 'page', { ...applied, page }),
+    queryFn: async () => {
+      const cursor = cursors.current.get(`${run}/${page}`);
+      const loaded =
+        (await fetchLogPage(filters, page > 0 && cursor !== undefined ? { beforeId: cursor } : { page }, admin)) ?? [];
+      const last = loaded.at(-1);
+      if (last && loaded.length === SERVER_PAGE_SIZE) cursors.current.set(`${run}/${page + 1}`, last.id);
+      return loaded;
     },
-    [applied, admin],
-  );
+    placeholderData: keepPreviousData,
+  });
+  const stat = useQuery({
+    queryKey: queryKeys.read('log', 'stat', applied),
+    queryFn: () => fetchLogStat(filters, admin),
+    placeholderData: keepPreviousData,
+  });
+  const range = chartRange(filters.start_timestamp, filters.end_timestamp);
+  const series = useQuery({
+    queryKey: queryKeys.read('log', 'series', applied),
+    queryFn: async () => ({
+      points:
+        (await fetchUsageSeries(
+          { ...filters, start_timestamp: range.start, end_timestamp: range.end },
+          admin,
+          range.granularity,
+        )) ?? [],
+      range,
+    }),
+    placeholderData: keepPreviousData,
+  });
 
-  useEffect(() => {
-    cursors.current = new Map();
-    void loadPage(0);
-    fetchLogStat(applied, admin).then(
-      (answer) => setStat(answer?.quota ?? 0),
-      () => setStat(null),
-    );
-    const range = chartRange(applied.start_timestamp, applied.end_timestamp);
-    fetchUsageSeries(
-      { ...applied, start_timestamp: range.start, end_timestamp: range.end },
-      admin,
-      range.granularity,
-    ).then(
-      (points) => setSeries({ points: points ?? [], range }),
-      () => setSeries({ points: [], range }),
-    );
-  }, [applied, admin, loadPage]);
-
-  return { rows, page, loading, stat, series, hasMore: rows.length === LOG_PAGE_SIZE, goTo: loadPage };
+  const shown = rows.data ?? [];
+  return {
+    rows: shown,
+    page,
+    loading: rows.isFetching,
+    /** The consumption sum, or null when unknown. */
+    stat: stat.isSuccess ? (stat.data?.quota ?? 0) : null,
+    /** The chart's points and range; an empty chart after a failure, null before the first answer. */
+    series: series.data ?? (series.isError ? { points: [], range } : null),
+    hasMore: shown.length === SERVER_PAGE_SIZE,
+    goTo: (next: number) => setPosition({ run, page: next }),
+  };
 }

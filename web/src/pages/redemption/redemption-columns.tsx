@@ -2,6 +2,7 @@ import { Button, Popconfirm, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { deleteRedemption, setRedemptionStatus, type Redemption } from '../../api/redemption';
+import type { RowWriter } from '../../hooks/use-row-write';
 import { copyText } from '../../lib/clipboard';
 import { notify } from '../../lib/notify';
 import { formatTimestamp } from '../../lib/time';
@@ -10,7 +11,7 @@ import { RedemptionStatusTag } from './redemption-status-tag';
 export interface RedemptionColumnContext {
   t: TFunction;
   renderQuota: (quota: number) => string;
-  replace: (id: number, change: Partial<Redemption> | null) => void;
+  writeRow: RowWriter<Redemption>;
   onEdit: (id: number) => void;
   onCopyFailed: (text: string) => void;
 }
@@ -19,20 +20,18 @@ export interface RedemptionColumnContext {
 export function redemptionColumns({
   t,
   renderQuota,
-  replace,
+  writeRow,
   onEdit,
   onCopyFailed,
 }: RedemptionColumnContext): ColumnsType<Redemption> {
   const time = (seconds: number) =>
     seconds ? (formatTimestamp(seconds) ?? t('common.invalidTime')) : t('redemption.notYet');
-  const act = async (work: () => Promise<void>) => {
-    try {
-      await work();
+  const act = (id: number, write: () => Promise<Partial<Redemption> | null>) =>
+    writeRow(id, async () => {
+      const change = await write();
       notify.success(t('redemption.toast.success'));
-    } catch {
-      // shown by the common handler
-    }
-  };
+      return change;
+    });
   const copy = async (key: string) => {
     if (await copyText(key)) notify.success(t('redemption.toast.copied'));
     else {
@@ -78,9 +77,9 @@ export function redemptionColumns({
           <Popconfirm
             title={t('redemption.confirm.delete', { name: row.name })}
             onConfirm={() =>
-              act(async () => {
+              act(row.id, async () => {
                 await deleteRedemption(row.id);
-                replace(row.id, null);
+                return null;
               })
             }
           >
@@ -92,10 +91,10 @@ export function redemptionColumns({
             size="small"
             disabled={row.status === 3}
             onClick={() =>
-              void act(async () => {
+              act(row.id, async () => {
                 const next = row.status === 1 ? 2 : 1;
                 await setRedemptionStatus(row.id, next);
-                replace(row.id, { status: next });
+                return { status: next };
               })
             }
           >

@@ -1,11 +1,14 @@
-import { Button, Flex, Input, Pagination, Table } from 'antd';
+import { Button, Flex, Input, Table } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { Redemption } from '../../api/redemption';
 import { PageHeading } from '../../components/page-heading/page-heading';
+import { ServerPager } from '../../components/server-pager/server-pager';
 import { useRenderQuota } from '../../hooks/use-quota';
+import { useRowWrite } from '../../hooks/use-row-write';
 import { redemptionColumns } from './redemption-columns';
-import { REDEMPTION_PAGE_SIZE, useRedemptionList } from './use-redemption-list';
+import { useRedemptionList } from './use-redemption-list';
 
 /** Redemption codes (/redemption, admin). */
 export default function RedemptionListPage() {
@@ -13,18 +16,18 @@ export default function RedemptionListPage() {
   const navigate = useNavigate();
   const renderQuota = useRenderQuota();
   const list = useRedemptionList();
+  const writeRow = useRowWrite<Redemption>('redemption');
   const columns = useMemo(
     () =>
       redemptionColumns({
         t,
         renderQuota,
-        replace: list.replace,
+        writeRow,
         onEdit: (id) => navigate(`/redemption/edit/${id}`),
         onCopyFailed: list.setKeyword,
       }),
-    [t, renderQuota, list.replace, list.setKeyword, navigate],
+    [t, renderQuota, writeRow, list.setKeyword, navigate],
   );
-  const total = (list.page + 1) * REDEMPTION_PAGE_SIZE + (list.hasMore ? REDEMPTION_PAGE_SIZE : 0);
   return (
     <>
       <PageHeading title={t('redemption.list.title')} />
@@ -35,7 +38,7 @@ export default function RedemptionListPage() {
         placeholder={t('redemption.search.placeholder')}
         value={list.keyword}
         onChange={(event) => list.setKeyword(event.target.value)}
-        onSearch={() => void list.search()}
+        onSearch={list.search}
       />
       <Table
         rowKey="id"
@@ -50,17 +53,8 @@ export default function RedemptionListPage() {
         <Button type="primary" onClick={() => navigate('/redemption/add')}>
           {t('redemption.action.add')}
         </Button>
-        <Button onClick={() => void list.refresh()}>{t('redemption.action.refresh')}</Button>
-        {!list.searching && (
-          <Pagination
-            style={{ marginInlineStart: 'auto' }}
-            simple
-            current={list.page + 1}
-            pageSize={REDEMPTION_PAGE_SIZE}
-            total={total}
-            onChange={(current) => void list.goTo(current - 1)}
-          />
-        )}
+        <Button onClick={list.refresh}>{t('redemption.action.refresh')}</Button>
+        <ServerPager page={list.page} hasMore={list.hasMore} searching={list.searching} onPage={list.goTo} />
       </Flex>
     </>
   );

@@ -3,6 +3,7 @@ import { Button, Dropdown, Popconfirm, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { deleteToken, setTokenStatus, type TokenDetails } from '../../api/token';
+import type { RowWriter } from '../../hooks/use-row-write';
 import { copyText } from '../../lib/clipboard';
 import { notify } from '../../lib/notify';
 import { buildChatAppLink, CHAT_APPS, fullKey, type ChatApp } from './chat-links';
@@ -11,13 +12,13 @@ export interface TokenActionsProps {
   token: TokenDetails;
   serverAddress: string;
   chatLink: string | null;
-  replace: (id: number, change: Partial<TokenDetails> | null) => void;
+  writeRow: RowWriter<TokenDetails>;
   /** Where the key goes when the clipboard refuses. */
   onCopyFailed: (text: string) => void;
 }
 
 /** Row actions of the token list: copy key, open in a chat app, delete, enable/disable, edit. */
-export function TokenActions({ token, serverAddress, chatLink, replace, onCopyFailed }: TokenActionsProps) {
+export function TokenActions({ token, serverAddress, chatLink, writeRow, onCopyFailed }: TokenActionsProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
 
@@ -34,26 +35,20 @@ export function TokenActions({ token, serverAddress, chatLink, replace, onCopyFa
     window.open(buildChatAppLink(app, token.key, serverAddress, chatLink), '_blank', 'noopener');
   };
 
-  const toggle = async () => {
-    try {
+  const toggle = () =>
+    writeRow(token.id, async () => {
       const next = token.status === 1 ? 2 : 1;
       const updated = await setTokenStatus(token.id, next);
-      replace(token.id, { status: updated?.status ?? next });
       notify.success(t('token.toast.success'));
-    } catch {
-      // shown by the common handler
-    }
-  };
+      return { status: updated?.status ?? next };
+    });
 
-  const remove = async () => {
-    try {
+  const remove = () =>
+    writeRow(token.id, async () => {
       await deleteToken(token.id);
-      replace(token.id, null);
       notify.success(t('token.toast.success'));
-    } catch {
-      // shown by the common handler
-    }
-  };
+      return null;
+    });
 
   return (
     <Space size={4} wrap>
@@ -75,7 +70,7 @@ export function TokenActions({ token, serverAddress, chatLink, replace, onCopyFa
           {t('token.action.delete')}
         </Button>
       </Popconfirm>
-      <Button size="small" onClick={() => void toggle()}>
+      <Button size="small" onClick={toggle}>
         {token.status === 1 ? t('token.action.disable') : t('token.action.enable')}
       </Button>
       <Button size="small" onClick={() => navigate(`/token/edit/${token.id}`)}>

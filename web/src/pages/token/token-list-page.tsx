@@ -1,22 +1,25 @@
-import { Button, Flex, Input, Pagination, Select, Table } from 'antd';
+import { Button, Flex, Input, Select, Table } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { TokenOrder } from '../../api/token';
+import type { TokenDetails, TokenOrder } from '../../api/token';
 import { PageHeading } from '../../components/page-heading/page-heading';
+import { ServerPager } from '../../components/server-pager/server-pager';
 import { useRenderQuota } from '../../hooks/use-quota';
+import { useRowWrite } from '../../hooks/use-row-write';
 import { copyText } from '../../lib/clipboard';
 import { notify } from '../../lib/notify';
 import { useChatLink, useStatus } from '../../stores/status.store';
 import { tokenColumns } from './token-columns';
 import { TokenUsageNotice } from './token-usage-notice';
-import { TOKEN_PAGE_SIZE, useTokenList } from './use-token-list';
+import { useTokenList } from './use-token-list';
 
 /** The caller's tokens (/token). */
 export default function TokenListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const list = useTokenList();
+  const writeRow = useRowWrite<TokenDetails>('token');
   const renderQuota = useRenderQuota();
   const status = useStatus();
   const chatLink = useChatLink();
@@ -29,10 +32,10 @@ export default function TokenListPage() {
         renderQuota,
         serverAddress,
         chatLink,
-        replace: list.replace,
-        onCopyFailed: (text) => list.setKeyword(text),
+        writeRow,
+        onCopyFailed: list.setKeyword,
       }),
-    [t, renderQuota, serverAddress, chatLink, list.replace, list.setKeyword],
+    [t, renderQuota, serverAddress, chatLink, writeRow, list.setKeyword],
   );
 
   const copyBaseUrl = async () => {
@@ -43,7 +46,6 @@ export default function TokenListPage() {
     }
   };
 
-  const total = (list.page + 1) * TOKEN_PAGE_SIZE + (list.hasMore ? TOKEN_PAGE_SIZE : 0);
   return (
     <>
       <PageHeading title={t('token.list.title')} />
@@ -55,14 +57,14 @@ export default function TokenListPage() {
           placeholder={t('token.search.placeholder')}
           value={list.keyword}
           onChange={(event) => list.setKeyword(event.target.value)}
-          onSearch={() => void list.search()}
+          onSearch={list.search}
           enterButton
         />
         <Select<TokenOrder>
           style={{ width: 180 }}
           value={list.order}
           aria-label={t('token.order.label')}
-          onChange={(order) => void list.sortBy(order)}
+          onChange={list.sortBy}
           options={[
             { value: '', label: t('token.order.default') },
             { value: 'remain_quota', label: t('token.order.remainQuota') },
@@ -75,7 +77,7 @@ export default function TokenListPage() {
         size="small"
         loading={list.loading}
         columns={columns}
-        dataSource={list.tokens}
+        dataSource={list.rows}
         pagination={false}
         scroll={{ x: 'max-content' }}
       />
@@ -84,17 +86,8 @@ export default function TokenListPage() {
           {t('token.action.add')}
         </Button>
         <Button onClick={() => void copyBaseUrl()}>{t('token.action.copyBaseUrl')}</Button>
-        <Button onClick={() => void list.refresh()}>{t('token.action.refresh')}</Button>
-        {!list.searching && (
-          <Pagination
-            style={{ marginInlineStart: 'auto' }}
-            simple
-            current={list.page + 1}
-            pageSize={TOKEN_PAGE_SIZE}
-            total={total}
-            onChange={(current) => void list.goTo(current - 1)}
-          />
-        )}
+        <Button onClick={list.refresh}>{t('token.action.refresh')}</Button>
+        <ServerPager page={list.page} hasMore={list.hasMore} searching={list.searching} onPage={list.goTo} />
       </Flex>
     </>
   );

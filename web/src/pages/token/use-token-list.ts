@@ -1,12 +1,10 @@
-import { fetchTokenList, searchTokens, type TokenOrder } from '../../api/token';
-import { SERVER_PAGE_SIZE, usePagedList } from '../../hooks/use-paged-list';
+import { fetchTokenList, searchTokens, type TokenDetails, type TokenOrder } from '../../api/token';
+import { usePagedList, type PagedSource } from '../../hooks/use-paged-list';
 import { StorageKey, writeJson } from '../../lib/storage-keys';
 
-export const TOKEN_PAGE_SIZE = SERVER_PAGE_SIZE;
-
-const source = {
+const tokenSource: PagedSource<TokenDetails, TokenOrder> = {
   /** The first page in any order is also kept for the chat page's key picker. */
-  fetchPage: async (page: number, order: TokenOrder) => {
+  fetchPage: async (page, order) => {
     const rows = await fetchTokenList(page, order);
     if (page === 0)
       writeJson(
@@ -19,7 +17,4 @@ const source = {
 };
 
 /** The token list state: server pages in a server sort order, or search results. */
-export function useTokenList() {
-  const list = usePagedList(source);
-  return { ...list, tokens: list.rows };
-}
+export const useTokenList = () => usePagedList('token', tokenSource);

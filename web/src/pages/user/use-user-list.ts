@@ -1,73 +1,38 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { User } from '../../api/types';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { fetchUserPage, searchUsers, type UserOrder } from '../../api/user-admin';
-import { replaceRow, SERVER_PAGE_SIZE } from '../../hooks/use-paged-list';
+import { SERVER_PAGE_SIZE } from '../../hooks/use-paged-list';
+import { queryKeys } from '../../lib/query-keys';
 
-export const USER_PAGE_SIZE = SERVER_PAGE_SIZE;
-
-/** Users loaded so far (server pages appended by load-more), or the search results. */
+/** Users loaded so far (server pages appended by load-more), or the search results (non-empty `search`). */
 export function useUserList() {
-  const [users, setUsers] = useState<User[]>([]);
-  const [nextPage, setNextPage] = useState(0);
-  const [hasMore, setHasMore] = useState(false);
-  const [order, setOrder] = useState<UserOrder>('');
+  const [view, setView] = useState<{ order: UserOrder; search: string }>({ order: '', search: '' });
   const [keyword, setKeyword] = useState('');
-  const [searching, setSearching] = useState(false);
-  const [loading, setLoading] = useState(false);
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.list('user', view),
+    queryFn: async ({ pageParam }) =>
+      (view.search ? await searchUsers(view.search) : await fetchUserPage(pageParam, view.order)) ?? [],
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (!view.search && last.length === SERVER_PAGE_SIZE ? pages.length : undefined),
+    placeholderData: keepPreviousData,
+  });
 
-  const loadPage = useCallback(async (page: number, sortOrder: UserOrder, append: boolean) => {
-    setLoading(true);
-    try {
-      const rows = (await fetchUserPage(page, sortOrder)) ?? [];
-      setUsers((current) => (append ? [...current, ...rows] : rows));
-      setNextPage(page + 1);
-      setHasMore(rows.length === USER_PAGE_SIZE);
-      setSearching(false);
-    } catch {
-      // shown by the common handler
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void loadPage(0, '', false);
-  }, [loadPage]);
-
-  const search = async () => {
-    const trimmed = keyword.trim();
-    if (!trimmed) return loadPage(0, order, false);
-    setLoading(true);
-    try {
-      setUsers((await searchUsers(trimmed)) ?? []);
-      setSearching(true);
-      setHasMore(false);
-    } catch {
-      // shown by the common handler
-    } finally {
-      setLoading(false);
-    }
+  const show = (next: typeof view) => {
+    if (next.order === view.order && next.search === view.search) void query.refetch();
+    else setView(next);
   };
-
-  const replace = useCallback((id: number, change: Partial<User> | null) => {
-    setUsers((rows) => replaceRow(rows, id, change));
-  }, []);
+  const search = () => show({ order: view.order, search: keyword.trim() });
 
   return {
-    users,
-    order,
+    users: query.data?.pages.flat() ?? [],
+    order: view.order,
     keyword,
     setKeyword,
-    searching,
-    loading,
-    hasMore,
-    loadMore: () => loadPage(nextPage, order, true),
-    sortBy: (next: UserOrder) => {
-      setOrder(next);
-      return loadPage(0, next, false);
-    },
+    loading: query.isFetching,
+    hasMore: query.hasNextPage,
+    loadMore: () => void query.fetchNextPage(),
+    sortBy: (order: UserOrder) => show({ order, search: '' }),
     search,
-    refresh: () => (searching ? search() : loadPage(0, order, false)),
-    replace,
+    refresh: () => (view.search ? search() : show(view)),
   };
 }

@@ -3,6 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { User } from '../../api/types';
 import { manageUser, type ManageAction } from '../../api/user-admin';
+import type { RowWriter } from '../../hooks/use-row-write';
 import { notify } from '../../lib/notify';
 import { GroupBadges, RoleBadge, UserStatusBadge } from './user-badges';
 import { UserNameCell } from './user-name-cell';
@@ -10,24 +11,18 @@ import { UserNameCell } from './user-name-cell';
 export interface UserColumnContext {
   t: TFunction;
   renderQuota: (quota: number) => string;
-  replace: (id: number, change: Partial<User> | null) => void;
+  writeRow: RowWriter<User>;
   onEdit: (id: number) => void;
 }
 
 /** Columns of the user table; actions are disabled on super-admin rows. */
-export function userColumns({ t, renderQuota, replace, onEdit }: UserColumnContext): ColumnsType<User> {
-  const manage = async (user: User, action: ManageAction) => {
-    try {
+export function userColumns({ t, renderQuota, writeRow, onEdit }: UserColumnContext): ColumnsType<User> {
+  const manage = (user: User, action: ManageAction) =>
+    writeRow(user.id, async () => {
       const result = await manageUser(user.username, action);
-      replace(
-        user.id,
-        action === 'delete' ? null : { role: result?.role ?? user.role, status: result?.status ?? user.status },
-      );
       notify.success(t('user.toast.success'));
-    } catch {
-      // shown by the common handler
-    }
-  };
+      return action === 'delete' ? null : { role: result?.role ?? user.role, status: result?.status ?? user.status };
+    });
   return [
     { title: t('user.column.id'), dataIndex: 'id', sorter: (a, b) => a.id - b.id },
     {
@@ -79,10 +74,10 @@ export function userColumns({ t, renderQuota, replace, onEdit }: UserColumnConte
         const locked = user.role === 100;
         return (
           <Space size={4} wrap>
-            <Button size="small" disabled={locked} onClick={() => void manage(user, 'promote')}>
+            <Button size="small" disabled={locked} onClick={() => manage(user, 'promote')}>
               {t('user.action.promote')}
             </Button>
-            <Button size="small" disabled={locked} onClick={() => void manage(user, 'demote')}>
+            <Button size="small" disabled={locked} onClick={() => manage(user, 'demote')}>
               {t('user.action.demote')}
             </Button>
             <Popconfirm
@@ -97,7 +92,7 @@ export function userColumns({ t, renderQuota, replace, onEdit }: UserColumnConte
             <Button
               size="small"
               disabled={locked}
-              onClick={() => void manage(user, user.status === 1 ? 'disable' : 'enable')}
+              onClick={() => manage(user, user.status === 1 ? 'disable' : 'enable')}
             >
               {user.status === 1 ? t('user.action.disable') : t('user.action.enable')}
             </Button>

@@ -2,11 +2,14 @@ import { Button, Flex, Input, Select, Table } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { User } from '../../api/types';
 import type { UserOrder } from '../../api/user-admin';
 import { PageHeading } from '../../components/page-heading/page-heading';
+import { SERVER_PAGE_SIZE } from '../../hooks/use-paged-list';
 import { useRenderQuota } from '../../hooks/use-quota';
+import { useRowWrite } from '../../hooks/use-row-write';
 import { userColumns } from './user-columns';
-import { USER_PAGE_SIZE, useUserList } from './use-user-list';
+import { useUserList } from './use-user-list';
 
 /** User management (/user, admin). */
 export default function UserListPage() {
@@ -14,9 +17,10 @@ export default function UserListPage() {
   const navigate = useNavigate();
   const renderQuota = useRenderQuota();
   const list = useUserList();
+  const writeRow = useRowWrite<User>('user');
   const columns = useMemo(
-    () => userColumns({ t, renderQuota, replace: list.replace, onEdit: (id) => navigate(`/user/edit/${id}`) }),
-    [t, renderQuota, list.replace, navigate],
+    () => userColumns({ t, renderQuota, writeRow, onEdit: (id) => navigate(`/user/edit/${id}`) }),
+    [t, renderQuota, writeRow, navigate],
   );
   return (
     <>
@@ -29,13 +33,13 @@ export default function UserListPage() {
           placeholder={t('user.search.placeholder')}
           value={list.keyword}
           onChange={(event) => list.setKeyword(event.target.value)}
-          onSearch={() => void list.search()}
+          onSearch={list.search}
         />
         <Select<UserOrder>
           style={{ width: 180 }}
           value={list.order}
           aria-label={t('user.order.label')}
-          onChange={(order) => void list.sortBy(order)}
+          onChange={list.sortBy}
           options={[
             { value: '', label: t('user.order.default') },
             { value: 'quota', label: t('user.order.quota') },
@@ -50,17 +54,17 @@ export default function UserListPage() {
         loading={list.loading}
         columns={columns}
         dataSource={list.users}
-        pagination={{ pageSize: USER_PAGE_SIZE, showSizeChanger: false, hideOnSinglePage: true }}
+        pagination={{ pageSize: SERVER_PAGE_SIZE, showSizeChanger: false, hideOnSinglePage: true }}
         scroll={{ x: 'max-content' }}
       />
       <Flex gap={8} wrap style={{ marginTop: 12 }}>
         <Button type="primary" onClick={() => navigate('/user/add')}>
           {t('user.action.add')}
         </Button>
-        <Button disabled={!list.hasMore} onClick={() => void list.loadMore()}>
+        <Button disabled={!list.hasMore} onClick={list.loadMore}>
           {t('user.action.loadMore')}
         </Button>
-        <Button onClick={() => void list.refresh()}>{t('user.action.refresh')}</Button>
+        <Button onClick={list.refresh}>{t('user.action.refresh')}</Button>
       </Flex>
     </>
   );
