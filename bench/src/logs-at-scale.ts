@@ -2,7 +2,7 @@
 // lets the server roll them up in the background as it would for a migrated one-api install, then measures
 // every log endpoint the console uses (p50/p95), a retention run, an export, and the relay's p99 while that
 // admin work runs. Loopback only; each engine gets a fresh database that is dropped at the end.
-//   cd bench && npm run logs            (LOG_ROWS, LOG_ENGINES=sqlite,postgres, LOG_SAMPLES)
+//   cd bench && npm run logs            (LOG_ROWS, LOG_ENGINES=sqlite,postgres, LOG_SAMPLES, LOG_ADMIN_WORK)
 import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,8 @@ const engines = (process.env.LOG_ENGINES ?? 'sqlite,postgres').split(',');
 const samples = Number(process.env.LOG_SAMPLES ?? 40);
 // The retention run deletes the logs older than this: the oldest 1/18 of the 90 days.
 const retentionDays = Number(process.env.LOG_RETENTION_DAYS ?? 85);
+// Which admin work runs beside the relay load (to see each one's share): pages, export, retention.
+const adminWork = new Set((process.env.LOG_ADMIN_WORK ?? 'pages,export,retention').split(','));
 const benchRoot = resolve(import.meta.dirname, '..');
 const repositoryRoot = resolve(benchRoot, '..');
 const port = 18_400;
@@ -309,7 +311,7 @@ async function runEngine(engine: string) {
     await sleep(3000);
     // An admin at work: the log page's calls one after another, a new page every 250 ms.
     const adminLoop = (async () => {
-      while (!adminDone)
+      while (!adminDone && adminWork.has('pages'))
         for (const [, path] of endpoints.slice(0, 13)) {
           if (adminDone) break;
           await timed(path).catch(() => undefined);
@@ -317,10 +319,12 @@ async function runEngine(engine: string) {
         }
     })();
     const exportBegun = performance.now();
-    const exported = await fetch(`${base}/api/log/export?type=2&start_timestamp=${now - 3 * 86_400}`, {
-      headers: { authorization: accessToken },
-    });
-    const exportBytes = exported.ok ? (await exported.arrayBuffer()).byteLength : 0;
+    const exported = adminWork.has('export')
+      ? await fetch(`${base}/api/log/export?type=2&start_timestamp=${now - 3 * 86_400}`, {
+          headers: { authorization: accessToken },
+        })
+      : undefined;
+    const exportBytes = exported?.ok ? (await exported.arrayBuffer()).byteLength : 0;
     const exportMs = performance.now() - exportBegun;
     const retentionBegun = performance.now();
     let retentionRunning = true;
@@ -330,7 +334,9 @@ async function runEngine(engine: string) {
         await sleep(50);
       }
     })();
-    const deleted = await api(`/api/log/?target_timestamp=${now - retentionDays * 86_400}`, 'DELETE');
+    const deleted = adminWork.has('retention')
+      ? await api(`/api/log/?target_timestamp=${now - retentionDays * 86_400}`, 'DELETE')
+      : await sleep(10_000);
     retentionRunning = false;
     await statusProbe;
     const retentionMs = performance.now() - retentionBegun;
@@ -340,7 +346,7 @@ async function runEngine(engine: string) {
     const busyLatencies = await busy;
     console.log(
       [
-        `  export (3 days of consume logs): ${exported.status} ${(exportBytes / 1_048_576).toFixed(1)} MiB in ${ms(exportMs)} ms`,
+        `  export (3 days of consume logs): ${exported?.status ?? 'skipped'} ${(exportBytes / 1_048_576).toFixed(1)} MiB in ${ms(exportMs)} ms`,
         `  retention run (logs older than ${retentionDays} days): ${JSON.stringify(deleted)} deleted in ${(retentionMs / 1000).toFixed(1)} s; /api/status meanwhile p50 ${ms(percentile(statusDuringRetention, 0.5))} ms, max ${ms(Math.max(...statusDuringRetention))} ms`,
         `  relay p99 idle ${ms(percentile(idleLatencies, 0.99))} ms (${idleLatencies.length} calls), during admin work ${ms(percentile(busyLatencies, 0.99))} ms (${busyLatencies.length} calls)`,
       ].join('\n'),

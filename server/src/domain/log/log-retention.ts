@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/connect.js';
 import {
   defaultSliceOptions,
   deleteInSlices,
-  sqliteSlicePacing,
+  backgroundSlicePacing,
   type SliceOptions,
   type SliceProgress,
 } from '../../db/sliced-delete.js';
@@ -124,7 +124,7 @@ export async function applyLogRetention(
   const handle: DatabaseHandle = context.logDatabase;
   const progress = reporter ? progressOf(reporter) : null;
   const slices: SliceOptions = {
-    ...(handle.dialect === 'sqlite' ? sqliteSlicePacing : {}),
+    ...backgroundSlicePacing(handle.dialect),
     ...sliceOptions,
     onSlice: async (sliceProgress) => {
       await progress?.onSlice(sliceProgress);
@@ -210,7 +210,7 @@ export async function startLogCleanup(
     try {
       const progress = progressOf(reporter);
       deleted = await deleteLogsBefore(handle.db, timestamp, {
-        ...(handle.dialect === 'sqlite' ? sqliteSlicePacing : {}),
+        ...backgroundSlicePacing(handle.dialect),
         ...sliceOptions,
         reads: readOnlyDatabase(context, handle),
         signal,
