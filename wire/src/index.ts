@@ -1,1 +1,17 @@
-export {};
+export * from './anthropic.js';
+export * from './api-operations.js';
+export * from './auth.js';
+export * from './channel.js';
+export * from './envelope.js';
+export * from './fields.js';
+export * from './log.js';
+export * from './openapi.js';
+export type * from './operation.js';
+export * from './option.js';
+export * from './progress.js';
+export * from './redemption.js';
+export * from './relay.js';
+export * from './relay-operations.js';
+export * from './status.js';
+export * from './token.js';
+export * from './user.js';

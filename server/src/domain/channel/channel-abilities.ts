@@ -1,14 +1,9 @@
 import type { AbilityRow, ChannelRow, Db } from '../../db/tables.js';
+import { joinList, splitList } from '@modelgate/wire';
 import { ChannelStatus, defaultChannelGroup } from './channel.constants.js';
 
-/** Splits a comma-separated list (models, groups): items trimmed, empty ones dropped, duplicates removed. */
-export function splitList(text: string | null | undefined): string[] {
-  const items = (text ?? '').split(',').map((item) => item.trim());
-  return [...new Set(items.filter((item) => item !== ''))];
-}
-
-/** A list as stored in a channel row: the cleaned items joined by commas. */
-export const joinList = (items: readonly string[]) => items.join(',');
+// Part of the API contract (how the channel schemas clean lists): defined with the wire schemas.
+export { joinList, splitList };
 
 /** The groups a channel serves; no group at all means the default group. */
 export function channelGroups(group: string | null | undefined): string[] {

@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { RunProgress } from '@modelgate/wire';
 import type { AppContext } from '../../context.js';
 import { nowSeconds } from '../../lib/time.js';
 
-/** What the console polls while a background run (bulk test, balance refresh) goes on. */
-export interface RunProgress {
-  running: boolean;
-  scope: string;
-  done: number;
-  total: number;
-  started_at: number;
-  finished_at: number;
-}
+export type { RunProgress };
 
 /** A started run; `finished` settles when it ends (never rejects). Wrapped so `await` does not wait for it. */
 export interface StartedRun {

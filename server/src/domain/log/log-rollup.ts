@@ -1,9 +1,12 @@
+import type { UsagePoint } from '@modelgate/wire';
 import { SqliteAdapter, sql, type ExpressionBuilder } from 'kysely';
 import type { DialectName } from '../../db/connect.js';
 import type { Database, Db, LogRollupTable } from '../../db/tables.js';
 import type { LogRow } from './log.writer.js';
 import { LogType } from './log.constants.js';
 import { logFilter, type LogFilters } from './log.repository.js';
+
+export type { UsagePoint };
 
 const hourSeconds = 3600;
 const hourOf = (seconds: number) => seconds - (seconds % hourSeconds);
@@ -321,17 +324,6 @@ export async function consumptionTotals(db: Db, filters: LogFilters): Promise<Co
         .executeTakeFirst(),
     );
   return totals;
-}
-
-/** One point of the usage chart: the consumption of one model in one time bucket. */
-export interface UsagePoint {
-  /** Start of the bucket, Unix seconds. */
-  time: number;
-  model_name: string;
-  quota: number;
-  requests: number;
-  prompt_tokens: number;
-  completion_tokens: number;
 }
 
 /**

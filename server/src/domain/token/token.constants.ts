@@ -2,17 +2,14 @@
 export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
 export type TokenStatusValue = (typeof TokenStatus)[keyof typeof TokenStatus];
 
-/** `expired_time` of a token that never expires. */
-export const NeverExpires = -1;
+// Part of the API contract: defined with the wire schemas.
+export { maxQuota, NeverExpires } from '@modelgate/wire';
 
 /** one-api's limit on a token name, in UTF-8 bytes. */
 export const maxTokenNameBytes = 30;
 
 /** How many tokens one user may hold; one-api had no cap, so a script could fill the table. */
 export const maxTokensPerUser = 1000;
-
-/** Largest quota a token or code may carry: far above any real balance, safely below 2^53. */
-export const maxQuota = 1_000_000_000_000_000;
 
 /** Page size of the management lists (one-api's ItemsPerPage). */
 export const itemsPerPage = 10;

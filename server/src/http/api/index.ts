@@ -12,6 +12,7 @@ import { channelRoutes } from './channel/channel.routes.js';
 import { logRoutes } from './log/log.routes.js';
 import { modelsRoutes } from './models/models.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
+import { openApiRoutes } from './openapi/openapi.routes.js';
 import { optionRoutes } from './option/option.routes.js';
 import { redemptionRoutes } from './redemption/redemption.routes.js';
 import { serviceStatusRoutes } from './service-status/service-status.routes.js';
@@ -32,6 +33,7 @@ const modules: RouteModule[] = [
   channelRoutes,
   modelsRoutes,
   serviceStatusRoutes,
+  openApiRoutes,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { emailQuery, loginBody, registerBody, resetPasswordBody } from '@modelgate/wire';
 import { verifyPassword } from '../../../domain/user/user.auth.js';
 import { presentSignedInUser } from '../../../domain/user/user.presenter.js';
 import {
@@ -13,7 +14,6 @@ import { clearSession, readSession, startUserSession } from '../../middleware/se
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import { emailQuery, loginBody, registerBody, resetPasswordBody } from './auth.schema.js';
 
 /** Password sign-in and sign-out, sign-up, email verification codes and password reset. */
 export const authRoutes: RouteModule = (app, { context, criticalLimit, turnstile }) => {

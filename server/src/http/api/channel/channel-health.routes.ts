@@ -1,3 +1,4 @@
+import { bulkTestQuery, channelTestQuery, idParams } from '@modelgate/wire';
 import { startBulkTest, bulkTestProgress } from '../../../domain/channel/channel-bulk-test.service.js';
 import {
   balanceRefreshProgress,
@@ -12,7 +13,6 @@ import { languageOf } from '../../../lib/language.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import { bulkTestQuery, channelIdParam, channelTestQuery } from './channel.schema.js';
 
 const alreadyRunning = (what: { zh: string; en: string }) => new AppError('already_running', what);
 
@@ -22,7 +22,7 @@ export const channelHealthRoutes: RouteModule = (app, { context, requireAdmin })
 
   /** one-api's answer shape: the reply (or the error) in `message`, `time` in seconds, no `data`. */
   app.get('/channel/test/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = validate(channelIdParam, request.params);
+    const { id } = validate(idParams, request.params);
     const { model } = validate(channelTestQuery, request.query);
     const channel = await findChannelById(context.database.db, id);
     if (!channel) throw channelNotFound();
@@ -49,7 +49,7 @@ export const channelHealthRoutes: RouteModule = (app, { context, requireAdmin })
 
   /** one-api's answer shape: `balance` at the top level. */
   app.get('/channel/update_balance/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = validate(channelIdParam, request.params);
+    const { id } = validate(idParams, request.params);
     const channel = await findChannelById(context.database.db, id);
     if (!channel) throw channelNotFound();
     try {

@@ -1,3 +1,4 @@
+import { channelListQuery, channelSearchQuery, idParams, patchChannelBody, patchKeys } from '@modelgate/wire';
 import { presentChannel } from '../../../domain/channel/channel.presenter.js';
 import { findChannelById, listChannels, searchChannels } from '../../../domain/channel/channel.repository.js';
 import { channelNotFound } from '../../../domain/channel/channel.errors.js';
@@ -12,15 +13,7 @@ import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
 import { channelHealthRoutes } from './channel-health.routes.js';
-import {
-  channelIdParam,
-  channelListQuery,
-  channelSearchQuery,
-  createChannelBody,
-  patchChannelBody,
-  patchKeys,
-  updateChannelBody,
-} from './channel.schema.js';
+import { createChannelBody, updateChannelBody } from './channel.schema.js';
 
 /** Channel management (admins): list, search, read, create in batches, edit, delete. */
 export const channelRoutes: RouteModule = async (app, kit) => {
@@ -40,7 +33,7 @@ export const channelRoutes: RouteModule = async (app, kit) => {
   });
 
   app.get('/channel/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = validate(channelIdParam, request.params);
+    const { id } = validate(idParams, request.params);
     const channel = await findChannelById(db(), id);
     if (!channel) throw channelNotFound();
     return ok(presentChannel(channel));
@@ -66,7 +59,7 @@ export const channelRoutes: RouteModule = async (app, kit) => {
   app.delete('/channel/disabled', { preHandler: requireAdmin }, async () => ok(await deleteDisabledChannels(context)));
 
   app.delete('/channel/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = validate(channelIdParam, request.params);
+    const { id } = validate(idParams, request.params);
     await deleteChannel(context, id);
     return ok();
   });

@@ -1,4 +1,13 @@
 import { Readable } from 'node:stream';
+import {
+  logDeleteQuery,
+  logExportQuery,
+  logListQuery,
+  logSearchQuery,
+  logSeriesQuery,
+  type LogFilterQuery,
+  type LogListQuery,
+} from '@modelgate/wire';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readOnlyDatabase } from '../../../db/sqlite-reader.js';
 import { logCsvChunks } from '../../../domain/log/log-export.js';
@@ -16,15 +25,6 @@ import { currentUser } from '../../middleware/authenticate.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import {
-  logDeleteQuery,
-  logExportQuery,
-  logListQuery,
-  logSearchQuery,
-  logSeriesQuery,
-  type LogFilterQuery,
-  type LogListQuery,
-} from './log.schema.js';
 
 /** Most buckets one chart request may ask for (a month of hours, a year and a half of days). */
 const maxSeriesBuckets = 800;

@@ -1,3 +1,4 @@
+import { emailBindQuery, oauthCallbackQuery } from '@modelgate/wire';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { githubProvider } from '../../../domain/user/oauth/github.provider.js';
 import { larkProvider } from '../../../domain/user/oauth/lark.provider.js';
@@ -16,7 +17,6 @@ import { readSession, startUserSession, updateSession } from '../../middleware/s
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import { emailBindQuery, oauthCallbackQuery } from './oauth.schema.js';
 
 const stateMismatch = () =>
   new AppError('oauth_state_mismatch', { zh: 'state is empty or not same', en: 'state is empty or not same' }, 403);

@@ -1,8 +1,8 @@
+import { updateOptionBody } from '@modelgate/wire';
 import { updateOption } from '../../../domain/option/option.service.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import { updateOptionBody } from './option.schema.js';
 
 /** Runtime options: root only; secrets are write-only. */
 export const optionRoutes: RouteModule = (app, { context, requireRoot }) => {

@@ -1,3 +1,13 @@
+import {
+  createRedemptionBody,
+  idParams,
+  redemptionListQuery,
+  redemptionSearchQuery,
+  statusChangeBody,
+  statusOnlyQuery,
+  topUpBody,
+  updateRedemptionBody,
+} from '@modelgate/wire';
 import { presentRedemption } from '../../../domain/redemption/redemption.presenter.js';
 import { listRedemptions, searchRedemptions } from '../../../domain/redemption/redemption.repository.js';
 import {
@@ -12,16 +22,6 @@ import { currentUser } from '../../middleware/authenticate.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import { objectBody, type RouteModule } from '../route-kit.js';
-import {
-  createRedemptionBody,
-  redemptionIdParam,
-  redemptionListQuery,
-  redemptionSearchQuery,
-  redemptionStatusBody,
-  statusOnlyQuery,
-  topUpBody,
-  updateRedemptionBody,
-} from './redemption.schema.js';
 
 /** Redemption codes (admin), and redeeming one (any signed-in user, POST /api/user/topup). */
 export const redemptionRoutes: RouteModule = (app, { context, requireAdmin, requireUser }) => {
@@ -38,7 +38,7 @@ export const redemptionRoutes: RouteModule = (app, { context, requireAdmin, requ
   });
 
   app.get('/redemption/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = validate(redemptionIdParam, request.params);
+    const { id } = validate(idParams, request.params);
     return ok(presentRedemption(await findRedemptionOrThrow(context, id)));
   });
 
@@ -50,7 +50,7 @@ export const redemptionRoutes: RouteModule = (app, { context, requireAdmin, requ
   app.put('/redemption', { preHandler: requireAdmin }, async (request) => {
     // one-api switches to a status-only update on any non-empty status_only value.
     if (validate(statusOnlyQuery, request.query).status_only) {
-      const { id, status } = validate(redemptionStatusBody, objectBody(request.body));
+      const { id, status } = validate(statusChangeBody, objectBody(request.body));
       return ok(presentRedemption(await setRedemptionStatus(context, id, status)));
     }
     const { id, name, quota } = validate(updateRedemptionBody, objectBody(request.body));
@@ -58,7 +58,7 @@ export const redemptionRoutes: RouteModule = (app, { context, requireAdmin, requ
   });
 
   app.delete('/redemption/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = validate(redemptionIdParam, request.params);
+    const { id } = validate(idParams, request.params);
     await removeRedemption(context, id);
     return ok();
   });

@@ -1,3 +1,12 @@
+import {
+  createTokenBody,
+  idParams,
+  statusChangeBody,
+  statusOnlyQuery,
+  tokenListQuery,
+  tokenSearchQuery,
+  updateTokenBody,
+} from '@modelgate/wire';
 import { presentToken } from '../../../domain/token/token.presenter.js';
 import { findTokenOfUser, listTokensOfUser, searchTokensOfUser } from '../../../domain/token/token.repository.js';
 import { createToken, deleteToken, setTokenStatus, updateToken } from '../../../domain/token/token.service.js';
@@ -6,15 +15,6 @@ import { currentUser } from '../../middleware/authenticate.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import { objectBody, type RouteModule } from '../route-kit.js';
-import {
-  createTokenBody,
-  statusOnlyQuery,
-  tokenIdParam,
-  tokenListQuery,
-  tokenSearchQuery,
-  tokenStatusBody,
-  updateTokenBody,
-} from './token.schema.js';
 
 /** API tokens (relay keys): every route works on the caller's own tokens only. */
 export const tokenRoutes: RouteModule = (app, { context, requireUser }) => {
@@ -33,7 +33,7 @@ export const tokenRoutes: RouteModule = (app, { context, requireUser }) => {
   });
 
   app.get('/token/:id', { preHandler: requireUser }, async (request) => {
-    const { id } = validate(tokenIdParam, request.params);
+    const { id } = validate(idParams, request.params);
     const token = await findTokenOfUser(db, currentUser(request).id, id);
     if (!token) throw tokenNotFound();
     return ok(presentToken(token));
@@ -48,7 +48,7 @@ export const tokenRoutes: RouteModule = (app, { context, requireUser }) => {
     const userId = currentUser(request).id;
     // one-api switches to a status-only update on any non-empty status_only value.
     if (validate(statusOnlyQuery, request.query).status_only) {
-      const { id, status } = validate(tokenStatusBody, objectBody(request.body));
+      const { id, status } = validate(statusChangeBody, objectBody(request.body));
       return ok(presentToken(await setTokenStatus(context, userId, id, status)));
     }
     const { id, ...fields } = validate(updateTokenBody, objectBody(request.body));
@@ -56,7 +56,7 @@ export const tokenRoutes: RouteModule = (app, { context, requireUser }) => {
   });
 
   app.delete('/token/:id', { preHandler: requireUser }, async (request) => {
-    const { id } = validate(tokenIdParam, request.params);
+    const { id } = validate(idParams, request.params);
     await deleteToken(context, currentUser(request).id, id);
     return ok();
   });

@@ -1,4 +1,13 @@
 import {
+  adminTopUpBody,
+  createUserBody,
+  idParams,
+  manageUserBody,
+  updateUserBody,
+  userListQuery,
+  userSearchQuery,
+} from '@modelgate/wire';
+import {
   deleteUserAsAdmin,
   findLiveUserOrThrow,
   manageUser,
@@ -16,15 +25,6 @@ import { renewUserSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-import {
-  createUserBody,
-  manageUserBody,
-  topUpBody,
-  updateUserBody,
-  userIdParams,
-  userListQuery,
-  userSearchQuery,
-} from './user.schema.js';
 
 /** one-api's ITEMS_PER_PAGE. */
 const itemsPerPage = 10;
@@ -48,7 +48,7 @@ export const userAdminRoutes: RouteModule = (app, { context, requireAdmin }) => 
   });
 
   app.get('/user/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = validate(userIdParams, request.params);
+    const { id } = validate(idParams, request.params);
     const target = await findLiveUserOrThrow(context, id);
     if (!outranks(currentUser(request), target)) throw UserErrors.noRightToView();
     return ok(presentUser(target));
@@ -81,13 +81,13 @@ export const userAdminRoutes: RouteModule = (app, { context, requireAdmin }) => 
   });
 
   app.delete('/user/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = validate(userIdParams, request.params);
+    const { id } = validate(idParams, request.params);
     await deleteUserAsAdmin(context, currentUser(request), id);
     return ok();
   });
 
   app.post('/topup', { preHandler: requireAdmin }, async (request) => {
-    const { user_id, quota, remark } = validate(topUpBody, request.body);
+    const { user_id, quota, remark } = validate(adminTopUpBody, request.body);
     await topUpUser(context, user_id, quota, remark);
     return ok();
   });

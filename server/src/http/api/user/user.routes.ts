@@ -1,3 +1,4 @@
+import { updateSelfBody } from '@modelgate/wire';
 import { UserErrors } from '../../../domain/user/user.errors.js';
 import { userDashboard } from '../../../domain/user/user.dashboard.js';
 import { presentUser } from '../../../domain/user/user.presenter.js';
@@ -14,7 +15,6 @@ import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
 import { userAdminRoutes } from './user-admin.routes.js';
-import { updateSelfBody } from './user.schema.js';
 
 /** The signed-in user's own account, then the administration of users. */
 export const userRoutes: RouteModule = async (app, kit) => {
