@@ -1,4 +1,4 @@
-// `npm start`: builds what is not built yet (server, console), then runs the server in this process.
+// `npm start`: builds what is not built yet (wire schemas, server, console), then runs the server in this process.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +25,8 @@ function buildIfStale(workspace, output, sources) {
   execSync(`npm run build -w ${workspace}`, { cwd: root, stdio: 'inherit' });
 }
 
+// The server's build imports @modelgate/wire as built JavaScript (wire/dist), so the wire package goes first.
+buildIfStale('wire', join(root, 'wire/dist/index.js'), [join(root, 'wire/src')]);
 buildIfStale('server', join(root, 'server/dist/main.js'), [join(root, 'server/src')]);
 if (existsSync(join(root, 'web/package.json'))) {
   buildIfStale('web', join(root, 'web/dist/index.html'), [join(root, 'web/src'), join(root, 'web/index.html')]);

@@ -18,6 +18,8 @@ const vitest = (workspace) => {
 };
 
 const steps = [
+  // The browser suite's server runs under tsx, which resolves @modelgate/wire to its build (wire/dist).
+  { name: 'wire build', command: 'npm run build -w wire' },
   { name: 'typecheck', command: 'npm run typecheck' },
   { name: 'server', ...vitest('server') },
 ];
