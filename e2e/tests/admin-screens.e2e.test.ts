@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectToast, label, settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
-import { clearToasts, confirmPopup, rowWith, whole } from './part2-helpers.ts';
+import { clearToasts, confirmPopup, rowWith, whole } from './page-helpers.ts';
 
 const suite = useSuite();
 

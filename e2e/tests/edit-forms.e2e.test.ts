@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectToast, label, nextApiAnswer, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
-import { clearToasts, confirmPopup, rowWith } from './part2-helpers.ts';
+import { clearToasts, confirmPopup, rowWith } from './page-helpers.ts';
 
 const suite = useSuite({ upstream: true });
 

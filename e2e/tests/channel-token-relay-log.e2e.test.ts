@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectToast, label, signInThroughApi, text, textPattern, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { uniqueName } from '../support/users.ts';
-import { confirmPopup, rowWith, screenshot } from './part2-helpers.ts';
+import { confirmPopup, rowWith, screenshot } from './page-helpers.ts';
 
 const suite = useSuite({ upstream: true });
 
