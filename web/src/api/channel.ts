@@ -1,28 +1,9 @@
+import type { balanceAnswer, channel, channelTestAnswer, RunProgress } from '@modelgate/wire';
+import type { z } from 'zod';
 import { api, requestEnvelope } from './client';
 
 /** A channel as the management API returns it (key blanked except in the PUT answer). */
-export interface Channel {
-  id: number;
-  type: number;
-  key: string;
-  status: number;
-  name: string;
-  weight: number | null;
-  created_time: number;
-  test_time: number;
-  response_time: number;
-  base_url: string | null;
-  other: string | null;
-  balance: number;
-  balance_updated_time: number;
-  models: string;
-  group: string;
-  used_quota: number;
-  model_mapping: string | null;
-  priority: number | null;
-  config: string;
-  system_prompt: string | null;
-}
+export type Channel = z.infer<typeof channel>;
 
 /** The fields the form sends on create and edit. */
 export type ChannelInput = Pick<
@@ -30,20 +11,9 @@ export type ChannelInput = Pick<
   'name' | 'type' | 'key' | 'base_url' | 'other' | 'model_mapping' | 'system_prompt' | 'models' | 'group' | 'config'
 > & { id?: number };
 
-export interface ChannelTestAnswer {
-  success: boolean;
-  message: string;
-  time?: number;
-  modelName?: string;
-  model?: string;
-}
+export type ChannelTestAnswer = z.infer<typeof channelTestAnswer>;
 
-export interface BulkTestProgress {
-  running: boolean;
-  scope?: string;
-  done: number;
-  total: number;
-}
+export type BulkTestProgress = RunProgress;
 
 export const fetchChannelPage = (page: number) => api.get<Channel[]>('/api/channel/', { params: { p: page } });
 export const searchChannels = (keyword: string) => api.get<Channel[]>('/api/channel/search', { params: { keyword } });
@@ -66,11 +36,9 @@ export async function testChannel(id: number, model: string): Promise<ChannelTes
 }
 
 /** Refreshes a channel's balance; `balance` is at the top level of the answer. */
-export async function updateChannelBalance(
-  id: number,
-): Promise<{ success: boolean; message: string; balance?: number }> {
+export async function updateChannelBalance(id: number): Promise<z.infer<typeof balanceAnswer>> {
   const answer = await requestEnvelope<unknown>({ url: `/api/channel/update_balance/${id}`, method: 'GET' });
-  return answer as unknown as { success: boolean; message: string; balance?: number };
+  return answer as unknown as z.infer<typeof balanceAnswer>;
 }
 
 /** Channel type id → default model names (GET /api/models). */

@@ -1,22 +1,8 @@
+import type { log, logStat, RunProgress, UsagePoint } from '@modelgate/wire';
+import type { z } from 'zod';
 import { api } from './client';
 
-export interface LogEntry {
-  id: number;
-  user_id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  username: string;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  channel: number;
-  request_id: string;
-  elapsed_time: number;
-  is_stream: boolean;
-}
+export type LogEntry = z.infer<typeof log>;
 
 /** Filters of the log views; admins may also filter by username and channel. */
 export interface LogFilters {
@@ -29,14 +15,7 @@ export interface LogFilters {
   channel: string;
 }
 
-export interface UsagePoint {
-  time: number;
-  model_name: string;
-  quota: number;
-  requests: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-}
+export type { UsagePoint };
 
 function query(filters: LogFilters, admin: boolean): Record<string, string | number> {
   const params: Record<string, string | number> = {
@@ -75,7 +54,7 @@ export function logExportUrl(filters: LogFilters, admin: boolean): string {
 }
 
 export const fetchLogStat = (filters: LogFilters, admin: boolean) =>
-  api.get<{ quota: number }>(`${base(admin)}/stat`, { params: query(filters, admin) });
+  api.get<z.infer<typeof logStat>>(`${base(admin)}/stat`, { params: query(filters, admin) });
 
 export const fetchUsageSeries = (filters: LogFilters, admin: boolean, granularity: 'hour' | 'day') =>
   api.get<UsagePoint[]>(`${base(admin)}/series`, {
@@ -87,13 +66,6 @@ export const deleteLogsBefore = (targetTimestamp: number) =>
   api.delete<number>('/api/log/', { params: { target_timestamp: targetTimestamp }, silent: true });
 
 /** Progress of the running (or latest) log cleanup: `done` of `total` slices. */
-export interface LogCleanupProgress {
-  running: boolean;
-  scope: string;
-  done: number;
-  total: number;
-  started_at: number;
-  finished_at: number;
-}
+export type LogCleanupProgress = RunProgress;
 
 export const fetchLogCleanupProgress = () => api.get<LogCleanupProgress>('/api/log/cleanup/status', { silent: true });

@@ -1,9 +1,8 @@
+import type { optionEntry, releaseInfo } from '@modelgate/wire';
+import type { z } from 'zod';
 import { api } from './client';
 
-export interface OptionEntry {
-  key: string;
-  value: string;
-}
+export type OptionEntry = z.infer<typeof optionEntry>;
 
 /** Every option the server returns (secrets never come back), as a key → value map. */
 export async function fetchOptions(): Promise<Record<string, string>> {
@@ -13,7 +12,4 @@ export async function fetchOptions(): Promise<Record<string, string>> {
 
 export const updateOption = (key: string, value: string) => api.put<unknown>('/api/option/', { key, value });
 
-export interface ReleaseInfo {
-  tag_name: string;
-  body: string;
-}
+export type ReleaseInfo = z.infer<typeof releaseInfo>;

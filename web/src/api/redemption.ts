@@ -1,15 +1,8 @@
+import type { redemption } from '@modelgate/wire';
+import type { z } from 'zod';
 import { api } from './client';
 
-export interface Redemption {
-  id: number;
-  user_id: number;
-  key: string;
-  status: number;
-  name: string;
-  quota: number;
-  created_time: number;
-  redeemed_time: number;
-}
+export type Redemption = z.infer<typeof redemption>;
 
 export const fetchRedemptionPage = (page: number) => api.get<Redemption[]>('/api/redemption/', { params: { p: page } });
 export const searchRedemptions = (keyword: string) =>

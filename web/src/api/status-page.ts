@@ -1,33 +1,13 @@
+import type { outcomeWindow, serviceStatusReport } from '@modelgate/wire';
+import type { z } from 'zod';
 import { api } from './client';
 import type { ReleaseInfo } from './option';
 
 /** Success and latency over one window. */
-export interface OutcomeWindow {
-  requests: number;
-  success_rate: number | null;
-  median_latency_ms: number | null;
-}
-
-export interface ModelServiceStatus {
-  model: string;
-  /** True when at least one enabled channel serves the model for the caller's group. */
-  available: boolean;
-  last_hour: OutcomeWindow;
-  last_day: OutcomeWindow;
-}
-
-export interface ChannelServiceStatus {
-  channel_id: number;
-  name: string;
-  status: number;
-  last_hour: OutcomeWindow;
-  last_day: OutcomeWindow;
-}
-
-export interface ServiceStatusReport {
-  models: ModelServiceStatus[];
-  channels?: ChannelServiceStatus[];
-}
+export type OutcomeWindow = z.infer<typeof outcomeWindow>;
+export type ServiceStatusReport = z.infer<typeof serviceStatusReport>;
+export type ModelServiceStatus = ServiceStatusReport['models'][number];
+export type ChannelServiceStatus = NonNullable<ServiceStatusReport['channels']>[number];
 
 export const fetchServiceStatus = () => api.get<ServiceStatusReport>('/api/status/models');
 

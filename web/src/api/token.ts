@@ -1,3 +1,5 @@
+import type { token } from '@modelgate/wire';
+import type { z } from 'zod';
 import { api } from './client';
 import type { Token } from './types';
 
@@ -5,17 +7,7 @@ import type { Token } from './types';
 export const fetchTokenPage = (page: number) => api.get<Token[]>('/api/token/', { params: { p: page } });
 
 /** A token row as the list and the form read it. */
-export interface TokenDetails extends Token {
-  user_id: number;
-  created_time: number;
-  accessed_time: number;
-  expired_time: number;
-  remain_quota: number;
-  unlimited_quota: boolean;
-  used_quota: number;
-  models: string | null;
-  subnet: string | null;
-}
+export type TokenDetails = z.infer<typeof token>;
 
 export type TokenOrder = '' | 'remain_quota' | 'used_quota';
 

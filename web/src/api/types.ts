@@ -1,11 +1,7 @@
 /** Wire shapes of the management API that the console reads (server-behaviour.md section 2.7). */
 
 /** `{ success, message, data }` answered by every /api handler. */
-export interface Envelope<T> {
-  success: boolean;
-  message: string;
-  data: T;
-}
+export type { Envelope } from '@modelgate/wire';
 
 export interface User {
   id: number;
