@@ -6,6 +6,7 @@ import { useStatus } from '../stores/status.store';
 /** Opens the GitHub or Lark authorize page with a fresh state; used to sign in and to bind. */
 export function useThirdPartySignIn(): { github: () => Promise<void>; lark: () => Promise<void> } {
   const status = useStatus();
+  // A failed state fetch was shown by the API client; without a state there is nothing to open.
   const github = useCallback(async () => {
     if (!status.github_client_id) return;
     const state = await fetchOAuthState().catch(() => null);

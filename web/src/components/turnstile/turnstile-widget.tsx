@@ -53,6 +53,7 @@ export function TurnstileWidget({ siteKey, onVerify }: TurnstileWidgetProps) {
           callback: (token) => callback.current(token),
         });
       })
+      // Without the script no widget shows; the forms then ask to retry, as the check has not run.
       .catch(() => undefined);
     return () => {
       cancelled = true;

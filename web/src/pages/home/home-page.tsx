@@ -1,10 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Descriptions, Row, Tag } from 'antd';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchHomePageContent, fetchNotice } from '../../api/status';
 import { MarkdownContent } from '../../components/html-content/markdown-content';
 import { Loading } from '../../components/loading/loading';
 import { PageHeading } from '../../components/page-heading/page-heading';
+import { queryKeys } from '../../lib/query-keys';
 import { isFrameAddress } from '../../lib/sanitize';
 import { formatTimestamp } from '../../lib/time';
 import { useStatus } from '../../stores/status.store';
@@ -58,21 +59,19 @@ function SystemOverview() {
 /** Home (/): the notice, then the server's home page content (Markdown, HTML or a full-page frame). */
 export default function HomePage() {
   const { t } = useTranslation();
-  const [notice, setNotice] = useState('');
-  const [content, setContent] = useState<string | null>(null);
-  const [loaded, setLoaded] = useState(false);
-
-  useEffect(() => {
-    fetchNotice()
-      .then((text) => setNotice(text ?? ''))
-      .catch(() => undefined);
-    fetchHomePageContent()
-      .then((text) => {
-        setContent(text ?? '');
-      })
-      .catch(() => setContent((current) => current ?? ''))
-      .finally(() => setLoaded(true));
-  }, []);
+  // Both are optional: without a notice none shows, without content the system overview does.
+  const { data: notice } = useQuery({
+    queryKey: queryKeys.read('home', 'notice'),
+    queryFn: fetchNotice,
+    meta: { ignoreFailure: true },
+  });
+  const homeContent = useQuery({
+    queryKey: queryKeys.read('home', 'content'),
+    queryFn: fetchHomePageContent,
+    meta: { ignoreFailure: true },
+  });
+  const content = homeContent.data ?? '';
+  const loaded = !homeContent.isPending;
 
   if (content && isFrameAddress(content)) {
     return (

@@ -117,6 +117,7 @@ export function PersonalSetting() {
 
   const deleteAccount = async () => {
     await deleteSelf();
+    // The account is gone, so the session is too; a failed logout call changes nothing.
     await logout().catch(() => undefined);
     notify.success(t('setting.personal.deleted'));
     signOut();

@@ -1,36 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  fetchServiceStatus,
-  type ChannelServiceStatus,
-  type ModelServiceStatus,
-  type ServiceStatusReport,
-} from '../../api/status-page';
+import { fetchServiceStatus, type ChannelServiceStatus, type ModelServiceStatus } from '../../api/status-page';
 import { PageHeading } from '../../components/page-heading/page-heading';
+import { queryKeys } from '../../lib/query-keys';
 import { ChannelStatusTag } from '../channel/channel-status-tag';
 import { OutcomeCell } from './outcome-cells';
 
 /** Service status (/status): per model (and per channel for admins) availability, success rate and latency. */
 export default function StatusPage() {
   const { t } = useTranslation();
-  const [report, setReport] = useState<ServiceStatusReport | null>(null);
-  const [loading, setLoading] = useState(false);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      setReport(await fetchServiceStatus());
-    } catch {
-      // shown by the common handler
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const {
+    data: report,
+    isFetching: loading,
+    refetch,
+  } = useQuery({
+    queryKey: queryKeys.read('status', 'service'),
+    queryFn: fetchServiceStatus,
+  });
 
   const windows = <T extends ModelServiceStatus | ChannelServiceStatus>(): ColumnsType<T> => [
     { title: t('status.column.lastHour'), key: 'hour', render: (_, row) => <OutcomeCell window={row.last_hour} /> },
@@ -61,7 +49,7 @@ export default function StatusPage() {
     <>
       <PageHeading
         title={t('status.title')}
-        extra={<Button onClick={() => void load()}>{t('status.refresh')}</Button>}
+        extra={<Button onClick={() => void refetch()}>{t('status.refresh')}</Button>}
       />
       <Card title={t('status.models')} style={{ marginBottom: 16 }}>
         <Table

@@ -1,10 +1,13 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, Input } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { User } from '../../api/types';
 import { fetchSelf, redeemTopUpCode } from '../../api/user';
 import { PageHeading } from '../../components/page-heading/page-heading';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { notify } from '../../lib/notify';
+import { queryKeys } from '../../lib/query-keys';
 import { useStatus } from '../../stores/status.store';
 import { BalanceCircles } from './balance-circles';
 
@@ -17,41 +20,33 @@ export default function TopUpPage() {
   const status = useStatus();
   const renderQuota = useRenderQuota();
   const [code, setCode] = useState('');
-  const [balance, setBalance] = useState({ used: 0, remaining: 0 });
-  const [redeeming, setRedeeming] = useState(false);
+  const queryClient = useQueryClient();
+  const selfKey = queryKeys.record('user', 'self');
+  const self = useQuery({ queryKey: selfKey, queryFn: fetchSelf });
+  const balance = { used: self.data?.used_quota ?? 0, remaining: self.data?.quota ?? 0 };
   const [added, setAdded] = useState<number | null>(null);
   const [enlarged, setEnlarged] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
 
-  useEffect(() => {
-    fetchSelf().then(
-      (user) => setBalance({ used: user.used_quota ?? 0, remaining: user.quota ?? 0 }),
-      () => undefined,
-    );
-    return () => clearTimeout(timer.current);
-  }, []);
-
-  const redeem = async () => {
-    const key = code.trim();
-    if (!key) {
-      notify.info(t('topup.codeRequired'));
-      return;
-    }
-    setRedeeming(true);
-    try {
-      const amount = await redeemTopUpCode(key);
+  const redeeming = useMutation({
+    mutationFn: redeemTopUpCode,
+    onSuccess: (amount) => {
       notify.success(t('topup.success'));
-      setBalance((current) => ({ ...current, remaining: current.remaining + amount }));
+      // The server answers the amount added, so the cached balance is updated without reading it again.
+      queryClient.setQueryData<User>(selfKey, (user) => user && { ...user, quota: (user.quota ?? 0) + amount });
       setAdded(amount);
       setCode('');
       setEnlarged(true);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setEnlarged(false), ENLARGE_MS);
-    } catch {
-      // shown by the common handler
-    } finally {
-      setRedeeming(false);
-    }
+    },
+  });
+
+  const redeem = () => {
+    const key = code.trim();
+    if (key) redeeming.mutate(key);
+    else notify.info(t('topup.codeRequired'));
   };
 
   const openTopUpLink = () => {
@@ -88,11 +83,11 @@ export default function TopUpPage() {
             onChange={(event) => setCode(event.target.value)}
             placeholder={t('topup.codePlaceholder')}
             aria-label={t('topup.codePlaceholder')}
-            onPressEnter={() => void redeem()}
+            onPressEnter={redeem}
           />
           <Flex gap={8} wrap>
             <Button onClick={openTopUpLink}>{t('topup.buy')}</Button>
-            <Button type="primary" loading={redeeming} onClick={() => void redeem()}>
+            <Button type="primary" loading={redeeming.isPending} onClick={redeem}>
               {t('topup.redeem')}
             </Button>
           </Flex>

@@ -39,7 +39,7 @@ function useCleanupPercent(running: boolean): number | null {
 }
 
 /** Default cleanup target: 30 days ago. */
-export const DEFAULT_CLEANUP_AGE_SECONDS = 2_592_000;
+const DEFAULT_CLEANUP_AGE_SECONDS = 2_592_000;
 
 /** Deletes logs older than a chosen time. */
 export function LogCleanup() {

@@ -1,6 +1,6 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../../i18n';
+import { renderPage } from '../../../test/render';
 import { cleanupPercent } from './log-cleanup';
 import { LOG_RETENTION } from './operation-setting';
 import { OptionSection } from './option-section';
@@ -11,20 +11,11 @@ vi.mock('../../../api/option', () => ({
   updateOption: (key: string, value: string) => updateOption(key, value),
 }));
 
-initI18n();
-
 const defaults = Object.fromEntries(LOG_RETENTION.map((field) => [field.key, '0']));
 
 describe('log retention settings', () => {
   it('shows each retention option with its Chinese label and the rollup hint', () => {
-    render(
-      <OptionSection
-        titleKey="settingAdmin.section.logging"
-        fields={LOG_RETENTION}
-        options={defaults}
-        onSaved={() => {}}
-      />,
-    );
+    renderPage(<OptionSection titleKey="settingAdmin.section.logging" fields={LOG_RETENTION} options={defaults} />);
     for (const label of [
       '消费日志保留天数',
       '充值日志保留天数',
@@ -38,19 +29,11 @@ describe('log retention settings', () => {
   });
 
   it('saves only the retention days that changed', async () => {
-    const onSaved = vi.fn();
-    render(
-      <OptionSection
-        titleKey="settingAdmin.section.logging"
-        fields={LOG_RETENTION}
-        options={defaults}
-        onSaved={onSaved}
-      />,
-    );
+    renderPage(<OptionSection titleKey="settingAdmin.section.logging" fields={LOG_RETENTION} options={defaults} />);
     fireEvent.change(screen.getByLabelText('消费日志保留天数'), { target: { value: '30' } });
     fireEvent.change(screen.getByLabelText('消费统计（按小时汇总）保留天数'), { target: { value: '400' } });
     fireEvent.click(screen.getByRole('button', { name: /保存|save/i }));
-    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    await screen.findByText('保存成功');
     expect(updateOption.mock.calls).toEqual([
       ['LogRetentionDaysConsume', '30'],
       ['LogRollupRetentionDays', '400'],

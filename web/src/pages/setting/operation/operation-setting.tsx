@@ -37,7 +37,7 @@ const RATIO: OptionField[] = [
 ];
 
 /** Ratio texts must be JSON; the error names the first one that is not. */
-export function ratioError(values: Record<string, unknown>): string | null {
+function ratioError(values: Record<string, unknown>): string | null {
   for (const key of ['ModelRatio', 'GroupRatio', 'CompletionRatio']) {
     const text = String(values[key] ?? '');
     if (text.trim() && !isValidJson(text)) return `settingAdmin.ratio.invalid.${key}`;
@@ -47,9 +47,9 @@ export function ratioError(values: Record<string, unknown>): string | null {
 
 /** Operation settings (admin): general, logging, monitoring, quota, ratios. */
 export function OperationSetting() {
-  const { options, reload } = useOptions();
+  const options = useOptions();
   if (!options) return <Skeleton active />;
-  const common = { options, onSaved: () => void reload() };
+  const common = { options };
   return (
     <>
       <OptionSection titleKey="settingAdmin.section.general" fields={GENERAL} {...common}>

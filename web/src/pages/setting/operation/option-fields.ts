@@ -15,7 +15,7 @@ export interface OptionField {
 }
 
 /** Removes the trailing slashes of an address, as the server address is stored. */
-export const normalizeAddress = (address: string): string => address.trim().replace(/\/+$/, '');
+const normalizeAddress = (address: string): string => address.trim().replace(/\/+$/, '');
 
 /**
  * The options of a section that need saving: changed values only; secret fields (never returned by the

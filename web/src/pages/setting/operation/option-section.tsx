@@ -1,16 +1,15 @@
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { changedOptions, fieldValues, type OptionField } from './option-fields';
-import { saveOptions, type OptionMap } from './use-options';
+import { useSaveOptions, type OptionMap } from './use-options';
 
 export interface OptionSectionProps {
   titleKey: string;
   fields: readonly OptionField[];
   options: OptionMap;
-  onSaved: () => void;
   /** Translation key of the save button. */
   saveKey?: string;
   /** Returns the translation key of an error, or null when the values may be saved. */
@@ -22,30 +21,23 @@ export interface OptionSectionProps {
 const wide = (kind: OptionField['kind']) => kind === 'textarea' || kind === 'json';
 
 /** A card of option fields with one save button that writes only what changed. */
-export function OptionSection({ titleKey, fields, options, onSaved, saveKey, validate, children }: OptionSectionProps) {
+export function OptionSection({ titleKey, fields, options, saveKey, validate, children }: OptionSectionProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Record<string, unknown>>();
-  const [saving, setSaving] = useState(false);
+  const saving = useSaveOptions();
 
   useEffect(() => {
     form.setFieldsValue(fieldValues(fields, options));
   }, [form, fields, options]);
 
-  const save = async (values: Record<string, unknown>) => {
+  const save = (values: Record<string, unknown>) => {
     const error = validate?.(values);
     if (error) {
       notify.error(t(error));
       return;
     }
     const changes = changedOptions(fields, values, options);
-    if (changes.length === 0) return;
-    setSaving(true);
-    const saved = await saveOptions(changes);
-    setSaving(false);
-    if (saved) {
-      notify.success(t('settingAdmin.toast.saved'));
-      onSaved();
-    }
+    if (changes.length > 0) saving.mutate(changes);
   };
 
   return (
@@ -73,7 +65,7 @@ export function OptionSection({ titleKey, fields, options, onSaved, saveKey, val
               </Col>
             ))}
           </Row>
-          <Button htmlType="submit" loading={saving}>
+          <Button htmlType="submit" loading={saving.isPending}>
             {t(saveKey ?? 'settingAdmin.save')}
           </Button>
         </Form>

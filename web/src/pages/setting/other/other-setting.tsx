@@ -6,7 +6,7 @@ import { useOptions } from '../operation/use-options';
 import { UpdateCheck } from './update-check';
 
 /** Themes the server accepts. */
-export const THEMES = ['default', 'berry', 'air'] as const;
+const THEMES = ['default', 'berry', 'air'] as const;
 
 const NOTICE: OptionField[] = [{ key: 'Notice', kind: 'textarea', hintKey: 'settingAdmin.hint.markdown' }];
 const BRAND: OptionField[] = [
@@ -21,9 +21,9 @@ const FOOTER: OptionField[] = [{ key: 'Footer', kind: 'textarea', hintKey: 'sett
 /** Other settings (admin): notice, system name, theme, logo, home page, about, footer, update check. */
 export function OtherSetting() {
   const { t } = useTranslation();
-  const { options, reload } = useOptions();
+  const options = useOptions();
   if (!options) return <Skeleton active />;
-  const common = { options, onSaved: () => void reload() };
+  const common = { options };
   return (
     <>
       <OptionSection titleKey="settingAdmin.section.notice" fields={NOTICE} {...common} />

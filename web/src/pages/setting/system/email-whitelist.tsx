@@ -3,37 +3,35 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { joinWhitelist } from '../operation/option-fields';
-import { saveOptions, type OptionMap } from '../operation/use-options';
+import { useSaveOptions, type OptionMap } from '../operation/use-options';
 
 /**
  * The email-domain whitelist: entries typed as tags; empty and duplicate entries are dropped. As the spec
  * asks, it is saved only when it changed and an SMTP token is entered
  * beside it (the token is saved with it).
  */
-export function EmailWhitelist({ options, onSaved }: { options: OptionMap; onSaved: () => void }) {
+export function EmailWhitelist({ options }: { options: OptionMap }) {
   const { t } = useTranslation();
+  const saving = useSaveOptions();
   const original = options.EmailDomainWhitelist ?? '';
   const [smtpToken, setSmtpToken] = useState('');
   const [entries, setEntries] = useState<string[]>(() => original.split(',').filter(Boolean));
   useEffect(() => setEntries(original.split(',').filter(Boolean)), [original]);
 
-  const save = async () => {
+  const save = () => {
     const joined = joinWhitelist(entries);
     if (joined === original) return;
     if (!smtpToken) {
       notify.warning(t('settingAdmin.whitelist.needsSmtpToken'));
       return;
     }
-    if (
-      await saveOptions([
+    saving.mutate(
+      [
         ['SMTPToken', smtpToken],
         ['EmailDomainWhitelist', joined],
-      ])
-    ) {
-      setSmtpToken('');
-      notify.success(t('settingAdmin.toast.saved'));
-      onSaved();
-    }
+      ],
+      { onSuccess: () => setSmtpToken('') },
+    );
   };
 
   return (
@@ -56,7 +54,7 @@ export function EmailWhitelist({ options, onSaved }: { options: OptionMap; onSav
         autoComplete="new-password"
       />
       <div>
-        <Button onClick={() => void save()}>{t('settingAdmin.whitelist.save')}</Button>
+        <Button onClick={save}>{t('settingAdmin.whitelist.save')}</Button>
       </div>
     </Flex>
   );

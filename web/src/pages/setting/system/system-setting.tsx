@@ -51,9 +51,9 @@ const LOGIN_SWITCHES = [
 export function SystemSetting() {
   const { t } = useTranslation();
   const { modal } = App.useApp();
-  const { options, reload } = useOptions();
+  const options = useOptions();
   if (!options) return <Skeleton active />;
-  const common = { options, onSaved: () => void reload() };
+  const common = { options };
   const confirmPasswordLoginOff = () =>
     new Promise<boolean>((resolve) => {
       modal.confirm({
@@ -76,7 +76,7 @@ export function SystemSetting() {
       </OptionSection>
       <OptionSection titleKey="settingAdmin.section.whitelist" fields={[]} {...common}>
         <OptionSwitch optionKey="EmailDomainRestrictionEnabled" {...common} />
-        <EmailWhitelist options={options} onSaved={common.onSaved} />
+        <EmailWhitelist options={options} />
       </OptionSection>
       <OptionSection titleKey="settingAdmin.section.smtp" fields={SMTP} {...common} />
       <OptionSection titleKey="settingAdmin.section.github" fields={GITHUB} {...common} />
