@@ -14,7 +14,7 @@ export interface RouteDefinition {
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
 
 /** The route table of spec section 2. */
-export const routeDefinitions: RouteDefinition[] = [
+const routeDefinitions: RouteDefinition[] = [
   { path: '/', access: 'public', page: page(() => import('./pages/home/home-page')) },
   { path: '/login', access: 'public', page: page(() => import('./pages/login/login-page')) },
   { path: '/register', access: 'public', page: page(() => import('./pages/register/register-page')) },
@@ -58,7 +58,7 @@ function toRoute({ path, page: Page, access }: RouteDefinition): RouteObject {
 }
 
 /** Routes under the layout, for createBrowserRouter or a memory router in tests. */
-export const routeObjects: RouteObject[] = [
+const routeObjects: RouteObject[] = [
   {
     path: '/',
     element: <AppLayout />,

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
 /** Follows a CSS media query. */
-export function useMediaQuery(query: string): boolean {
+function useMediaQuery(query: string): boolean {
   const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
   useEffect(() => {
     const list = window.matchMedia(query);

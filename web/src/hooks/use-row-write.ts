@@ -11,7 +11,7 @@ export type RowWriter<T> = (id: number, write: RowWrite<T>) => void;
 type CachedRows<T> = T[] | InfiniteData<T[]> | undefined;
 
 /** Rows with one row changed in place, or removed (null). */
-export function replaceRow<T extends { id: number }>(rows: T[], id: number, change: Partial<T> | null): T[] {
+function replaceRow<T extends { id: number }>(rows: T[], id: number, change: Partial<T> | null): T[] {
   return change === null
     ? rows.filter((row) => row.id !== id)
     : rows.map((row) => (row.id === id ? { ...row, ...change } : row));

@@ -3,9 +3,9 @@ import { isAdmin, type RoleHolder } from './roles';
 /** Width at or below which the header menu collapses behind a toggle. */
 export const NARROW_SCREEN_PX = 600;
 /** Position of the Chat entry in the menu. */
-export const CHAT_ENTRY_INDEX = 2;
+const CHAT_ENTRY_INDEX = 2;
 
-export type Visibility = 'all' | 'signedIn' | 'admin';
+type Visibility = 'all' | 'signedIn' | 'admin';
 
 export interface MenuEntry {
   key: string;
@@ -15,7 +15,7 @@ export interface MenuEntry {
   visibility: Visibility;
 }
 
-export type AccountAction = 'login' | 'register' | 'logout' | 'setting';
+type AccountAction = 'login' | 'register' | 'logout' | 'setting';
 
 export interface MenuModel {
   entries: MenuEntry[];

@@ -2,7 +2,7 @@ import type { NotificationInstance } from 'antd/es/notification/interface';
 import { NARROW_SCREEN_PX } from './menu';
 
 /** Toast durations of spec section 9, in seconds as antd wants them. */
-export const ToastSeconds = { success: 1.5, info: 3, error: 5, warning: 10, notice: 20 } as const;
+const ToastSeconds = { success: 1.5, info: 3, error: 5, warning: 10, notice: 20 } as const;
 
 let notificationApi: NotificationInstance | null = null;
 const pending: Array<(api: NotificationInstance) => void> = [];

@@ -4,7 +4,7 @@ import { needsReport } from '../api/client';
 import { notify } from './notify';
 
 /** How a failed query or mutation is reported beyond the API client's own toasts. */
-export interface FailureReport extends Record<string, unknown> {
+interface FailureReport extends Record<string, unknown> {
   /** Translation key shown instead of the error (for silent calls whose failure the page words itself). */
   failureMessage?: string;
   /** The failure is not shown; set only where a comment says why. */

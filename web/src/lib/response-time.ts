@@ -1,7 +1,7 @@
 /** Colour names used for channel response times (antd Tag preset colours, 'olive' mapped to lime). */
 export type ResponseTimeColor = 'default' | 'green' | 'lime' | 'gold' | 'red';
 
-export const ResponseTimeThresholdMs = { fast: 1000, fair: 3000, slow: 5000 } as const;
+const ResponseTimeThresholdMs = { fast: 1000, fair: 3000, slow: 5000 } as const;
 
 /**
  * Colour of a channel response time in milliseconds: 0 untested (grey), ≤1 s green, ≤3 s olive,

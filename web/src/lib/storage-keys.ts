@@ -16,9 +16,6 @@ export const StorageKey = {
   language: 'language',
 } as const;
 
-/** Seen marker of a one-time prompt: the prompt shows only until this key is set. */
-export const promptKey = (topic: string): string => `prompt-${topic}`;
-
 /** Reads a JSON value from local storage; a missing or broken value gives the fallback. */
 export function readJson<T>(key: string, fallback: T): T {
   const raw = localStorage.getItem(key);

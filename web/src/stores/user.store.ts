@@ -8,7 +8,7 @@ function readStoredUser(): SessionUser | null {
 }
 
 /** The signed-in user; a stored user restores the signed-in state at start. */
-export const userStore = createStore<SessionUser | null>(readStoredUser());
+const userStore = createStore<SessionUser | null>(readStoredUser());
 
 export function signIn(user: SessionUser): void {
   writeJson(StorageKey.user, user);
@@ -18,11 +18,6 @@ export function signIn(user: SessionUser): void {
 export function signOut(): void {
   localStorage.removeItem(StorageKey.user);
   userStore.set(null);
-}
-
-/** Re-reads local storage, for tests and for another tab's changes. */
-export function reloadUser(): void {
-  userStore.set(readStoredUser());
 }
 
 export const useUser = (): SessionUser | null => useStore(userStore);

@@ -7,7 +7,7 @@ import { HtmlContent } from '../html-content/html-content';
 import { useSystemBrand } from '../header/use-system-brand';
 
 /** Re-reads of the stored footer after start (spec section 4): 5 times, 200 ms apart. */
-export const FOOTER_REREAD = { times: 5, intervalMs: 200 } as const;
+const FOOTER_REREAD = { times: 5, intervalMs: 200 } as const;
 
 /** The footer: the server's footer HTML, sanitised, or a default line. */
 export function AppFooter() {

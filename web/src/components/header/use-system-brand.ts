@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { StorageKey } from '../../lib/storage-keys';
 import { useStatus } from '../../stores/status.store';
 
-export const DEFAULT_LOGO = '/logo.svg';
+const DEFAULT_LOGO = '/logo.svg';
 
 /** System name and logo from the server status, the stored copies, or the defaults. */
 export function useSystemBrand(): { systemName: string; logo: string } {

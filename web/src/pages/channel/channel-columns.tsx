@@ -25,7 +25,7 @@ export interface ChannelColumnContext {
 const text = (a: string, b: string) => a.localeCompare(b);
 
 /** The test model of a row: the chosen one, else the first configured model. */
-export const testModelOf = (channel: Channel, chosen: Record<number, string>): string =>
+const testModelOf = (channel: Channel, chosen: Record<number, string>): string =>
   chosen[channel.id] ?? splitList(channel.models)[0] ?? '';
 
 /** Columns of the channel table (spec section 2): balance and test model only in detail mode. */

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { StorageKey } from '../../lib/storage-keys';
 
 /** Chat front-end used when the server stores no chat link. */
-export const DEFAULT_CHAT_URL = 'https://app.nextchat.dev/';
+const DEFAULT_CHAT_URL = 'https://app.nextchat.dev/';
 
 /** The external chat service in a full-height frame (/chat). */
 export default function ChatPage() {

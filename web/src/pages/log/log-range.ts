@@ -1,13 +1,13 @@
 import type { LogFilters } from '../../api/log';
 
 /** The default range starts here (local time). */
-export const DEFAULT_START = new Date(2024, 0, 1, 0, 0, 0);
+const DEFAULT_START = new Date(2024, 0, 1, 0, 0, 0);
 const HOUR_SECONDS = 3600;
 const DAY_SECONDS = 86_400;
 /** The server refuses series with more buckets than this. */
-export const MAX_SERIES_BUCKETS = 800;
+const MAX_SERIES_BUCKETS = 800;
 /** Ranges up to this long are charted by hour, longer ones by day. */
-export const HOURLY_UP_TO_SECONDS = 7 * DAY_SECONDS;
+const HOURLY_UP_TO_SECONDS = 7 * DAY_SECONDS;
 
 /** Default filters: every type, from 2024-01-01 to one hour from now. */
 export function defaultLogFilters(nowMs: number = Date.now()): LogFilters {

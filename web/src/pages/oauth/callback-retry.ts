@@ -1,5 +1,5 @@
 /** Base of the retry delay: the n-th retry waits n × 2000 ms. */
-export const CALLBACK_RETRY_DELAY_MS = 2000;
+const CALLBACK_RETRY_DELAY_MS = 2000;
 
 export type CallbackStep = { kind: 'give-up' } | { kind: 'retry'; retry: number; delayMs: number };
 

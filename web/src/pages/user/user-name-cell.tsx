@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { User } from '../../api/types';
 
 /** Usernames longer than this are cut in the list. */
-export const USERNAME_SHOWN_CHARS = 15;
+const USERNAME_SHOWN_CHARS = 15;
 
 export const truncateUsername = (username: string): string =>
   username.length > USERNAME_SHOWN_CHARS ? `${username.slice(0, USERNAME_SHOWN_CHARS)}...` : username;
