@@ -1,4 +1,4 @@
-import type { MockUpstream } from './china-mock-kit.js';
+import type { MockUpstream } from './mock-kit.js';
 import { startOpenAILikeMock } from './openai-like-mock.js';
 
 /** A local DashScope compatible mode (`/compatible-mode/v1/...`), answering OpenAI's shapes. */

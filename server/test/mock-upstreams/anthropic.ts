@@ -1,4 +1,4 @@
-import { fixture, fixtureJson, startMockUpstream, type MockUpstream } from './international-mock-kit.js';
+import { fixture, fixtureJson, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 export const anthropicMockKey = 'sk-ant-mock-key';
 

@@ -4,11 +4,12 @@ import { checkClaudeMessages } from './anthropic.js';
 import {
   fixture,
   fixtureJson,
-  startMockUpstream,
   type MockReply,
   type MockUpstream,
   type RecordedRequest,
-} from './international-mock-kit.js';
+  startMockUpstream,
+  fixtureBytes,
+} from './mock-kit.js';
 
 export const awsMockCredentials = {
   accessKeyId: 'AKIAMOCKACCESSKEY01',
@@ -156,7 +157,6 @@ export function startAwsMock(): Promise<MockUpstream> {
           'x-amzn-bedrock-input-token-count': '14',
         });
       lines = fixture('aws', tools ? 'claude-tool-stream.jsonl' : 'claude-stream.jsonl')
-        .toString('utf8')
         .trim()
         .split('\n');
     } else if (modelId.startsWith('meta.llama3')) {
@@ -168,7 +168,7 @@ export function startAwsMock(): Promise<MockUpstream> {
           'Malformed input request: #: required key [prompt] not found',
         );
       if (!streaming) return reply.json(200, fixtureJson('aws', 'llama.json'));
-      lines = fixture('aws', 'llama-stream.jsonl').toString('utf8').trim().split('\n');
+      lines = fixtureBytes('aws', 'llama-stream.jsonl').toString('utf8').trim().split('\n');
     } else {
       return awsError(reply, 400, 'ValidationException', 'The provided model identifier is invalid.');
     }

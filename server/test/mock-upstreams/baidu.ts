@@ -1,4 +1,4 @@
-import { fixture, sendEventStream, sendJson, startMockUpstream, type MockUpstream } from './china-mock-kit.js';
+import { fixture, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 export interface BaiduMockOptions {
   apiKey: string;
@@ -29,7 +29,7 @@ function messagesProblem(messages: unknown): string | undefined {
  * with HTTP 200, as Baidu sends them.
  */
 export function startBaiduMock(options: BaiduMockOptions): Promise<MockUpstream> {
-  return startMockUpstream(async (request, response) => {
+  return startMockUpstream(async (request, reply) => {
     if (request.path === '/oauth/2.0/token') {
       const query = request.query;
       const valid =
@@ -37,30 +37,28 @@ export function startBaiduMock(options: BaiduMockOptions): Promise<MockUpstream>
         query.get('grant_type') === 'client_credentials' &&
         query.get('client_id') === options.apiKey &&
         query.get('client_secret') === options.secretKey;
-      if (!valid) return sendJson(response, 401, fixture(vendor, 'token-error.json'));
-      return sendJson(response, 200, fixture(vendor, 'token.json'));
+      if (!valid) return reply.json(401, fixture(vendor, 'token-error.json'));
+      return reply.json(200, fixture(vendor, 'token.json'));
     }
     const route = /^\/rpc\/2\.0\/ai_custom\/v1\/wenxinworkshop\/(chat|embeddings)\/([\w.-]+)$/.exec(request.path);
     if (!route || request.method !== 'POST')
-      return sendJson(response, 404, { error_code: 3, error_msg: 'Unsupported openapi method' });
-    if (request.query.get('access_token') !== accessToken)
-      return sendJson(response, 200, fixture(vendor, 'error.json'));
+      return reply.json(404, { error_code: 3, error_msg: 'Unsupported openapi method' });
+    if (request.query.get('access_token') !== accessToken) return reply.json(200, fixture(vendor, 'error.json'));
     const body = request.json;
-    if (!body) return sendJson(response, 200, badRequest('body is not JSON'));
+    if (!body) return reply.json(200, badRequest('body is not JSON'));
     if (route[1] === 'embeddings') {
-      if (!Array.isArray(body.input) || body.input.length === 0)
-        return sendJson(response, 200, badRequest('input is empty'));
+      if (!Array.isArray(body.input) || body.input.length === 0) return reply.json(200, badRequest('input is empty'));
       const answer = JSON.parse(fixture(vendor, 'embeddings.json')) as { data: unknown[] };
       answer.data = answer.data.slice(0, body.input.length);
-      return sendJson(response, 200, answer);
+      return reply.json(200, answer);
     }
     const problem = messagesProblem(body.messages);
-    if (problem) return sendJson(response, 200, badRequest(problem));
+    if (problem) return reply.json(200, badRequest(problem));
     const last = (body.messages as Array<{ role: string }>).at(-1)!;
     if (Array.isArray(body.functions) && body.functions.length > 0 && last.role === 'user' && !body.stream) {
-      return sendJson(response, 200, fixture(vendor, 'chat-function-call.json'));
+      return reply.json(200, fixture(vendor, 'chat-function-call.json'));
     }
-    if (body.stream === true) return sendEventStream(response, fixture(vendor, 'stream.sse'));
-    return sendJson(response, 200, fixture(vendor, 'chat.json'));
+    if (body.stream === true) return reply.stream('text/event-stream', fixture(vendor, 'stream.sse'));
+    return reply.json(200, fixture(vendor, 'chat.json'));
   });
 }

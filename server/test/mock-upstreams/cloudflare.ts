@@ -1,4 +1,4 @@
-import { fixture, fixtureJson, startMockUpstream, type MockUpstream } from './international-mock-kit.js';
+import { fixture, fixtureJson, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 export const cloudflareMockAccount = '0123456789abcdef0123456789abcdef';
 export const cloudflareMockToken = 'cf-mock-api-token';

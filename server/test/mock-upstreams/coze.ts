@@ -1,4 +1,4 @@
-import { fixture, fixtureJson, startMockUpstream, type MockUpstream } from './international-mock-kit.js';
+import { fixture, fixtureJson, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 export const cozeMockToken = 'pat_mock_coze_token';
 export const cozeMockBot = '7379462189365198898';

@@ -1,4 +1,4 @@
-import { fixtureJson, startMockUpstream, type MockUpstream } from './international-mock-kit.js';
+import { fixtureJson, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 export const deeplMockKey = 'deepl-mock-key:fx';
 const supportedTargets = new Set(['ZH', 'EN-US', 'EN-GB', 'JA', 'DE', 'FR', 'PT-BR', 'ES']);

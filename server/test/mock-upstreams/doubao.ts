@@ -1,4 +1,4 @@
-import type { MockUpstream } from './china-mock-kit.js';
+import type { MockUpstream } from './mock-kit.js';
 import { startOpenAILikeMock } from './openai-like-mock.js';
 
 /** A local Volcengine Ark: `/api/v3/...`, an `ep-…` endpoint id or a versioned model id as `model`. */

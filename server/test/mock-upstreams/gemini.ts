@@ -1,11 +1,11 @@
 import {
   fixture,
   fixtureJson,
-  startMockUpstream,
   type MockReply,
   type MockUpstream,
   type RecordedRequest,
-} from './international-mock-kit.js';
+  startMockUpstream,
+} from './mock-kit.js';
 
 export const geminiMockKey = 'AIza-mock-gemini-key';
 

@@ -1,4 +1,4 @@
-import type { MockUpstream } from './china-mock-kit.js';
+import type { MockUpstream } from './mock-kit.js';
 import { startOpenAILikeMock } from './openai-like-mock.js';
 
 /** A local MiniMax: `/v1/text/chatcompletion_v2`; a wrong key is answered with HTTP 200 and `base_resp` 1004, as MiniMax does. */

@@ -1,4 +1,4 @@
-import { fixture, fixtureJson, startMockUpstream, type MockUpstream } from './international-mock-kit.js';
+import { fixture, fixtureJson, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 /** Models this mock has "pulled"; others answer 404 like Ollama. */
 export const ollamaMockModels = ['llama3:latest', 'llama3.1:latest', 'nomic-embed-text'];

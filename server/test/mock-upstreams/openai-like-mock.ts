@@ -1,13 +1,5 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import {
-  fixture,
-  sendEventStream,
-  sendJson,
-  startMockUpstream,
-  type MockUpstream,
-  type RecordedRequest,
-} from './china-mock-kit.js';
+import { fixture, fixturePath, type MockUpstream, type RecordedRequest, startMockUpstream } from './mock-kit.js';
 
 export interface OpenAILikeMockOptions {
   /** Folder of the fixtures under relay/adaptors/. */
@@ -21,8 +13,7 @@ export interface OpenAILikeMockOptions {
   checkBody?: (body: Record<string, unknown>, request: RecordedRequest) => [number, unknown] | undefined;
 }
 
-const hasFixture = (vendor: string, name: string) =>
-  existsSync(fileURLToPath(new URL(`../../src/relay/adaptors/${vendor}/__fixtures__/${name}`, import.meta.url)));
+const hasFixture = (vendor: string, name: string) => existsSync(fixturePath(vendor, name));
 
 /**
  * A local OpenAI-like vendor: Bearer key check, its own paths, chat (whole, SSE; `chat-tool-call.json` when
@@ -30,31 +21,29 @@ const hasFixture = (vendor: string, name: string) =>
  */
 export function startOpenAILikeMock(options: OpenAILikeMockOptions): Promise<MockUpstream> {
   const { vendor } = options;
-  return startMockUpstream(async (request, response) => {
+  return startMockUpstream(async (request, reply) => {
     const kind = options.routes[request.path];
     if (!kind || request.method !== 'POST')
-      return sendJson(response, 404, { error: { message: `no route ${request.path}`, type: 'not_found' } });
+      return reply.json(404, { error: { message: `no route ${request.path}`, type: 'not_found' } });
     if (request.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return sendJson(response, options.unauthorized.status, fixture(vendor, options.unauthorized.fixture));
+      return reply.json(options.unauthorized.status, fixture(vendor, options.unauthorized.fixture));
     }
     const body = request.json;
-    if (!body)
-      return sendJson(response, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+    if (!body) return reply.json(400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
     const refusal = options.checkBody?.(body, request);
-    if (refusal) return sendJson(response, refusal[0], refusal[1]);
+    if (refusal) return reply.json(refusal[0], refusal[1]);
     if (kind === 'embeddings') {
       if (body.input === undefined)
-        return sendJson(response, 400, { error: { message: 'input is required', type: 'invalid_request_error' } });
-      return sendJson(response, 200, fixture(vendor, 'embeddings.json'));
+        return reply.json(400, { error: { message: 'input is required', type: 'invalid_request_error' } });
+      return reply.json(200, fixture(vendor, 'embeddings.json'));
     }
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
-      return sendJson(response, 400, { error: { message: 'messages is required', type: 'invalid_request_error' } });
+      return reply.json(400, { error: { message: 'messages is required', type: 'invalid_request_error' } });
     }
-    if (body.stream === true) return sendEventStream(response, fixture(vendor, 'stream.sse'));
+    if (body.stream === true) return reply.stream('text/event-stream', fixture(vendor, 'stream.sse'));
     const wantsTool =
       Array.isArray(body.tools) && body.tools.length > 0 && (body.messages.at(-1) as { role?: string }).role === 'user';
-    return sendJson(
-      response,
+    return reply.json(
       200,
       fixture(vendor, wantsTool && hasFixture(vendor, 'chat-tool-call.json') ? 'chat-tool-call.json' : 'chat.json'),
     );

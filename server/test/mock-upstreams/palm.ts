@@ -1,4 +1,4 @@
-import { fixtureJson, startMockUpstream, type MockUpstream } from './international-mock-kit.js';
+import { fixtureJson, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 export const palmMockKey = 'AIza-mock-palm-key';
 

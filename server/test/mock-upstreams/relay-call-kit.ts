@@ -1,4 +1,10 @@
-import type { RelayChunk, UpstreamRequest, UpstreamResponse } from '../../src/relay/adaptor.js';
+import type {
+  AdaptorTools,
+  OpenedAnswer,
+  RelayChunk,
+  UpstreamRequest,
+  UpstreamResponse,
+} from '../../src/relay/adaptor.js';
 
 const bodyInit = (request: UpstreamRequest) =>
   typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body);
@@ -15,35 +21,65 @@ export async function sendWhole(request: UpstreamRequest): Promise<UpstreamRespo
   return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-/** Sends a request and yields its body as it arrives. */
-export async function* sendStreaming(request: UpstreamRequest): AsyncIterable<Buffer> {
+/** Sends a request and hands over the answer with its body unread, as the pipeline's `tools.stream` does. */
+export async function openStreaming(request: UpstreamRequest): Promise<OpenedAnswer> {
   const response = await fetch(request.url, {
     method: request.method,
     headers: request.headers,
     body: bodyInit(request),
   });
-  if (!response.body) return;
-  for await (const chunk of response.body) yield Buffer.from(chunk as Uint8Array);
-}
-
-/** A fixture's bytes cut into small pieces (mid-line and mid-character), as a network would deliver them. */
-export async function* piecesOf(text: string, pieceSize = 7): AsyncIterable<Buffer> {
-  const bytes = Buffer.from(text);
-  for (let start = 0; start < bytes.length; start += pieceSize) yield bytes.subarray(start, start + pieceSize);
-}
-
-/** Collects a converted stream: the parsed chunks, the concatenated content and the last usage. */
-export async function collectChunks(chunks: AsyncIterable<RelayChunk>) {
-  const parsed: Array<Record<string, any>> = [];
-  let content = '';
-  let usage: RelayChunk['usage'];
-  for await (const chunk of chunks) {
-    const payload = JSON.parse(chunk.data) as Record<string, any>;
-    parsed.push(payload);
-    content += payload.choices?.[0]?.delta?.content ?? '';
-    if (chunk.usage) usage = chunk.usage;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const stream = response.body;
+  async function* body(): AsyncIterable<Buffer> {
+    if (stream) for await (const chunk of stream) yield Buffer.from(chunk as Uint8Array);
   }
-  return { parsed, content, usage, last: parsed.at(-1) };
+  return { status: response.status, headers, body: body() };
+}
+
+/** Sends a request and yields its body as it arrives. */
+export async function* sendStreaming(request: UpstreamRequest): AsyncIterable<Buffer> {
+  yield* (await openStreaming(request)).body;
+}
+
+/** The adaptor tools over fetch (tests only; the server's go through its pooled client). */
+export const fetchTools: AdaptorTools = { send: sendWhole, stream: openStreaming };
+
+/** Bytes cut into small pieces (mid-line and mid-character), as a network would deliver them. */
+export async function* pieces(bytes: Buffer | string, pieceSize = 7): AsyncIterable<Buffer> {
+  const buffer = Buffer.from(bytes);
+  for (let start = 0; start < buffer.length; start += pieceSize) yield buffer.subarray(start, start + pieceSize);
+}
+
+/**
+ * A converted stream collected: the parsed chunks and the last one, the joined content and reasoning, tool
+ * calls merged by index, the last usage and finish reason.
+ */
+export async function collect(chunks: AsyncIterable<RelayChunk>) {
+  // Tests read the chunks loosely.
+  const parsed: any[] = [];
+  let content = '';
+  let reasoning = '';
+  let usage: RelayChunk['usage'];
+  let finishReason: string | null = null;
+  const toolCalls: { id?: string; name?: string; arguments: string }[] = [];
+  for await (const chunk of chunks) {
+    const value = JSON.parse(chunk.data);
+    parsed.push(value);
+    if (chunk.usage) usage = chunk.usage;
+    for (const choice of value.choices ?? []) {
+      content += choice.delta?.content ?? '';
+      reasoning += choice.delta?.reasoning_content ?? '';
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+      for (const call of choice.delta?.tool_calls ?? []) {
+        const slot = (toolCalls[call.index] ??= { arguments: '' });
+        if (call.id) slot.id = call.id;
+        if (call.function?.name) slot.name = call.function.name;
+        slot.arguments += call.function?.arguments ?? '';
+      }
+    }
+  }
+  return { chunks: parsed, last: parsed.at(-1), content, reasoning, usage, finishReason, toolCalls };
 }
 
 /** A whole answer from a fixture, as the pipeline would hand it over. */

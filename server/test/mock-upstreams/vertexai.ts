@@ -1,7 +1,7 @@
 import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { checkClaudeMessages } from './anthropic.js';
 import { answerGemini } from './gemini.js';
-import { fixture, fixtureJson, startMockUpstream, type MockUpstream } from './international-mock-kit.js';
+import { fixture, fixtureJson, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 export interface VertexMock extends MockUpstream {
   /** A service-account key file whose private key this mock trusts. */
@@ -36,7 +36,7 @@ export async function startVertexMock(): Promise<VertexMock> {
   const issuedTokens: string[] = [];
   const mock = await startMockUpstream(async (request, reply) => {
     if (request.path === '/token') {
-      const form = new URLSearchParams(request.body.toString('utf8'));
+      const form = new URLSearchParams(request.body);
       if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
         return reply.json(400, { error: 'unsupported_grant_type' });
       const [header = '', claims = '', signature = ''] = (form.get('assertion') ?? '').split('.');

@@ -1,4 +1,4 @@
-import type { MockUpstream } from './china-mock-kit.js';
+import type { MockUpstream } from './mock-kit.js';
 import { startOpenAILikeMock } from './openai-like-mock.js';
 
 const domains = new Set(['lite', 'generalv3', 'pro-128k', 'generalv3.5', 'max-32k', '4.0Ultra']);

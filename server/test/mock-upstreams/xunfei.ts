@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { fixture, type RecordedRequest } from './china-mock-kit.js';
+import { fixture, type RecordedRequest } from './mock-kit.js';
 
 export interface XunfeiMockOptions {
   appId: string;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { fixture, sendEventStream, sendJson, startMockUpstream, type MockUpstream } from './china-mock-kit.js';
+import { fixture, type MockUpstream, startMockUpstream } from './mock-kit.js';
 
 const vendor = 'zhipu';
 
@@ -46,43 +46,42 @@ const v3Unauthorized = {
  * legacy v3 `invoke`/`sse-invoke`. v4 fails with HTTP 401; v3 answers every failure with 200, as Zhipu does.
  */
 export function startZhipuMock(options: { id: string; secret: string }): Promise<MockUpstream> {
-  return startMockUpstream(async (request, response) => {
+  return startMockUpstream(async (request, reply) => {
     const authorized = zhipuAuthorizationValid(request.headers.authorization, options.id, options.secret);
     const body = request.json;
     const v3 = /^\/api\/paas\/v3\/model-api\/([\w.-]+)\/(invoke|sse-invoke)$/.exec(request.path);
     if (v3) {
-      if (!authorized) return sendJson(response, 200, v3Unauthorized);
+      if (!authorized) return reply.json(200, v3Unauthorized);
       if (!body || !Array.isArray(body.prompt) || body.prompt.length === 0)
-        return sendJson(response, 200, { code: 1214, msg: 'prompt 不能为空', success: false });
-      if (JSON.stringify(body.prompt).length > 2000) return sendJson(response, 200, fixture(vendor, 'v3-error.json'));
-      if (v3[2] === 'sse-invoke') return sendEventStream(response, fixture(vendor, 'v3-stream.sse'));
-      return sendJson(response, 200, fixture(vendor, 'v3-chat.json'));
+        return reply.json(200, { code: 1214, msg: 'prompt 不能为空', success: false });
+      if (JSON.stringify(body.prompt).length > 2000) return reply.json(200, fixture(vendor, 'v3-error.json'));
+      if (v3[2] === 'sse-invoke') return reply.stream('text/event-stream', fixture(vendor, 'v3-stream.sse'));
+      return reply.json(200, fixture(vendor, 'v3-chat.json'));
     }
-    if (!authorized) return sendJson(response, 401, fixture(vendor, 'v4-error.json'));
-    if (!body || request.method !== 'POST')
-      return sendJson(response, 404, { error: { code: '404', message: 'not found' } });
+    if (!authorized) return reply.json(401, fixture(vendor, 'v4-error.json'));
+    if (!body || request.method !== 'POST') return reply.json(404, { error: { code: '404', message: 'not found' } });
     if (request.path === '/api/paas/v4/embeddings') {
       if (body.input === undefined || body.input === '')
-        return sendJson(response, 400, { error: { code: '1214', message: 'input 不能为空' } });
-      return sendJson(response, 200, fixture(vendor, 'v4-embeddings.json'));
+        return reply.json(400, { error: { code: '1214', message: 'input 不能为空' } });
+      return reply.json(200, fixture(vendor, 'v4-embeddings.json'));
     }
     if (request.path === '/api/paas/v4/images/generations') {
       if (typeof body.prompt !== 'string' || body.prompt === '')
-        return sendJson(response, 400, { error: { code: '1214', message: 'prompt 不能为空' } });
-      return sendJson(response, 200, fixture(vendor, 'v4-image.json'));
+        return reply.json(400, { error: { code: '1214', message: 'prompt 不能为空' } });
+      return reply.json(200, fixture(vendor, 'v4-image.json'));
     }
     if (request.path !== '/api/paas/v4/chat/completions')
-      return sendJson(response, 404, { error: { code: '404', message: 'not found' } });
+      return reply.json(404, { error: { code: '404', message: 'not found' } });
     for (const name of ['temperature', 'top_p'] as const) {
       const value = body[name];
       if (typeof value === 'number' && (value <= 0 || value >= 1))
-        return sendJson(response, 400, { error: { code: '1214', message: `${name} 取值范围为 (0,1)` } });
+        return reply.json(400, { error: { code: '1214', message: `${name} 取值范围为 (0,1)` } });
     }
     if (!Array.isArray(body.messages) || body.messages.length === 0)
-      return sendJson(response, 400, { error: { code: '1214', message: 'messages 不能为空' } });
+      return reply.json(400, { error: { code: '1214', message: 'messages 不能为空' } });
     const wantsTool =
       Array.isArray(body.tools) && body.tools.length > 0 && (body.messages.at(-1) as { role?: string }).role === 'user';
-    if (body.stream === true) return sendEventStream(response, fixture(vendor, 'v4-stream.sse'));
-    return sendJson(response, 200, fixture(vendor, wantsTool ? 'v4-chat-tool-call.json' : 'v4-chat.json'));
+    if (body.stream === true) return reply.stream('text/event-stream', fixture(vendor, 'v4-stream.sse'));
+    return reply.json(200, fixture(vendor, wantsTool ? 'v4-chat-tool-call.json' : 'v4-chat.json'));
   });
 }

@@ -4,12 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { toolLoop, toolLoopForOpenAI, weatherTool } from '../../../test/claude-code-tool-loop.js';
 import { availableEngines } from '../../../test/engines.js';
 import { anthropicMockKey, checkClaudeMessages, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
-import {
-  fixture,
-  fixtureJson,
-  startMockUpstream,
-  type MockUpstream,
-} from '../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, fixtureJson, type MockUpstream, startMockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 

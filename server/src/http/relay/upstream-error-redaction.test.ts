@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
-import { sendEventStream, startMockUpstream } from '../../../test/mock-upstreams/china-mock-kit.js';
+import { startMockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
@@ -62,14 +62,14 @@ describe('upstream errors reach the client without the channel key or the upstre
 
   test('an error event in the middle of a stream (DashScope) reaches the client without them', async () => {
     const aliKey = 'sk-dashscope-0123456789abcdefMIDSTREAM';
-    const ali = await startMockUpstream(async (_request, response) => {
+    const ali = await startMockUpstream(async (_request, reply) => {
       const result = {
         output: { choices: [{ message: { content: 'Hel', role: 'assistant' }, finish_reason: 'null' }] },
         usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4 },
       };
       const failure = { code: 'InternalError', message: `quota of ${aliKey} exhausted at ${ali.url}/api/v1/services` };
-      await sendEventStream(
-        response,
+      await reply.stream(
+        'text/event-stream',
         `id:1\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify(result)}\n\nid:2\nevent:error\n:HTTP_STATUS/500\ndata:${JSON.stringify(failure)}\n\n`,
       );
     });

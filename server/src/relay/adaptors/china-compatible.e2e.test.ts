@@ -4,7 +4,7 @@ import { availableEngines } from '../../../test/engines.js';
 import { startAliBailianMock } from '../../../test/mock-upstreams/ali-bailian.js';
 import { startBaichuanMock } from '../../../test/mock-upstreams/baichuan.js';
 import { startBaiduV2Mock } from '../../../test/mock-upstreams/baidu-v2.js';
-import type { MockUpstream } from '../../../test/mock-upstreams/china-mock-kit.js';
+import type { MockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { startDoubaoMock } from '../../../test/mock-upstreams/doubao.js';
 import { startFastGptMock } from '../../../test/mock-upstreams/fastgpt.js';
 import { startMinimaxMock } from '../../../test/mock-upstreams/minimax.js';

@@ -4,7 +4,7 @@ import { availableEngines } from '../../../test/engines.js';
 import { startAiProxyLibraryMock } from '../../../test/mock-upstreams/aiproxy-library.js';
 import { startAliMock } from '../../../test/mock-upstreams/ali.js';
 import { startBaiduMock } from '../../../test/mock-upstreams/baidu.js';
-import type { MockUpstream } from '../../../test/mock-upstreams/china-mock-kit.js';
+import type { MockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { startTencentMock } from '../../../test/mock-upstreams/tencent.js';
 import { startXunfeiMock, type XunfeiMock } from '../../../test/mock-upstreams/xunfei.js';
 import { startZhipuMock } from '../../../test/mock-upstreams/zhipu.js';

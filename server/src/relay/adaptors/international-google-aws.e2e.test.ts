@@ -4,9 +4,8 @@ import { availableEngines } from '../../../test/engines.js';
 import { anthropicMockKey, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
 import { awsMockKey, startAwsMock } from '../../../test/mock-upstreams/aws.js';
 import { geminiMockKey, startGeminiMock } from '../../../test/mock-upstreams/gemini.js';
-import type { MockUpstream } from '../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, fixtureJson, type MockUpstream, startMockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { palmMockKey, startPalmMock } from '../../../test/mock-upstreams/palm.js';
-import { fixture, fixtureJson, startMockUpstream } from '../../../test/mock-upstreams/international-mock-kit.js';
 import { startVertexMock, type VertexMock } from '../../../test/mock-upstreams/vertexai.js';
 import { hello, readChunks, startProviderKit, tools, type ProviderKit } from '../../../test/provider-kit.js';
 

@@ -9,7 +9,7 @@ import {
 import { cohereMockKey, startCohereMock } from '../../../test/mock-upstreams/cohere.js';
 import { cozeMockBot, cozeMockToken, startCozeMock } from '../../../test/mock-upstreams/coze.js';
 import { deeplMockKey, startDeeplMock } from '../../../test/mock-upstreams/deepl.js';
-import { startMockUpstream, type MockUpstream } from '../../../test/mock-upstreams/international-mock-kit.js';
+import { type MockUpstream, startMockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { startOllamaMock } from '../../../test/mock-upstreams/ollama.js';
 import { mockPng, replicateMockToken, startReplicateMock } from '../../../test/mock-upstreams/replicate.js';
 import { createToken, createUser } from '../../../test/relay-fixtures.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAiProxyLibraryMock } from '../../../../test/mock-upstreams/aiproxy-library.js';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
+import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
-  collectChunks,
-  piecesOf,
+  collect,
+  pieces,
   sendStreaming,
   sendWhole,
   wholeResponse,
@@ -47,9 +47,7 @@ describe('aiproxy library', () => {
     );
     expect(result.usage!.completion_tokens).toBeGreaterThan(5);
     expect(result.usage!.prompt_tokens).toBeGreaterThan(5);
-    const { content, last } = await collectChunks(
-      readLibraryStream(piecesOf(fixture('aiproxy-library', 'stream.sse')), call),
-    );
+    const { content, last } = await collect(readLibraryStream(pieces(fixture('aiproxy-library', 'stream.sse')), call));
     expect(content).toBe(`ModelGate 是一个 LLM API 网关。${references}`);
     expect(last!.choices[0].finish_reason).toBe('stop');
   });
@@ -83,7 +81,7 @@ describe('aiproxy library', () => {
         baseUrl: mock.url,
       });
       expect(
-        (await collectChunks(readLibraryStream(sendStreaming(buildLibraryRequest(streamCall)), streamCall))).content,
+        (await collect(readLibraryStream(sendStreaming(buildLibraryRequest(streamCall)), streamCall))).content,
       ).toContain('网关');
       const other = relayCall({ body, key: 'ak', config: { library_id: 'other' }, baseUrl: mock.url });
       const refused = await sendWhole(buildLibraryRequest(other));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAliBailianMock } from '../../../../test/mock-upstreams/ali-bailian.js';
-import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { collectChunks, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import type { MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { aliBailian } from './index.js';
 
@@ -22,7 +22,7 @@ describe('ali bailian (compatible mode)', () => {
     expect(JSON.parse(String(aliBailian.buildRequest(streamCall).body)).stream_options).toEqual({
       include_usage: true,
     });
-    const streamed = await collectChunks(
+    const streamed = await collect(
       aliBailian.readStream(sendStreaming(aliBailian.buildRequest(streamCall)), streamCall),
     );
     expect(streamed.content).toBe('你好！我是通义千问。');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAliMock, aliMockPicture } from '../../../../test/mock-upstreams/ali.js';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
+import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
-  collectChunks,
-  piecesOf,
+  collect,
+  pieces,
   sendStreaming,
   sendWhole,
   wholeResponse,
@@ -173,9 +173,12 @@ describe('ali response', () => {
   });
 
   it('converts the stream with one usage on the finishing chunk', async () => {
-    const { parsed, content, usage, last } = await collectChunks(
-      readAliStream(piecesOf(fixture('ali', 'stream.sse')), call),
-    );
+    const {
+      chunks: parsed,
+      content,
+      usage,
+      last,
+    } = await collect(readAliStream(pieces(fixture('ali', 'stream.sse')), call));
     expect(content).toBe('你好！有什么可以帮你的吗？');
     expect(parsed[0]!.choices[0].delta.role).toBe('assistant');
     expect(parsed.slice(0, -1).every((chunk) => chunk.choices[0].finish_reason === null && !chunk.usage)).toBe(true);
@@ -184,7 +187,7 @@ describe('ali response', () => {
   });
 
   it('streams tool-call fragments by index', async () => {
-    const { parsed, last } = await collectChunks(readAliStream(piecesOf(fixture('ali', 'stream-tool-call.sse')), call));
+    const { chunks: parsed, last } = await collect(readAliStream(pieces(fixture('ali', 'stream-tool-call.sse')), call));
     expect(parsed[0]!.choices[0].delta.tool_calls[0]).toEqual({
       index: 0,
       id: 'call_8d1e2f3a4b5c6d7e',
@@ -196,9 +199,7 @@ describe('ali response', () => {
   });
 
   it('turns an error event into an UpstreamError', async () => {
-    await expect(
-      collectChunks(readAliStream(piecesOf(fixture('ali', 'stream-error.sse')), call)),
-    ).rejects.toMatchObject({
+    await expect(collect(readAliStream(pieces(fixture('ali', 'stream-error.sse')), call))).rejects.toMatchObject({
       status: 400,
       body: { code: 'DataInspectionFailed' },
     });
@@ -216,7 +217,7 @@ describe('ali mock upstream', () => {
     const call = relayCall({ body: chatBody, key: 'sk-ali', baseUrl: mock.url });
     expect(readAliResponse(await sendWhole(buildAliRequest(call)), call).usage?.total_tokens).toBe(20);
     const streamCall = relayCall({ body: { ...chatBody, stream: true }, key: 'sk-ali', baseUrl: mock.url });
-    expect((await collectChunks(readAliStream(sendStreaming(buildAliRequest(streamCall)), streamCall))).content).toBe(
+    expect((await collect(readAliStream(sendStreaming(buildAliRequest(streamCall)), streamCall))).content).toBe(
       '你好！有什么可以帮你的吗？',
     );
     const toolCall = relayCall({ body: { ...chatBody, tools }, key: 'sk-ali', baseUrl: mock.url });

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { anthropicMockKey, startAnthropicMock } from '../../../../test/mock-upstreams/anthropic.js';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildAnthropicRequest, toClaudeRequest } from './request.js';
@@ -171,7 +166,7 @@ describe('anthropic answers', () => {
   const response = (name: string, status = 200) => ({
     status,
     headers: { 'content-type': 'application/json' },
-    body: fixture('anthropic', name),
+    body: fixtureBytes('anthropic', name),
   });
 
   test('a text answer becomes a chat completion with usage', () => {
@@ -267,7 +262,7 @@ describe('extended thinking and prompt caching, for OpenAI clients', () => {
 
   test('thinking becomes reasoning_content; cache writes and reads count as prompt tokens', () => {
     const result = readAnthropicResponse(
-      { status: 200, headers: {}, body: fixture('anthropic', 'thinking-tool-use.json') },
+      { status: 200, headers: {}, body: fixtureBytes('anthropic', 'thinking-tool-use.json') },
       thinkingCall({ messages: [{ role: 'user', content: 'hi' }] }),
     );
     const completion = JSON.parse(result.body.toString());
@@ -305,7 +300,7 @@ describe('server tool answers (web search) in the OpenAI conversion', () => {
 
   test('the search blocks stay out of the chat completion; the searches ride on its usage', () => {
     const result = readAnthropicResponse(
-      { status: 200, headers: {}, body: fixture('anthropic', 'web-search.json') },
+      { status: 200, headers: {}, body: fixtureBytes('anthropic', 'web-search.json') },
       webSearchCall({}),
     );
     const body = JSON.parse(result.body.toString());
@@ -358,14 +353,14 @@ describe('anthropic mock upstream', () => {
       },
       mock.url,
     );
-    const answer = await sendTo(buildAnthropicRequest(call));
+    const answer = await sendWhole(buildAnthropicRequest(call));
     expect(answer.status).toBe(200);
     expect(JSON.parse(readAnthropicResponse(answer, call).body.toString()).choices[0].finish_reason).toBe('tool_calls');
     expect(mock.requests.at(-1)?.json).toMatchObject({ system: 'terse', tools: [{ name: 'get_weather' }] });
   });
 
   test('rejects a wrong key like Anthropic', async () => {
-    const answer = await sendTo(
+    const answer = await sendWhole(
       buildAnthropicRequest(
         relayCall({
           body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },

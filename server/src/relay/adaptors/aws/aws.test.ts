@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { awsMockCredentials, awsMockKey, startAwsMock } from '../../../../test/mock-upstreams/aws.js';
-import { collect, fixture, type MockUpstream } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
@@ -15,7 +16,7 @@ const weatherTool = {
 };
 
 async function* linesOf(name: string) {
-  for (const line of fixture('aws', name).toString('utf8').trim().split('\n')) yield Buffer.from(`${line}\n`);
+  for (const line of fixtureBytes('aws', name).toString('utf8').trim().split('\n')) yield Buffer.from(`${line}\n`);
 }
 
 describe('bedrock credentials and bodies', () => {
@@ -83,7 +84,7 @@ describe('bedrock answers and streams', () => {
   test('Claude and Llama whole answers', () => {
     const claude = JSON.parse(
       readBedrockAnswer(
-        fixture('aws', 'claude-tool-use.json'),
+        fixtureBytes('aws', 'claude-tool-use.json'),
         relayCall({ body: { model: 'claude-3-haiku-20240307' } }),
       ).body.toString(),
     );
@@ -93,7 +94,10 @@ describe('bedrock answers and streams', () => {
         tool_calls: [{ id: 'toolu_bdrk_01', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
       },
     });
-    const llama = readBedrockAnswer(fixture('aws', 'llama.json'), relayCall({ body: { model: 'llama3-8b-8192' } }));
+    const llama = readBedrockAnswer(
+      fixtureBytes('aws', 'llama.json'),
+      relayCall({ body: { model: 'llama3-8b-8192' } }),
+    );
     expect(JSON.parse(llama.body.toString()).choices[0].message.content).toBe('Hello from Llama!');
     expect(llama.usage).toEqual({ prompt_tokens: 15, completion_tokens: 5, total_tokens: 20 });
   });

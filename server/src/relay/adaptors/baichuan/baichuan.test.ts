@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBaichuanMock } from '../../../../test/mock-upstreams/baichuan.js';
-import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { collectChunks, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import type { MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { baichuan } from './index.js';
 
@@ -33,9 +33,7 @@ describe('baichuan', () => {
 
     it('streams, answers, embeds and refuses a wrong key', async () => {
       const streamCall = relayCall({ body, key: 'bc', baseUrl: mock.url });
-      const streamed = await collectChunks(
-        baichuan.readStream(sendStreaming(baichuan.buildRequest(streamCall)), streamCall),
-      );
+      const streamed = await collect(baichuan.readStream(sendStreaming(baichuan.buildRequest(streamCall)), streamCall));
       expect(streamed.content).toBe('你好！我是百川大模型。');
       expect(streamed.usage?.total_tokens).toBe(15);
       const call = relayCall({ body: { ...body, stream: false }, key: 'bc', baseUrl: mock.url });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBaiduV2Mock } from '../../../../test/mock-upstreams/baidu-v2.js';
-import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { collectChunks, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import type { MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { baiduV2 } from './index.js';
 
@@ -29,7 +29,7 @@ describe('baidu v2 (Qianfan)', () => {
       expect(baiduV2.readResponse(await sendWhole(baiduV2.buildRequest(call)), call).usage?.total_tokens).toBe(10);
       const streamCall = relayCall({ body: { ...body, stream: true }, key, baseUrl: mock.url });
       expect(
-        (await collectChunks(baiduV2.readStream(sendStreaming(baiduV2.buildRequest(streamCall)), streamCall))).content,
+        (await collect(baiduV2.readStream(sendStreaming(baiduV2.buildRequest(streamCall)), streamCall))).content,
       ).toBe('你好！我是文心一言。');
       const wrong = relayCall({ body, key: 'bce-v3/other', baseUrl: mock.url });
       expect(baiduV2.readError(await sendWhole(baiduV2.buildRequest(wrong)), wrong)).toMatchObject({

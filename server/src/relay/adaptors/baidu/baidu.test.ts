@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { startBaiduMock } from '../../../../test/mock-upstreams/baidu.js';
+import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
-  collectChunks,
-  piecesOf,
+  collect,
+  pieces,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { startBaiduMock } from '../../../../test/mock-upstreams/baidu.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { isUpstreamError } from '../../upstream-error.js';
 import { baiduAccessToken } from './access-token.js';
@@ -160,9 +160,12 @@ describe('baidu response', () => {
   });
 
   it('converts the stream: role first, text deltas, stop and the whole usage at the end', async () => {
-    const { parsed, content, usage, last } = await collectChunks(
-      readBaiduStream(piecesOf(fixture('baidu', 'stream.sse')), call),
-    );
+    const {
+      chunks: parsed,
+      content,
+      usage,
+      last,
+    } = await collect(readBaiduStream(pieces(fixture('baidu', 'stream.sse')), call));
     expect(parsed).toHaveLength(3);
     expect(parsed[0]!.choices[0].delta).toEqual({ role: 'assistant', content: '你好' });
     expect(content).toBe('你好！我是文心一言。');
@@ -173,11 +176,11 @@ describe('baidu response', () => {
 
   it('reports a stream cut before is_end', async () => {
     const cut = fixture('baidu', 'stream.sse').split('\n\n').slice(0, 2).join('\n\n');
-    await expect(collectChunks(readBaiduStream(piecesOf(cut), call))).rejects.toMatchObject({ status: 502 });
+    await expect(collect(readBaiduStream(pieces(cut), call))).rejects.toMatchObject({ status: 502 });
   });
 
   it('throws on an error line inside the stream', async () => {
-    await expect(collectChunks(readBaiduStream(piecesOf(fixture('baidu', 'error.json')), call))).rejects.toMatchObject({
+    await expect(collect(readBaiduStream(pieces(fixture('baidu', 'error.json')), call))).rejects.toMatchObject({
       status: 401,
     });
   });
@@ -200,9 +203,7 @@ describe('baidu mock upstream', () => {
     expect(whole.usage?.total_tokens).toBe(18);
 
     const streamCall = relayCall({ body: { ...chatBody, stream: true }, baseUrl: mock.url });
-    const streamed = await collectChunks(
-      readBaiduStream(sendStreaming(buildBaiduRequest(streamCall, token)), streamCall),
-    );
+    const streamed = await collect(readBaiduStream(sendStreaming(buildBaiduRequest(streamCall, token)), streamCall));
     expect(streamed.content).toBe('你好！我是文心一言。');
 
     const embeddingsCall = relayCall({

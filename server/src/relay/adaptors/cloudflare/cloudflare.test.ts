@@ -4,13 +4,8 @@ import {
   cloudflareMockToken,
   startCloudflareMock,
 } from '../../../../test/mock-upstreams/cloudflare.js';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { buildCloudflareRequest, readCloudflareCredentials } from './request.js';
 import { readCloudflareError, readCloudflareResponse } from './response.js';
@@ -70,12 +65,12 @@ describe('cloudflare requests', () => {
 describe('cloudflare answers and streams', () => {
   test('chat passes through; run becomes a text completion', () => {
     const chat = readCloudflareResponse(
-      { status: 200, headers: { 'content-type': 'application/json' }, body: fixture('cloudflare', 'chat.json') },
+      { status: 200, headers: { 'content-type': 'application/json' }, body: fixtureBytes('cloudflare', 'chat.json') },
       relayCall({ body: { model } }),
     );
     expect(chat.usage).toEqual({ prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 });
     const run = readCloudflareResponse(
-      { status: 200, headers: {}, body: fixture('cloudflare', 'run.json') },
+      { status: 200, headers: {}, body: fixtureBytes('cloudflare', 'run.json') },
       relayCall({ mode: 'completions', body: { model } }),
     );
     expect(JSON.parse(run.body.toString())).toMatchObject({
@@ -112,7 +107,7 @@ describe('cloudflare answers and streams', () => {
 
   test('envelope errors keep the message', () => {
     expect(
-      readCloudflareError({ status: 401, headers: {}, body: fixture('cloudflare', 'error-authentication.json') }),
+      readCloudflareError({ status: 401, headers: {}, body: fixtureBytes('cloudflare', 'error-authentication.json') }),
     ).toMatchObject({ status: 401, message: 'Authentication error' });
   });
 });
@@ -129,12 +124,12 @@ describe('cloudflare mock upstream', () => {
       config,
       baseUrl: mock.url,
     });
-    const answer = await sendTo(buildCloudflareRequest(call));
+    const answer = await sendWhole(buildCloudflareRequest(call));
     expect(answer.status).toBe(200);
     expect(JSON.parse(readCloudflareResponse(answer, call).body.toString()).choices[0].message.content).toBe(
       'Hello from Workers AI!',
     );
-    const denied = await sendTo(buildCloudflareRequest({ ...call, channel: { ...call.channel, key: 'wrong' } }));
+    const denied = await sendWhole(buildCloudflareRequest({ ...call, channel: { ...call.channel, key: 'wrong' } }));
     expect(readCloudflareError(denied)).toMatchObject({ status: 401, message: 'Authentication error' });
   });
 });

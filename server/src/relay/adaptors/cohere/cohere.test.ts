@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cohereMockKey, startCohereMock } from '../../../../test/mock-upstreams/cohere.js';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
@@ -115,7 +110,7 @@ describe('cohere requests', () => {
 describe('cohere answers and streams', () => {
   const chat = (body: Record<string, unknown> = {}) =>
     relayCall({ body: { model: 'command-r', messages: [], ...body } });
-  const whole = (name: string) => ({ status: 200, headers: {}, body: fixture('cohere', name) });
+  const whole = (name: string) => ({ status: 200, headers: {}, body: fixtureBytes('cohere', name) });
 
   test('text answer, usage from meta.tokens', () => {
     const result = readCohereResponse(whole('chat.json'), chat());
@@ -160,7 +155,7 @@ describe('cohere answers and streams', () => {
   });
 
   test('errors keep the message', () => {
-    expect(readErrorBody(401, fixture('cohere', 'error-unauthorized.json'))).toMatchObject({
+    expect(readErrorBody(401, fixtureBytes('cohere', 'error-unauthorized.json'))).toMatchObject({
       status: 401,
       message: 'invalid api token',
     });
@@ -178,8 +173,8 @@ describe('cohere mock upstream', () => {
       key: cohereMockKey,
       baseUrl: mock.url,
     });
-    expect(readCohereResponse(await sendTo(buildCohereRequest(call)), call).usage?.total_tokens).toBe(77);
-    const denied = await sendTo(buildCohereRequest({ ...call, channel: { ...call.channel, key: 'bad' } }));
+    expect(readCohereResponse(await sendWhole(buildCohereRequest(call)), call).usage?.total_tokens).toBe(77);
+    const denied = await sendWhole(buildCohereRequest({ ...call, channel: { ...call.channel, key: 'bad' } }));
     expect(denied.status).toBe(401);
   });
 });

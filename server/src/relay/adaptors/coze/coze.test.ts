@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cozeMockBot, cozeMockToken, startCozeMock } from '../../../../test/mock-upstreams/coze.js';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildCozeRequest, toCozeRequest } from './request.js';
@@ -82,7 +77,7 @@ describe('coze answers and streams', () => {
 
   test('whole answer gathered from the stream', () => {
     const result = readCozeResponse(
-      { status: 200, headers: {}, body: fixture('coze', 'chat-stream.sse') },
+      { status: 200, headers: {}, body: fixtureBytes('coze', 'chat-stream.sse') },
       chat({ messages: [] }),
     );
     expect(JSON.parse(result.body.toString()).choices[0].message.content).toBe('Hello from Coze!');
@@ -98,12 +93,12 @@ describe('coze answers and streams', () => {
     });
     expect(() =>
       readCozeResponse(
-        { status: 200, headers: {}, body: fixture('coze', 'error-authentication.json') },
+        { status: 200, headers: {}, body: fixtureBytes('coze', 'error-authentication.json') },
         chat({ messages: [] }),
       ),
     ).toThrow(UpstreamError);
     expect(
-      readCozeError({ status: 401, headers: {}, body: fixture('coze', 'error-authentication.json') }),
+      readCozeError({ status: 401, headers: {}, body: fixtureBytes('coze', 'error-authentication.json') }),
     ).toMatchObject({ message: 'authentication is invalid', code: '4100' });
   });
 });
@@ -115,7 +110,7 @@ describe('coze mock upstream', () => {
 
   test('accepts our request', async () => {
     const call = chat({ messages: [{ role: 'user', content: 'hi' }] }, mock.url);
-    const answer = await sendTo(buildCozeRequest(call));
+    const answer = await sendWhole(buildCozeRequest(call));
     expect(readCozeResponse(answer, call).usage?.total_tokens).toBe(633);
     expect(mock.requests.at(-1)?.json).toMatchObject({ bot_id: cozeMockBot, user_id: 'u-9' });
   });

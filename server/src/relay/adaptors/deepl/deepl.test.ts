@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deeplMockKey, startDeeplMock } from '../../../../test/mock-upstreams/deepl.js';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { readErrorBody } from '../openai/response.js';
 import { buildDeeplRequest, deeplTargetLanguage } from './request.js';
@@ -43,7 +38,10 @@ describe('deepl', () => {
   });
 
   test('answer and one-chunk stream, characters billed as prompt', async () => {
-    const result = readDeeplResponse({ status: 200, headers: {}, body: fixture('deepl', 'translate.json') }, chat({}));
+    const result = readDeeplResponse(
+      { status: 200, headers: {}, body: fixtureBytes('deepl', 'translate.json') },
+      chat({}),
+    );
     expect(JSON.parse(result.body.toString()).choices[0]).toMatchObject({
       message: { content: '你好，世界！' },
       finish_reason: 'stop',
@@ -56,7 +54,7 @@ describe('deepl', () => {
   });
 
   test('errors keep DeepL message', () => {
-    expect(readErrorBody(456, fixture('deepl', 'error-quota-exceeded.json'))).toMatchObject({
+    expect(readErrorBody(456, fixtureBytes('deepl', 'error-quota-exceeded.json'))).toMatchObject({
       status: 456,
       message: 'Quota Exceeded',
     });
@@ -69,10 +67,12 @@ describe('deepl', () => {
     test('accepts our request, refuses a bad key', async () => {
       const call = chat({}, mock.url);
       expect(
-        JSON.parse(readDeeplResponse(await sendTo(buildDeeplRequest(call)), call).body.toString()).choices[0].message
+        JSON.parse(readDeeplResponse(await sendWhole(buildDeeplRequest(call)), call).body.toString()).choices[0].message
           .content,
       ).toBe('你好，世界！');
-      expect((await sendTo(buildDeeplRequest({ ...call, channel: { ...call.channel, key: 'bad' } }))).status).toBe(403);
+      expect((await sendWhole(buildDeeplRequest({ ...call, channel: { ...call.channel, key: 'bad' } }))).status).toBe(
+        403,
+      );
     });
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
+import type { MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startDoubaoMock } from '../../../../test/mock-upstreams/doubao.js';
-import { collectChunks, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { doubao } from './index.js';
 
@@ -35,7 +35,7 @@ describe('doubao', () => {
       expect(answer.choices[0].message.tool_calls[0].function.name).toBe('get_weather');
       const streamCall = relayCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: mock.url });
       expect(
-        (await collectChunks(doubao.readStream(sendStreaming(doubao.buildRequest(streamCall)), streamCall))).usage
+        (await collect(doubao.readStream(sendStreaming(doubao.buildRequest(streamCall)), streamCall))).usage
           ?.total_tokens,
       ).toBe(14);
       const embeddings = relayCall({

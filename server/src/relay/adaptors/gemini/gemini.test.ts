@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { geminiMockKey, startGeminiMock } from '../../../../test/mock-upstreams/gemini.js';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, fixtureBytes, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildGeminiRequest, toGeminiRequest } from './request.js';
@@ -130,7 +125,7 @@ describe('gemini request conversion', () => {
 });
 
 describe('gemini answers', () => {
-  const response = (name: string, status = 200) => ({ status, headers: {}, body: fixture('gemini', name) });
+  const response = (name: string, status = 200) => ({ status, headers: {}, body: fixtureBytes('gemini', name) });
 
   test('text answer with usage', () => {
     const result = readGeminiResponse(response('generate-content.json'), chat({ messages: [] }));
@@ -221,10 +216,10 @@ describe('gemini mock upstream', () => {
 
   test('accepts our request and rejects a bad key', async () => {
     const call = chat({ messages: [{ role: 'user', content: 'hi' }] }, mock.url);
-    const answer = await sendTo(buildGeminiRequest(call));
+    const answer = await sendWhole(buildGeminiRequest(call));
     expect(answer.status).toBe(200);
     expect(JSON.parse(readGeminiResponse(answer, call).body.toString()).choices[0].message.content).toContain('Hello');
-    const denied = await sendTo(
+    const denied = await sendWhole(
       buildGeminiRequest(
         relayCall({
           body: { model: 'gemini-pro', messages: [{ role: 'user', content: 'hi' }] },

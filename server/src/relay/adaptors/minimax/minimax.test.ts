@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { startMinimaxMock } from '../../../../test/mock-upstreams/minimax.js';
+import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
-  collectChunks,
-  piecesOf,
+  collect,
+  pieces,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { startMinimaxMock } from '../../../../test/mock-upstreams/minimax.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { minimax } from './index.js';
 
@@ -38,9 +38,12 @@ describe('minimax', () => {
   });
 
   it('turns the final whole-message event into a finishing chunk with usage', async () => {
-    const { parsed, content, usage, last } = await collectChunks(
-      minimax.readStream(piecesOf(fixture('minimax', 'stream.sse')), relayCall({ body })),
-    );
+    const {
+      chunks: parsed,
+      content,
+      usage,
+      last,
+    } = await collect(minimax.readStream(pieces(fixture('minimax', 'stream.sse')), relayCall({ body })));
     expect(content).toBe('你好！我是 MiniMax 助手。');
     expect(parsed.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.choices[0].delta)).toBe(true);
     expect(last!.choices[0]).toMatchObject({ finish_reason: 'stop', delta: {} });
@@ -60,7 +63,7 @@ describe('minimax', () => {
       expect(minimax.readResponse(await sendWhole(minimax.buildRequest(call)), call).usage?.total_tokens).toBe(30);
       const streamCall = relayCall({ body: { ...body, stream: true }, key: 'mm-key', baseUrl: mock.url });
       expect(
-        (await collectChunks(minimax.readStream(sendStreaming(minimax.buildRequest(streamCall)), streamCall))).usage
+        (await collect(minimax.readStream(sendStreaming(minimax.buildRequest(streamCall)), streamCall))).usage
           ?.total_tokens,
       ).toBe(30);
       const wrong = relayCall({ body, key: 'other', baseUrl: mock.url });

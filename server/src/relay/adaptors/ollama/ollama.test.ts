@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startOllamaMock } from '../../../../test/mock-upstreams/ollama.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { buildOllamaRequest, toOllamaChatRequest } from './request.js';
@@ -91,7 +86,7 @@ describe('ollama requests', () => {
 });
 
 describe('ollama answers and streams', () => {
-  const whole = (name: string) => ({ status: 200, headers: {}, body: fixture('ollama', name) });
+  const whole = (name: string) => ({ status: 200, headers: {}, body: fixtureBytes('ollama', name) });
   const chat = (body: Record<string, unknown> = {}) =>
     relayCall({ body: { model: 'llama3:latest', messages: [], ...body } });
 
@@ -159,7 +154,7 @@ describe('ollama answers and streams', () => {
 
   test('errors keep the Ollama message', () => {
     expect(
-      readOllamaError({ status: 404, headers: {}, body: fixture('ollama', 'error-model-not-found.json') }),
+      readOllamaError({ status: 404, headers: {}, body: fixtureBytes('ollama', 'error-model-not-found.json') }),
     ).toMatchObject({ status: 404, message: 'model "llama9:latest" not found, try pulling it first' });
   });
 });
@@ -174,10 +169,10 @@ describe('ollama mock upstream', () => {
       body: { model: 'llama3:latest', messages: [{ role: 'user', content: 'hi' }] },
       baseUrl: mock.url,
     });
-    const answer = await sendTo(buildOllamaRequest(call));
+    const answer = await sendWhole(buildOllamaRequest(call));
     expect(answer.status).toBe(200);
     expect(readOllamaResponse(answer, call).usage?.total_tokens).toBe(36);
-    const missing = await sendTo(
+    const missing = await sendWhole(
       buildOllamaRequest(relayCall({ body: { model: 'llama9:latest', messages: [] }, baseUrl: mock.url })),
     );
     expect(readOllamaError(missing)).toMatchObject({

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { palmMockKey, startPalmMock } from '../../../../test/mock-upstreams/palm.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
@@ -54,7 +49,7 @@ describe('palm', () => {
     expect(
       JSON.parse(
         readPalmResponse(
-          { status: 200, headers: {}, body: fixture('palm', 'generate-message.json') },
+          { status: 200, headers: {}, body: fixtureBytes('palm', 'generate-message.json') },
           chat({}),
         ).body.toString(),
       ).choices[0].message.content,
@@ -62,7 +57,7 @@ describe('palm', () => {
     expect(
       JSON.parse(
         readPalmResponse(
-          { status: 200, headers: {}, body: fixture('palm', 'filtered.json') },
+          { status: 200, headers: {}, body: fixtureBytes('palm', 'filtered.json') },
           chat({}),
         ).body.toString(),
       ).choices[0].finish_reason,
@@ -73,10 +68,10 @@ describe('palm', () => {
     expect(stream.content).toBe('Hello! How can I help you today?');
     expect(stream.finishReason).toBe('stop');
     expect(
-      readGeminiError({ status: 400, headers: {}, body: fixture('palm', 'error-invalid-key.json') }),
+      readGeminiError({ status: 400, headers: {}, body: fixtureBytes('palm', 'error-invalid-key.json') }),
     ).toMatchObject({ message: 'API key not valid. Please pass a valid API key.' });
     expect(() =>
-      readPalmResponse({ status: 200, headers: {}, body: fixture('palm', 'error-invalid-key.json') }, chat({})),
+      readPalmResponse({ status: 200, headers: {}, body: fixtureBytes('palm', 'error-invalid-key.json') }, chat({})),
     ).toThrow(UpstreamError);
   });
 
@@ -86,7 +81,7 @@ describe('palm', () => {
     afterAll(() => mock.close());
     test('accepts our request', async () => {
       const call = chat({}, mock.url);
-      const answer = await sendTo(buildPalmRequest(call));
+      const answer = await sendWhole(buildPalmRequest(call));
       expect(answer.status).toBe(200);
       expect(readPalmResponse(answer, call).text).toBe('Hello! How can I help you today?');
     });

@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  collect,
-  fixture,
-  pieces,
-  sendTo,
-  type MockUpstream,
-} from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, fetchTools as tools, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { mockPng, replicateMockToken, startReplicateMock } from '../../../../test/mock-upstreams/replicate.js';
 import { relayCall } from '../../../../test/relay-call.js';
-import type { AdaptorTools } from '../../adaptor.js';
 import { openReplicateStream } from './open-stream.js';
 import { buildReplicateRequest, replicateImageInput } from './request.js';
 import { readReplicateError, readReplicateResponse } from './response.js';
 import { readReplicateStream } from './stream.js';
 
-const tools: AdaptorTools = { send: sendTo };
 const chat = (body: Record<string, unknown>, baseUrl = 'https://api.replicate.com/v1/models') =>
   relayCall({
     body: {
@@ -67,7 +60,7 @@ describe('replicate streams and errors', () => {
     );
     expect(failed.chunks.at(-1)).toMatchObject({ error: { message: 'CUDA out of memory' } });
     expect(
-      readReplicateError({ status: 401, headers: {}, body: fixture('replicate', 'error-unauthenticated.json') }),
+      readReplicateError({ status: 401, headers: {}, body: fixtureBytes('replicate', 'error-unauthenticated.json') }),
     ).toMatchObject({ status: 401, message: 'You did not pass a valid authentication token' });
   });
 });
@@ -79,7 +72,7 @@ describe('replicate against the mock', () => {
 
   test('whole chat answer with token metrics', async () => {
     const call = chat({}, mock.url);
-    const result = await readReplicateResponse(await sendTo(buildReplicateRequest(call)), call, tools);
+    const result = await readReplicateResponse(await sendWhole(buildReplicateRequest(call)), call, tools);
     expect(JSON.parse(result.body.toString()).choices[0].message.content).toBe('Hello! How can I help?');
     expect(result.usage).toEqual({ prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 });
   });
@@ -98,7 +91,7 @@ describe('replicate against the mock', () => {
       key: replicateMockToken,
       baseUrl: mock.url,
     });
-    const result = await readReplicateResponse(await sendTo(buildReplicateRequest(call)), call, tools);
+    const result = await readReplicateResponse(await sendWhole(buildReplicateRequest(call)), call, tools);
     expect(JSON.parse(result.body.toString()).data).toEqual([{ b64_json: mockPng.toString('base64') }]);
   });
 

@@ -1,9 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
+import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
-  collectChunks,
-  piecesOf,
+  collect,
+  pieces,
   sendStreaming,
   sendWhole,
   wholeResponse,
@@ -188,9 +188,12 @@ describe('tencent response', () => {
   });
 
   it('converts the stream with usage on the finishing chunk', async () => {
-    const { parsed, content, usage, last } = await collectChunks(
-      readTencentStream(piecesOf(fixture('tencent', 'stream.sse')), call),
-    );
+    const {
+      chunks: parsed,
+      content,
+      usage,
+      last,
+    } = await collect(readTencentStream(pieces(fixture('tencent', 'stream.sse')), call));
     expect(content).toBe('你好！我是腾讯混元。');
     expect(parsed[0]!.choices[0].delta.role).toBe('assistant');
     expect(parsed[0]!.choices[0].finish_reason).toBeNull();
@@ -202,9 +205,11 @@ describe('tencent response', () => {
 describe('tencent streamed tool calls', () => {
   it('streams tool-call fragments by index and finishes with tool_calls', async () => {
     const call = relayCall({ body: { ...body, tools, stream: true }, key });
-    const { parsed, usage, last } = await collectChunks(
-      readTencentStream(piecesOf(fixture('tencent', 'stream-tool-call.sse')), call),
-    );
+    const {
+      chunks: parsed,
+      usage,
+      last,
+    } = await collect(readTencentStream(pieces(fixture('tencent', 'stream-tool-call.sse')), call));
     expect(parsed[0]!.choices[0].delta.tool_calls[0]).toEqual({
       index: 0,
       id: 'call_cq8b1f2l3mbd0r4f5sd0',
@@ -233,9 +238,9 @@ describe('tencent mock upstream', () => {
         .choices[0].finish_reason,
     ).toBe('tool_calls');
     const streamCall = relayCall({ body: { ...body, stream: true }, key, baseUrl: mock.url });
-    expect(
-      (await collectChunks(readTencentStream(sendStreaming(buildTencentRequest(streamCall)), streamCall))).content,
-    ).toBe('你好！我是腾讯混元。');
+    expect((await collect(readTencentStream(sendStreaming(buildTencentRequest(streamCall)), streamCall))).content).toBe(
+      '你好！我是腾讯混元。',
+    );
     const embeddingsCall = relayCall({
       mode: 'embeddings',
       body: { model: 'hunyuan-embedding', input: 'a' },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { collect, fixture, sendTo } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startVertexMock, type VertexMock } from '../../../../test/mock-upstreams/vertexai.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
@@ -98,7 +99,7 @@ describe('vertex requests against the mock', () => {
     expect(request.url).toBe(
       `${mock.url}/v1/projects/mock-project/locations/us-central1/publishers/google/models/gemini-1.5-pro-002:generateContent`,
     );
-    const answer = await sendTo(request);
+    const answer = await sendWhole(request);
     expect(answer.status).toBe(200);
     expect(JSON.parse(readVertexResponse(answer, relay).body.toString())).toMatchObject({
       choices: [{ message: { content: 'Hello! How can I help you today?' } }],
@@ -120,7 +121,7 @@ describe('vertex requests against the mock', () => {
     const body = JSON.parse(String(request.body));
     expect(body).toMatchObject({ anthropic_version: 'vertex-2023-10-16', stream: true, max_tokens: 4096 });
     expect(body.model).toBeUndefined();
-    const answer = await sendTo(request);
+    const answer = await sendWhole(request);
     expect(answer.status).toBe(200);
     const result = await collect(
       readVertexStream(
@@ -142,7 +143,7 @@ describe('vertex requests against the mock', () => {
     const relay = call(front as unknown as Record<string, unknown>);
     const settings = readVertexSettings(relay.channel);
     const request = buildVertexRequest(relay, settings, await vertexAccessToken(settings.serviceAccount, mock.url));
-    const answer = await sendTo(request);
+    const answer = await sendWhole(request);
     expect(answer.status).toBe(200);
     const received = mock.requests.at(-1)!;
     expect(received.path).toMatch(/publishers\/anthropic\/models\/claude-3-7-sonnet%4020250219:rawPredict$/);
@@ -156,21 +157,21 @@ describe('vertex requests against the mock', () => {
     const settings = readVertexSettings(relay.channel);
     const request = buildVertexRequest(relay, settings, await vertexAccessToken(settings.serviceAccount, mock.url));
     expect(request.url).toMatch(/publishers\/google\/models\/text-embedding-004:predict$/);
-    const result = readVertexResponse(await sendTo(request), relay);
+    const result = readVertexResponse(await sendWhole(request), relay);
     expect(JSON.parse(result.body.toString()).data).toHaveLength(2);
     expect(result.usage).toEqual({ prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 });
   });
 
   test('errors keep Google and Anthropic messages', () => {
     expect(
-      readVertexError({ status: 403, headers: {}, body: fixture('vertexai', 'error-permission-denied.json') }),
+      readVertexError({ status: 403, headers: {}, body: fixtureBytes('vertexai', 'error-permission-denied.json') }),
     ).toMatchObject({
       status: 403,
       type: 'PERMISSION_DENIED',
       message: expect.stringContaining('aiplatform.endpoints.predict'),
     });
     expect(
-      readVertexError({ status: 429, headers: {}, body: fixture('anthropic', 'error-rate-limit.json') }),
+      readVertexError({ status: 429, headers: {}, body: fixtureBytes('anthropic', 'error-rate-limit.json') }),
     ).toMatchObject({ status: 429, type: 'rate_limit_error' });
   });
 });

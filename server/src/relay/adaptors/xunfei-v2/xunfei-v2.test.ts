@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
+import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
-  collectChunks,
-  piecesOf,
+  collect,
+  pieces,
   sendStreaming,
   sendWhole,
   wholeResponse,
@@ -20,7 +20,7 @@ describe('xunfei v2 (HTTP)', () => {
       xunfeiV2.buildRequest(relayCall({ body, key: 'pw', baseUrl: 'https://spark-api-open.xf-yun.com' })).url,
     ).toBe('https://spark-api-open.xf-yun.com/v1/chat/completions');
     expect(xunfeiV2.readResponse(wholeResponse(fixture('xunfei-v2', 'chat.json')), call).usage?.total_tokens).toBe(13);
-    const streamed = await collectChunks(xunfeiV2.readStream(piecesOf(fixture('xunfei-v2', 'stream.sse')), call));
+    const streamed = await collect(xunfeiV2.readStream(pieces(fixture('xunfei-v2', 'stream.sse')), call));
     expect(streamed.content).toBe('你好！我是讯飞星火认知大模型。');
     expect(streamed.usage?.total_tokens).toBe(13);
     expect(() => xunfeiV2.readResponse(wholeResponse(fixture('xunfei-v2', 'error.json')), call)).toThrow(
@@ -47,8 +47,7 @@ describe('xunfei v2 (HTTP)', () => {
       expect(xunfeiV2.readResponse(await sendWhole(xunfeiV2.buildRequest(call)), call).usage?.total_tokens).toBe(13);
       const streamCall = relayCall({ body: { ...body, stream: true }, key: 'pw', baseUrl: mock.url });
       expect(
-        (await collectChunks(xunfeiV2.readStream(sendStreaming(xunfeiV2.buildRequest(streamCall)), streamCall)))
-          .content,
+        (await collect(xunfeiV2.readStream(sendStreaming(xunfeiV2.buildRequest(streamCall)), streamCall))).content,
       ).toContain('星火');
       const wrongModel = relayCall({ body: { ...body, model: 'Spark-Max' }, key: 'pw', baseUrl: mock.url });
       expect(xunfeiV2.readError(await sendWhole(xunfeiV2.buildRequest(wrongModel)), wrongModel)).toMatchObject({

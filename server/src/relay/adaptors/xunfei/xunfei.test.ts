@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { collectChunks, piecesOf, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startXunfeiMock, type XunfeiMock } from '../../../../test/mock-upstreams/xunfei.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { sparkDomain, sparkPath, sparkVersion } from './models.js';
@@ -125,20 +125,24 @@ describe('xunfei response', () => {
   it('treats a socket closed before the last frame as a cut answer', async () => {
     const cut = fixture('xunfei', 'stream.jsonl').trim().split('\n').slice(0, 2).join('\n');
     expect(() => readXunfeiResponse(wholeResponse(cut), call)).toThrow('closed before the last frame');
-    await expect(collectChunks(readXunfeiStream(piecesOf(cut), call))).rejects.toMatchObject({ status: 502 });
+    await expect(collect(readXunfeiStream(pieces(cut), call))).rejects.toMatchObject({ status: 502 });
   });
 
   it('streams frames as chunks', async () => {
-    const { parsed, content, usage, last } = await collectChunks(
-      readXunfeiStream(piecesOf(fixture('xunfei', 'stream.jsonl')), call),
-    );
+    const {
+      chunks: parsed,
+      content,
+      usage,
+      last,
+    } = await collect(readXunfeiStream(pieces(fixture('xunfei', 'stream.jsonl')), call));
     expect(parsed).toHaveLength(3);
     expect(content).toBe('你好！我是讯飞星火。');
     expect(last!.choices[0].finish_reason).toBe('stop');
     expect(usage?.total_tokens).toBe(14);
-    await expect(
-      collectChunks(readXunfeiStream(piecesOf(fixture('xunfei', 'error.jsonl')), call)),
-    ).rejects.toMatchObject({ status: 400, body: { code: '10013' } });
+    await expect(collect(readXunfeiStream(pieces(fixture('xunfei', 'error.jsonl')), call))).rejects.toMatchObject({
+      status: 400,
+      body: { code: '10013' },
+    });
   });
 });
 
@@ -165,7 +169,7 @@ describe('xunfei mock upstream over a real WebSocket', () => {
       key,
       baseUrl: mock.url,
     });
-    const streamed = await collectChunks(
+    const streamed = await collect(
       readXunfeiStream((await openSparkSocket(buildXunfeiRequest(streamCall))).body, streamCall),
     );
     expect(streamed.last!.choices[0].finish_reason).toBe('tool_calls');

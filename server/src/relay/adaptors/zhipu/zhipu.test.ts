@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/china-mock-kit.js';
-import { startZhipuMock, zhipuAuthorizationValid } from '../../../../test/mock-upstreams/zhipu.js';
+import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
-  collectChunks,
-  piecesOf,
+  collect,
+  pieces,
   sendStreaming,
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { startZhipuMock, zhipuAuthorizationValid } from '../../../../test/mock-upstreams/zhipu.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { buildZhipuRequest } from './request.js';
 import { readZhipuError, readZhipuResponse } from './response.js';
@@ -139,12 +139,12 @@ describe('zhipu response', () => {
   });
 
   it('converts v4 and v3 streams', async () => {
-    const v4 = await collectChunks(readZhipuStream(piecesOf(fixture('zhipu', 'v4-stream.sse')), v4Call));
+    const v4 = await collect(readZhipuStream(pieces(fixture('zhipu', 'v4-stream.sse')), v4Call));
     expect(v4.content).toBe('你好！我是智谱清言。');
-    expect(v4.parsed.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
+    expect(v4.chunks.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
     expect(v4.usage?.total_tokens).toBe(17);
-    const v3 = await collectChunks(
-      readZhipuStream(piecesOf(fixture('zhipu', 'v3-stream.sse')), relayCall({ body: { ...v3Body, stream: true } })),
+    const v3 = await collect(
+      readZhipuStream(pieces(fixture('zhipu', 'v3-stream.sse')), relayCall({ body: { ...v3Body, stream: true } })),
     );
     expect(v3.content).toBe('你好！我是\nChatGLM。');
     expect(v3.last!.choices[0].finish_reason).toBe('stop');
@@ -155,9 +155,7 @@ describe('zhipu response', () => {
 describe('zhipu streamed tool calls', () => {
   it('passes v4 tool-call chunks through with usage', async () => {
     const call = relayCall({ body: { ...v4Body, tools, stream: true }, key });
-    const { last, usage } = await collectChunks(
-      readZhipuStream(piecesOf(fixture('zhipu', 'v4-stream-tool-call.sse')), call),
-    );
+    const { last, usage } = await collect(readZhipuStream(pieces(fixture('zhipu', 'v4-stream-tool-call.sse')), call));
     expect(last!.choices[0]).toMatchObject({
       finish_reason: 'tool_calls',
       delta: { tool_calls: [{ index: 0, id: 'call_8313807536837493001', function: { name: 'get_weather' } }] },
@@ -180,12 +178,12 @@ describe('zhipu mock upstream', () => {
         .finish_reason,
     ).toBe('tool_calls');
     const streamCall = relayCall({ body: { ...v4Body, stream: true }, key, baseUrl: mock.url });
-    expect(
-      (await collectChunks(readZhipuStream(sendStreaming(buildZhipuRequest(streamCall)), streamCall))).content,
-    ).toBe('你好！我是智谱清言。');
+    expect((await collect(readZhipuStream(sendStreaming(buildZhipuRequest(streamCall)), streamCall))).content).toBe(
+      '你好！我是智谱清言。',
+    );
     const v3Stream = relayCall({ body: { ...v3Body, stream: true }, key, baseUrl: mock.url });
     expect(
-      (await collectChunks(readZhipuStream(sendStreaming(buildZhipuRequest(v3Stream)), v3Stream))).usage?.total_tokens,
+      (await collect(readZhipuStream(sendStreaming(buildZhipuRequest(v3Stream)), v3Stream))).usage?.total_tokens,
     ).toBe(16);
     const wrong = relayCall({ body: v4Body, key: 'abc123.wrong', baseUrl: mock.url });
     const refused = await sendWhole(buildZhipuRequest(wrong));

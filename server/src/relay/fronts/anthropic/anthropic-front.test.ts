@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseAnthropicEvents } from '../../../../test/anthropic-events.js';
-import { collect, fixture, pieces } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { toClaudeRequest } from '../../adaptors/anthropic/request.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';

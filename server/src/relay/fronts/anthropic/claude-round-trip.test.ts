@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseAnthropicEvents } from '../../../../test/anthropic-events.js';
 import { toolLoop, toolLoopForOpenAI } from '../../../../test/claude-code-tool-loop.js';
-import { collect, fixture, fixtureJson, pieces } from '../../../../test/mock-upstreams/international-mock-kit.js';
+import { fixture, fixtureJson, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { collect, pieces } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { buildAnthropicRequest } from '../../adaptors/anthropic/request.js';
 import { readAnthropicResponse } from '../../adaptors/anthropic/response.js';
@@ -253,7 +254,7 @@ describe('Claude-only answer fields through the Anthropic front', () => {
       {
         status: 200,
         headers: { 'content-type': 'application/json' },
-        body: fixture('anthropic', 'thinking-tool-use.json'),
+        body: fixtureBytes('anthropic', 'thinking-tool-use.json'),
       },
       call,
     );
@@ -280,7 +281,7 @@ describe('Claude-only answer fields through the Anthropic front', () => {
       type: 33,
       upstreamModel: 'anthropic.claude-3-7-sonnet-20250219-v1:0',
     });
-    const result = readBedrockAnswer(fixture('anthropic', 'thinking-tool-use.json'), call);
+    const result = readBedrockAnswer(fixtureBytes('anthropic', 'thinking-tool-use.json'), call);
     expect(chatCompletionToAnthropic(JSON.parse(result.body.toString()), 'm').content).toEqual(recorded.content);
   });
 
