@@ -125,6 +125,8 @@ export interface UpstreamErrorBody {
 export interface AdaptorTools {
   /** Sends a request and reads the whole answer, whatever its status. */
   send(request: UpstreamRequest): Promise<UpstreamResponse>;
+  /** Sends a request and hands over the answer with its body unread (a second call that streams, Replicate's). */
+  stream(request: UpstreamRequest): Promise<OpenedAnswer>;
   /** Aborted when the client leaves or the relay gives up. */
   signal?: AbortSignal;
 }

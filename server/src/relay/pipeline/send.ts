@@ -12,6 +12,7 @@ export interface PipelineTools extends AdaptorTools {
 export function adaptorTools(client: UpstreamClient, cancel?: Cancel): PipelineTools {
   return {
     send: async (request) => client.readAll(await client.open(request, cancel)),
+    stream: (request) => client.open(request, cancel),
     // Made on first use only (see Cancel).
     get signal() {
       return cancel?.signal;
@@ -29,7 +30,8 @@ async function openAnswer(
   if (!adaptor.open) return client.open(await adaptor.buildRequest(call, tools), tools.cancel);
   try {
     const answer = await adaptor.open(call, tools);
-    return { ...answer, discard: () => {} };
+    // An answer opened through `tools.stream` keeps its own discard, which frees the pooled connection.
+    return { discard: () => {}, ...answer };
   } catch (error) {
     if (isUpstreamError(error)) throw error;
     throw transportError(error, false);
