@@ -9,18 +9,6 @@ import type {
 const bodyInit = (request: UpstreamRequest) =>
   typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body);
 
-/** Sends an adaptor's request with fetch and reads the whole answer (tests only; the server uses its pool). */
-export async function sendWhole(request: UpstreamRequest): Promise<UpstreamResponse> {
-  const response = await fetch(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: bodyInit(request),
-  });
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
-}
-
 /** Sends a request and hands over the answer with its body unread, as the pipeline's `tools.stream` does. */
 export async function openStreaming(request: UpstreamRequest): Promise<OpenedAnswer> {
   const response = await fetch(request.url, {
@@ -35,6 +23,14 @@ export async function openStreaming(request: UpstreamRequest): Promise<OpenedAns
     if (stream) for await (const chunk of stream) yield Buffer.from(chunk as Uint8Array);
   }
   return { status: response.status, headers, body: body() };
+}
+
+/** Sends an adaptor's request with fetch and reads the whole answer (tests only; the server uses its pool). */
+export async function sendWhole(request: UpstreamRequest): Promise<UpstreamResponse> {
+  const answer = await openStreaming(request);
+  const parts: Buffer[] = [];
+  for await (const part of answer.body) parts.push(part);
+  return { status: answer.status, headers: answer.headers, body: Buffer.concat(parts) };
 }
 
 /** Sends a request and yields its body as it arrives. */
