@@ -1,8 +1,8 @@
-import { Input, Table } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageHeading } from '../../components/page-heading/page-heading';
+import { ListSearch, ServerTable } from '../../components/server-list/server-list';
 import { QUOTA_PER_DOLLAR, readQuotaDisplayOptions } from '../../lib/quota';
 import { StorageKey } from '../../lib/storage-keys';
 import { useStatus } from '../../stores/status.store';
@@ -51,24 +51,8 @@ export default function ChannelListPage() {
       <PageHeading title={t('channel.list.title')} />
       <ChannelNotice />
       <BulkTestProgressBar run={bulkRun} />
-      <Input.Search
-        allowClear
-        style={{ marginBottom: 12 }}
-        placeholder={t('channel.search.placeholder')}
-        value={list.keyword}
-        onChange={(event) => list.setKeyword(event.target.value)}
-        onSearch={list.search}
-        enterButton
-      />
-      <Table
-        rowKey="id"
-        size="small"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-      />
+      <ListSearch placeholder={t('channel.search.placeholder')} list={list} style={{ marginBottom: 12 }} />
+      <ServerTable loading={list.loading} columns={columns} dataSource={list.rows} />
       <ChannelToolbar
         page={list.page}
         hasMore={list.hasMore}

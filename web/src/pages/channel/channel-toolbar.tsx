@@ -3,7 +3,7 @@ import { Button, Flex, Popconfirm, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { deleteDisabledChannels, startBulkTest } from '../../api/channel';
-import { ServerPager } from '../../components/server-pager/server-pager';
+import { ServerPager } from '../../components/server-list/server-pager';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 

@@ -1,8 +1,9 @@
-import { Card, Flex, Skeleton, Statistic, Table, Typography } from 'antd';
+import { Card, Flex, Skeleton, Statistic, Typography } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeading } from '../../components/page-heading/page-heading';
-import { ServerPager } from '../../components/server-pager/server-pager';
+import { ServerTable } from '../../components/server-list/server-list';
+import { ServerPager } from '../../components/server-list/server-pager';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { isAdmin } from '../../lib/roles';
 import { useUser } from '../../stores/user.store';
@@ -60,14 +61,11 @@ export default function LogPage() {
           <Skeleton active />
         )}
       </Card>
-      <Table
+      <ServerTable
         rowKey={(row) => `${row.id}-${row.created_at}-${row.request_id}-${row.content}`}
-        size="small"
         loading={data.loading}
         columns={columns}
         dataSource={data.rows}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
       />
       <Flex justify="flex-end" style={{ marginTop: 12 }}>
         <ServerPager page={data.page} hasMore={data.hasMore} onPage={data.goTo} />

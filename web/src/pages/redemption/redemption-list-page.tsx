@@ -1,10 +1,11 @@
-import { Button, Flex, Input, Table } from 'antd';
+import { Button, Flex } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Redemption } from '../../api/redemption';
 import { PageHeading } from '../../components/page-heading/page-heading';
-import { ServerPager } from '../../components/server-pager/server-pager';
+import { ListSearch, ServerTable } from '../../components/server-list/server-list';
+import { ServerPager } from '../../components/server-list/server-pager';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { useRowWrite } from '../../hooks/use-row-write';
 import { redemptionColumns } from './redemption-columns';
@@ -31,24 +32,8 @@ export default function RedemptionListPage() {
   return (
     <>
       <PageHeading title={t('redemption.list.title')} />
-      <Input.Search
-        allowClear
-        enterButton
-        style={{ marginBottom: 12 }}
-        placeholder={t('redemption.search.placeholder')}
-        value={list.keyword}
-        onChange={(event) => list.setKeyword(event.target.value)}
-        onSearch={list.search}
-      />
-      <Table
-        rowKey="id"
-        size="small"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-      />
+      <ListSearch placeholder={t('redemption.search.placeholder')} list={list} style={{ marginBottom: 12 }} />
+      <ServerTable loading={list.loading} columns={columns} dataSource={list.rows} />
       <Flex gap={8} wrap align="center" style={{ marginTop: 12 }}>
         <Button type="primary" onClick={() => navigate('/redemption/add')}>
           {t('redemption.action.add')}

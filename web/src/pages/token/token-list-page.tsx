@@ -1,10 +1,11 @@
-import { Button, Flex, Input, Select, Table } from 'antd';
+import { Button, Flex, Select } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { TokenDetails, TokenOrder } from '../../api/token';
 import { PageHeading } from '../../components/page-heading/page-heading';
-import { ServerPager } from '../../components/server-pager/server-pager';
+import { ListSearch, ServerTable } from '../../components/server-list/server-list';
+import { ServerPager } from '../../components/server-list/server-pager';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { useRowWrite } from '../../hooks/use-row-write';
 import { copyText } from '../../lib/clipboard';
@@ -51,15 +52,7 @@ export default function TokenListPage() {
       <PageHeading title={t('token.list.title')} />
       <TokenUsageNotice serverAddress={serverAddress} />
       <Flex gap={8} wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
-          style={{ flex: '1 1 240px' }}
-          placeholder={t('token.search.placeholder')}
-          value={list.keyword}
-          onChange={(event) => list.setKeyword(event.target.value)}
-          onSearch={list.search}
-          enterButton
-        />
+        <ListSearch placeholder={t('token.search.placeholder')} list={list} style={{ flex: '1 1 240px' }} />
         <Select<TokenOrder>
           style={{ width: 180 }}
           value={list.order}
@@ -72,15 +65,7 @@ export default function TokenListPage() {
           ]}
         />
       </Flex>
-      <Table
-        rowKey="id"
-        size="small"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-      />
+      <ServerTable loading={list.loading} columns={columns} dataSource={list.rows} />
       <Flex gap={8} wrap align="center" style={{ marginTop: 12 }}>
         <Button type="primary" onClick={() => navigate('/token/add')}>
           {t('token.action.add')}

@@ -1,10 +1,11 @@
-import { Button, Flex, Input, Select, Table } from 'antd';
+import { Button, Flex, Select } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { User } from '../../api/types';
 import type { UserOrder } from '../../api/user-admin';
 import { PageHeading } from '../../components/page-heading/page-heading';
+import { ListSearch, ServerTable } from '../../components/server-list/server-list';
 import { SERVER_PAGE_SIZE } from '../../hooks/use-paged-list';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { useRowWrite } from '../../hooks/use-row-write';
@@ -26,15 +27,7 @@ export default function UserListPage() {
     <>
       <PageHeading title={t('user.list.title')} />
       <Flex gap={8} wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
-          enterButton
-          style={{ flex: '1 1 240px' }}
-          placeholder={t('user.search.placeholder')}
-          value={list.keyword}
-          onChange={(event) => list.setKeyword(event.target.value)}
-          onSearch={list.search}
-        />
+        <ListSearch placeholder={t('user.search.placeholder')} list={list} style={{ flex: '1 1 240px' }} />
         <Select<UserOrder>
           style={{ width: 180 }}
           value={list.order}
@@ -48,14 +41,11 @@ export default function UserListPage() {
           ]}
         />
       </Flex>
-      <Table
-        rowKey="id"
-        size="small"
+      <ServerTable
         loading={list.loading}
         columns={columns}
         dataSource={list.users}
         pagination={{ pageSize: SERVER_PAGE_SIZE, showSizeChanger: false, hideOnSinglePage: true }}
-        scroll={{ x: 'max-content' }}
       />
       <Flex gap={8} wrap style={{ marginTop: 12 }}>
         <Button type="primary" onClick={() => navigate('/user/add')}>
