@@ -1,13 +1,12 @@
-import { defaultServerConditions } from 'vite';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// The wire package is read from its TypeScript source (its `source` export condition), so tests need no build
-// of it; so are the servers the tests start as child processes (node --import tsx), through NODE_OPTIONS.
-const conditions = ['source', ...defaultServerConditions];
-
+// The wire package is read from its TypeScript source, so tests need no build of it: here by an alias (export
+// conditions would also switch other packages to their bundler builds, e.g. the AWS SDK's extensionless
+// dist-es), and in the servers the tests start as child processes (node --import tsx) by its `source` export
+// condition, through NODE_OPTIONS.
 export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions } },
+  resolve: { alias: { '@modelgate/wire': fileURLToPath(new URL('../wire/src/index.ts', import.meta.url)) } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',

@@ -91,25 +91,13 @@ export async function updateChannel(
   changes: Partial<ChannelFields> & { key?: string },
 ): Promise<ChannelRow> {
   const { key, ...fields } = changes;
-  const updated = await context.database.db.transaction().execute(async (transaction: Db) => {
-    const existing = await findChannelById(transaction, id);
-    if (!existing) throw channelNotFound();
+  const newKey = key?.trim() ?? '';
+  if (newKey.length > channelLimits.key) throw channelKeyTooLong(channelLimits.key);
+  return rewriteChannel(context, id, (existing) => {
     const merged = { ...existing, ...fields };
     checkChannelRules({ type: merged.type, models: merged.models ?? '', base_url: merged.base_url ?? '' });
-    const newKey = key?.trim() ?? '';
-    if (newKey.length > channelLimits.key) throw channelKeyTooLong(channelLimits.key);
-    await transaction
-      .updateTable('channels')
-      .set({ ...fields, ...(newKey !== '' ? { key: newKey } : {}) })
-      .where('id', '=', id)
-      .execute();
-    const stored = await findChannelById(transaction, id);
-    if (!stored) throw channelNotFound();
-    await replaceAbilities(transaction, stored);
-    return stored;
+    return { ...fields, ...(newKey !== '' ? { key: newKey } : {}) };
   });
-  await announce(context, [id]);
-  return updated;
 }
 
 /** The list's quick switches: status (its abilities follow), priority (copied to its abilities) or weight. */
@@ -118,10 +106,22 @@ export async function patchChannel(
   id: number,
   patch: { status?: number; priority?: number; weight?: number },
 ): Promise<ChannelRow> {
+  return rewriteChannel(context, id, () => patch);
+}
+
+/**
+ * Changes one channel and its abilities in one transaction, then tells the routers; `change` sees the stored
+ * row (and may refuse it) and answers the columns to set. Returns the row as stored.
+ */
+async function rewriteChannel(
+  context: AppContext,
+  id: number,
+  change: (existing: ChannelRow) => Partial<ChannelRow>,
+): Promise<ChannelRow> {
   const updated = await context.database.db.transaction().execute(async (transaction: Db) => {
     const existing = await findChannelById(transaction, id);
     if (!existing) throw channelNotFound();
-    await transaction.updateTable('channels').set(patch).where('id', '=', id).execute();
+    await transaction.updateTable('channels').set(change(existing)).where('id', '=', id).execute();
     const stored = await findChannelById(transaction, id);
     if (!stored) throw channelNotFound();
     await replaceAbilities(transaction, stored);
