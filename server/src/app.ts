@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config/env.js';
@@ -7,14 +7,12 @@ import { registerApi } from './http/api/index.js';
 import { apiErrorHandler } from './http/error-handler.js';
 import { registerMetricsRoute } from './http/metrics.routes.js';
 import { registerRateLimits } from './http/middleware/rate-limit.js';
-import { RelayHotLane } from './http/relay/hot-lane.js';
-import { registerRelay } from './http/relay/index.js';
+import { registerRelay, type RelayFastPath } from './http/relay/index.js';
 import { registerConsole } from './http/static.js';
 import { newRequestId } from './lib/request-id.js';
-import { relayRuntime } from './relay/runtime.js';
 
 /**
- * Node's limits on receiving a request, which both doors (Fastify and the hot lane) share since they are the
+ * Node's limits on receiving a request, which Fastify and the relay's fast path share since they are the
  * server's: a client that sends its headers or its body too slowly gets a 408 and its socket closed (decision
  * 0015). They end once the request is received, so a long answer or stream is never cut. Node checks them
  * every `connectionsCheckingInterval`, a quarter of the headers' limit here (at most 1 s).
@@ -35,21 +33,20 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     .map((entry) => entry.trim())
     .filter(Boolean);
   const requestLogging = context.config.LOG_LEVEL === 'debug' || context.config.LOG_LEVEL === 'trace';
-  // Plain calls to the relay's busiest routes skip Fastify's per-request machinery (decision 0007), unless
-  // every request is to be logged. The client address follows the same proxy rules as Fastify's request.ip.
+  // The relay's client address follows the same proxy rules as Fastify's request.ip.
   const trusted = trustProxy.length > 0 ? proxyAddr.compile(trustProxy) : undefined;
-  const hotLane = requestLogging
-    ? undefined
-    : new RelayHotLane(context, relayRuntime(context), (request) =>
-        trusted ? proxyAddr(request, trusted) : (request.socket.remoteAddress ?? ''),
-      );
+  const clientAddress = (request: IncomingMessage) =>
+    trusted ? proxyAddr(request, trusted) : (request.socket.remoteAddress ?? '');
+  // Plain POSTs to the relay's busiest routes go to the relay entry before Fastify's per-request machinery
+  // (decision 0022), unless every request is to be logged; once closing, Fastify answers everything (503).
+  let fastPath: RelayFastPath | undefined;
   const app = Fastify({
     loggerInstance: context.logger as FastifyBaseLogger,
     // Per-request lines only at debug level: at relay rates they would cost more than the relay itself.
     logController: new LogController({ disableRequestLogging: !requestLogging }),
     serverFactory: (handler) => {
       const server = createServer(httpTimeouts(context.config), (request, response) => {
-        if (!hotLane?.take(request, response)) handler(request, response);
+        if (!fastPath?.(request, response)) handler(request, response);
       });
       // No idle timeout on sockets: a non-streamed answer of a slow model leaves one silent for minutes.
       server.setTimeout(0);
@@ -63,7 +60,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
 
   app.addHook('preClose', (done) => {
-    hotLane?.close();
+    fastPath = undefined;
     done();
   });
   // Callback-style hooks on every request: an async one costs a promise and a microtask hop per request.
@@ -75,7 +72,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
 
   const limits = await registerRateLimits(app, context);
   await registerApi(app, context, limits);
-  await registerRelay(app, context, limits);
+  const relayFastPath = await registerRelay(app, context, limits, clientAddress);
+  if (!requestLogging) fastPath = relayFastPath;
   await registerMetricsRoute(app, context);
   await registerConsole(app, context, limits);
   return app;

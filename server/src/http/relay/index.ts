@@ -1,42 +1,71 @@
-import { createGunzip } from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { newRequestId } from '../../lib/request-id.js';
 import { relayRuntime } from '../../relay/runtime.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
 import { anthropicFrontRoutes } from './anthropic-front.routes.js';
-import { relayCors } from './cors.js';
 import { dashboardRoutes } from './dashboard.routes.js';
 import { modelListRoutes } from './models.routes.js';
 import { openAIErrorHandler } from './openai-error.js';
 import { proxyRoutes } from './proxy.routes.js';
-import { relayRoutes } from './relay.routes.js';
+import { RelayEntry, type RelayEndpoint } from './relay-entry.js';
+import { busiestRoutes, relayRoutes } from './relay.routes.js';
+
+/** Serves a request on Node's server before Fastify sees it; false leaves it to Fastify. */
+export type RelayFastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /**
- * The OpenAI-compatible relay under /v1 (and the legacy /dashboard billing answers), in a scope of its own:
- * CORS for any origin, gzip request bodies, bodies kept as bytes (so retries resend them unchanged), and
- * every error in OpenAI's shape. No rate limit on /v1, as in one-api.
+ * The relay under /v1 (and the legacy /dashboard billing answers): one table of routes, each answered by the
+ * relay entry (request id, CORS for any origin, body, token, errors in the front's shape). Fastify only routes
+ * to it; the returned fast path serves plain POSTs to the busiest routes without Fastify. No rate limit on
+ * /v1, as in one-api.
  */
-export async function registerRelay(app: FastifyInstance, context: AppContext, limits: RateLimits): Promise<void> {
+export async function registerRelay(
+  app: FastifyInstance,
+  context: AppContext,
+  limits: RateLimits,
+  clientAddress: (request: IncomingMessage) => string,
+): Promise<RelayFastPath> {
   const runtime = relayRuntime(context);
   await runtime.router.reload();
+  const entry = new RelayEntry(context, clientAddress);
+  const routes = [
+    ...relayRoutes(context, runtime),
+    ...proxyRoutes(context),
+    ...anthropicFrontRoutes(context, runtime),
+    ...modelListRoutes(runtime),
+    ...dashboardRoutes(context, limits.api),
+  ];
   await app.register(async (scope) => {
+    // Only failures before the entry land here (the dashboard's rate limit).
     scope.setErrorHandler(openAIErrorHandler);
-    scope.addHook('onRequest', relayCors);
-    scope.addHook('preParsing', (request, _reply, payload, done) => {
-      if (request.headers['content-encoding'] !== 'gzip') return done(null, payload);
-      delete request.headers['content-length'];
-      const gunzip = createGunzip();
-      gunzip.on('error', () => {});
-      done(null, payload.pipe(gunzip));
-    });
+    // The entry reads the body itself, from the request as Node hands it over.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.options('/v1/*', async (_request, reply) => reply.status(204).send());
-    scope.options('/dashboard/*', async (_request, reply) => reply.status(204).send());
-    relayRoutes(scope, context, runtime);
-    proxyRoutes(scope, context);
-    anthropicFrontRoutes(scope, context, runtime);
-    modelListRoutes(scope, context, runtime);
-    dashboardRoutes(scope, context, limits.api);
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    for (const prefix of ['/v1/*', '/dashboard/*'])
+      scope.options(prefix, (request, reply) => {
+        reply.hijack();
+        entry.preflight(request.raw, reply.raw, request.id);
+      });
+    for (const { method, path, endpoint, onRequest } of routes)
+      scope.route<{ Params: Record<string, string | undefined> }>({
+        method,
+        url: path,
+        ...(onRequest ? { onRequest } : {}),
+        handler: (request, reply) => {
+          reply.hijack();
+          return entry.serve(request.raw, reply.raw, endpoint, request.params, request.id);
+        },
+      });
   });
+  const busiest = new Map<string, RelayEndpoint>();
+  for (const { method, path, endpoint } of routes)
+    if (method === 'POST' && busiestRoutes.has(path)) busiest.set(path, endpoint);
+  return (request, response) => {
+    const endpoint = request.method === 'POST' ? busiest.get(request.url ?? '') : undefined;
+    if (!endpoint) return false;
+    void entry.serve(request, response, endpoint, {}, newRequestId());
+    return true;
+  };
 }

@@ -2,27 +2,24 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../lib/errors.js';
 import { languageOf } from '../../lib/language.js';
 import { isUpstreamError } from '../../relay/upstream-error.js';
+import { RequestBodyError } from './request-body.js';
 
 /** OpenAI's error object. */
 export interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
 
-const clientErrors: Record<string, { status: number; message: string; code: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'the request body is not valid JSON', code: 'invalid_json' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'the request body is empty', code: 'invalid_json' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'the request body is too large', code: 'request_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
-    message: 'unsupported Content-Type',
-    code: 'unsupported_content_type',
-  },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    status: 400,
-    message: 'Content-Length does not match the body',
-    code: 'invalid_request',
-  },
-};
+/** A failure rendered in a front's error shape, with the request id in the message, never a stack. */
+export type ErrorAnswer = (
+  error: unknown,
+  requestId: string,
+  acceptLanguage: string | undefined,
+  logUnexpected: (error: unknown) => void,
+) => { status: number; body: unknown };
+
+/** The relay's language: one-api's speaks Chinese; SDKs send no language or `*`, so only an explicit choice switches. */
+export const relayLanguage = (acceptLanguage: string | undefined) =>
+  !acceptLanguage || acceptLanguage.trim() === '*' ? 'zh' : languageOf(acceptLanguage);
 
 /** Any failure inside /v1 in OpenAI's shape, with the request id in the message, never a stack. */
 export function openAIErrorAnswer(
@@ -32,8 +29,7 @@ export function openAIErrorAnswer(
   logUnexpected: (error: unknown) => void,
 ): { status: number; body: OpenAIErrorBody } {
   const withRequestId = (message: string) => `${message} (request id: ${requestId})`;
-  // one-api's relay speaks Chinese; SDKs send no language or `*`, so only an explicit choice switches.
-  const language = !acceptLanguage || acceptLanguage.trim() === '*' ? 'zh' : languageOf(acceptLanguage);
+  const language = relayLanguage(acceptLanguage);
   if (isAppError(error)) {
     return {
       status: error.status === 200 ? 400 : error.status,
@@ -46,17 +42,16 @@ export function openAIErrorAnswer(
     const { status, message, type, param, code } = error.body;
     return { status, body: { error: { message: withRequestId(message), type, param, code } } };
   }
-  const { code = '', statusCode } = error as Partial<FastifyError>;
-  const known = clientErrors[code];
-  if (known || (statusCode && statusCode >= 400 && statusCode < 500)) {
+  const { statusCode } = error as Partial<FastifyError>;
+  if (statusCode && statusCode >= 400 && statusCode < 500) {
     return {
-      status: known?.status ?? statusCode ?? 400,
+      status: statusCode,
       body: {
         error: {
-          message: withRequestId(known?.message ?? (error as Error).message),
+          message: withRequestId((error as Error).message),
           type: 'invalid_request_error',
           param: '',
-          code: known?.code ?? 'invalid_request',
+          code: error instanceof RequestBodyError ? error.code : 'invalid_request',
         },
       },
     };
@@ -75,7 +70,7 @@ export function openAIErrorAnswer(
   };
 }
 
-/** Fastify's error handler for the /v1 scope. */
+/** Fastify's error handler for the /v1 scope: failures before the relay entry (the dashboard's rate limit). */
 export function openAIErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (reply.sent || reply.raw.headersSent) return;
   const { status, body } = openAIErrorAnswer(error, request.id, request.headers['accept-language'], (failure) =>

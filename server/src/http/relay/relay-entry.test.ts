@@ -1,10 +1,10 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
-import { createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
+import { createChannel, createToken, createUser, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
-import { relayRuntime } from '../../relay/runtime.js';
-import { RelayHotLane } from './hot-lane.js';
+import { jsonLimitBytes } from './relay.routes.js';
 
 interface Answer {
   status: number;
@@ -12,55 +12,50 @@ interface Answer {
   body: string;
 }
 
-/**
- * Sends one POST with a Content-Length (the hot lane takes it) or chunked (no length: Fastify takes it).
- * Both paths must answer alike.
- */
-function post(url: string, body: string, headers: Record<string, string>, chunked: boolean): Promise<Answer> {
+/** Sends one request with a Content-Length, or chunked in two pieces (no length) when `chunked`. */
+function send(
+  url: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+  options: { chunked?: boolean; method?: string } = {},
+): Promise<Answer> {
+  const bytes = Buffer.from(body);
   return new Promise((resolve, reject) => {
-    const sent = httpRequest(url, { method: 'POST', headers }, (response) => {
+    const sent = httpRequest(url, { method: options.method ?? 'POST', headers }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (part: string) => (text += part));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
     });
     sent.on('error', reject);
-    if (chunked) {
+    if (options.chunked) {
       sent.setHeader('transfer-encoding', 'chunked');
-      sent.write(body.slice(0, 5));
-      sent.end(body.slice(5));
+      sent.write(bytes.subarray(0, 5));
+      sent.end(bytes.subarray(5));
     } else {
-      sent.setHeader('content-length', Buffer.byteLength(body));
-      sent.end(body);
+      sent.setHeader('content-length', bytes.length);
+      sent.end(bytes);
     }
   });
 }
 
-/** The answer without what differs by design between two calls (ids, timestamps). */
-const comparable = (answer: Answer) => ({
-  status: answer.status,
-  contentType: answer.headers['content-type'],
-  cors: [answer.headers['access-control-allow-origin'], answer.headers['access-control-allow-credentials']],
-  body: answer.body.replace(/request id: \d+/g, 'request id: …').replace(/"created":\d+/g, '"created":…'),
-});
+const busiest = [
+  ['/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, 'choices'],
+  ['/v1/completions', { model: 'gpt-4o-mini', prompt: 'hi' }, 'choices'],
+  ['/v1/embeddings', { model: 'gpt-4o-mini', input: 'hi' }, 'data'],
+] as const;
 
-/** A test server with one channel on a mock upstream and one user to hold tokens. */
-async function startStack(username: string) {
-  const server = await startTestServer();
-  const upstream = await MockOpenAIUpstream.start();
-  await createChannel(server, { base_url: upstream.url, models: 'gpt-4o-mini' });
-  const userId = await createUser(server, { username, quota: 100_000_000 });
-  return { server, upstream, userId };
-}
-
-describe('the relay hot lane answers as the Fastify path does', () => {
+describe('the relay entry', () => {
   let server: TestServer;
   let upstream: MockOpenAIUpstream;
   let key: string;
   let subnetKey: string;
+  let userId: number;
   beforeAll(async () => {
-    let userId: number;
-    ({ server, upstream, userId } = await startStack('lanes'));
+    server = await startTestServer();
+    upstream = await MockOpenAIUpstream.start();
+    await createChannel(server, { base_url: upstream.url, models: 'gpt-4o-mini' });
+    userId = await createUser(server, { username: 'entry', quota: 100_000_000 });
     key = (await createToken(server, userId, { models: 'gpt-4o-mini' })).key;
     subnetKey = (await createToken(server, userId, { subnet: '10.0.0.0/8', name: 'office only' })).key;
   });
@@ -69,149 +64,132 @@ describe('the relay hot lane answers as the Fastify path does', () => {
     await upstream?.close();
   });
 
-  const chat = (extra: object = {}) =>
-    JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...extra });
+  const headers = (extra: Record<string, string> = {}) => ({
+    authorization: `Bearer sk-${key}`,
+    'content-type': 'application/json',
+    ...extra,
+  });
+  const usedQuota = async () =>
+    (
+      await server.context.database.db
+        .selectFrom('users')
+        .select('used_quota')
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).used_quota;
 
-  const cases: [string, number, () => [string, Record<string, string>]][] = [
-    ['an answer', 200, () => [chat(), { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' }]],
+  test.each(
+    busiest.flatMap(([path, body, field]) =>
+      (
+        [
+          ['a Content-Length body', {}, false],
+          ['a chunked body', {}, true],
+          ['a gzip body', { 'content-encoding': 'gzip' }, false],
+          ['a chunked gzip body', { 'content-encoding': 'gzip' }, true],
+        ] as const
+      ).map(([name, extra, chunked]) => [path, name, body, field, extra, chunked] as const),
+    ),
+  )('%s takes %s: relayed, billed, with a request id', async (path, _name, body, field, extra, chunked) => {
+    const before = await usedQuota();
+    const json = JSON.stringify(body);
+    const bytes = 'content-encoding' in extra ? gzipSync(json) : json;
+    const answer = await send(`${server.url}${path}`, bytes, headers(extra), { chunked });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)[field]).toHaveLength(1);
+    expect(answer.headers['x-oneapi-request-id']).toMatch(/^\d{25}$/);
+    expect(upstream.lastRequest!.json).toMatchObject(body);
+    await settled(server);
+    expect(await usedQuota()).toBeGreaterThan(before);
+  });
+
+  test('a query string or a route beyond the busiest three answers the same way through Fastify', async () => {
+    const json = JSON.stringify(busiest[0][1]);
+    const queried = await send(
+      `${server.url}/v1/chat/completions?x=1`,
+      gzipSync(json),
+      headers({ 'content-encoding': 'gzip' }),
+      {
+        chunked: true,
+      },
+    );
+    expect(queried.status).toBe(200);
+    expect(queried.headers['x-oneapi-request-id']).toMatch(/^\d{25}$/);
+    expect(upstream.lastRequest!.url).toContain('?x=1');
+    const moderated = await send(`${server.url}/v1/moderations`, JSON.stringify({ input: 'hi' }), headers());
+    expect(moderated.headers['x-oneapi-request-id']).toMatch(/^\d{25}$/);
+  });
+
+  test.each([
+    ['with a Content-Length', false],
+    ['chunked', true],
+  ])('a body over the limit %s is refused 413 before the upstream is called', async (_name, chunked) => {
+    upstream.reset();
+    const huge = JSON.stringify({ model: 'gpt-4o-mini', prompt: 'x'.repeat(jsonLimitBytes) });
+    const answer = await send(`${server.url}/v1/completions`, huge, headers(), { chunked });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).error.code).toBe('request_too_large');
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  test('a gzip body counts inflated: a small bomb is refused 413, a broken one 400', async () => {
+    upstream.reset();
+    const bomb = gzipSync(JSON.stringify({ model: 'gpt-4o-mini', prompt: 'x'.repeat(jsonLimitBytes) }));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const inflated = await send(`${server.url}/v1/completions`, bomb, headers({ 'content-encoding': 'gzip' }));
+    expect(inflated.status).toBe(413);
+    const broken = await send(
+      `${server.url}/v1/chat/completions`,
+      'not gzip at all',
+      headers({ 'content-encoding': 'gzip' }),
+      { chunked: true },
+    );
+    expect(broken.status).toBe(400);
+    expect(JSON.parse(broken.body).error.message).toContain('gzip');
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  test.each([
+    ['no token', 401, () => ({})],
     [
-      'a stream',
-      200,
-      () => [chat({ stream: true }), { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' }],
-    ],
-    ['no token', 401, () => [chat(), { 'content-type': 'application/json' }]],
-    ['an unknown token', 401, () => [chat(), { authorization: 'Bearer sk-nope', 'content-type': 'application/json' }]],
-    [
-      'malformed JSON',
-      400,
-      () => ['{"model":', { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' }],
-    ],
-    ['a wrong content type', 400, () => [chat(), { authorization: `Bearer sk-${key}`, 'content-type': 'text/plain' }]],
-    [
-      'a model the token may not use',
-      403,
-      () => [
-        JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
-        { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
-      ],
-    ],
-    [
-      // Loopback is a trusted proxy by default, so both paths take the client from X-Forwarded-For.
       'a subnet-bound token from inside its subnet, behind a trusted proxy',
       200,
-      () => [
-        chat(),
-        { authorization: `Bearer sk-${subnetKey}`, 'content-type': 'application/json', 'x-forwarded-for': '10.1.2.3' },
-      ],
+      () => ({ authorization: `Bearer sk-${subnetKey}`, 'x-forwarded-for': '10.1.2.3' }),
     ],
     [
       'a subnet-bound token from outside its subnet',
       403,
-      () => [
-        chat(),
-        {
-          authorization: `Bearer sk-${subnetKey}`,
-          'content-type': 'application/json',
-          'x-forwarded-for': '192.168.1.9',
-        },
-      ],
+      () => ({ authorization: `Bearer sk-${subnetKey}`, 'x-forwarded-for': '192.168.1.9' }),
     ],
-    [
-      'an English client and a browser origin',
-      401,
-      () => [chat(), { 'accept-language': 'en', origin: 'https://app.example', 'content-type': 'application/json' }],
-    ],
-  ];
-
-  test.each(cases)('%s: %i', async (_name, status, make) => {
-    const [body, headers] = make();
-    const url = `${server.url}/v1/chat/completions`;
-    const hot = await post(url, body, headers, false);
-    const fastify = await post(url, body, headers, true);
-    expect(hot.status).toBe(status);
-    expect(comparable(hot)).toEqual(comparable(fastify));
-    for (const answer of [hot, fastify]) expect(answer.headers['x-oneapi-request-id']).toMatch(/^\d{25}$/);
-  });
-
-  test('an upstream failure is the same OpenAI error either way', async () => {
-    upstream.set({ failure: { status: 400, error: { message: 'bad thing', type: 'invalid_request_error' } } });
-    const headers = { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' };
-    const url = `${server.url}/v1/chat/completions`;
-    const hot = await post(url, chat(), headers, false);
-    const fastify = await post(url, chat(), headers, true);
-    upstream.reset();
-    expect(hot.status).toBe(400);
-    expect(comparable(hot)).toEqual(comparable(fastify));
-  });
-});
-
-describe('the relay hot lane on its own', () => {
-  let server: TestServer;
-  let upstream: MockOpenAIUpstream;
-  let plain: Server;
-  let url: string;
-  let key: string;
-  beforeAll(async () => {
-    let userId: number;
-    ({ server, upstream, userId } = await startStack('lane'));
-    key = (await createToken(server, userId)).key;
-    // A bare Node server: whatever the lane does not take is answered 418 here, so the lane is seen to act.
-    const lane = new RelayHotLane(
-      server.context,
-      relayRuntime(server.context),
-      (request) => request.socket.remoteAddress ?? '',
-    );
-    plain = createServer((request, response) => {
-      if (!lane.take(request, response)) response.writeHead(418).end('not taken');
+  ] as const)('%s: %i', async (_name, status, extra) => {
+    // Loopback is a trusted proxy by default, so the client is taken from X-Forwarded-For.
+    const answer = await send(`${server.url}/v1/chat/completions`, JSON.stringify(busiest[0][1]), {
+      'content-type': 'application/json',
+      ...extra(),
     });
-    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
-    const address = plain.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  });
-  afterAll(async () => {
-    plain?.closeAllConnections();
-    await new Promise((resolve) => plain?.close(resolve));
-    await server?.close();
-    await upstream?.close();
+    expect(answer.status).toBe(status);
   });
 
-  const chat = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
-  const headers = () => ({ authorization: `Bearer sk-${key}`, 'content-type': 'application/json' });
-
-  test('serves a plain chat call by itself: answer, usage billed, request id', async () => {
-    const answer = await post(`${url}/v1/chat/completions`, chat, headers(), false);
-    expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body).choices[0].message.content).toBe('Hello from the mock upstream');
-    expect(answer.headers['x-oneapi-request-id']).toMatch(/^\d{25}$/);
-    expect(upstream.lastRequest!.headers.authorization).toMatch(/^Bearer /);
-  });
-
-  test.each([
-    ['a query string', '/v1/chat/completions?x=1', {}, false],
-    ['a chunked body', '/v1/chat/completions', {}, true],
-    ['a gzip body', '/v1/chat/completions', { 'content-encoding': 'gzip' }, false],
-    ['another route', '/v1/images/generations', {}, false],
-  ] as const)('leaves %s to Fastify', async (_name, path, extra, chunked) => {
-    const answer = await post(`${url}${path}`, chat, { ...headers(), ...extra }, chunked);
-    expect(answer.status).toBe(418);
-  });
-
-  test('leaves everything to Fastify once closing', async () => {
-    const lane = new RelayHotLane(
-      server.context,
-      relayRuntime(server.context),
-      (request) => request.socket.remoteAddress ?? '',
-    );
-    lane.close();
-    const closed = createServer((request, response) => {
-      if (!lane.take(request, response)) response.writeHead(418).end();
+  test('errors and answers carry CORS for a browser origin, in the client language', async () => {
+    const answer = await send(`${server.url}/v1/chat/completions`, JSON.stringify(busiest[0][1]), {
+      'content-type': 'application/json',
+      'accept-language': 'en',
+      origin: 'https://app.example',
     });
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const address = closed.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    const answer = await post(`http://127.0.0.1:${port}/v1/chat/completions`, chat, headers(), false);
-    closed.closeAllConnections();
-    await new Promise((resolve) => closed.close(resolve));
-    expect(answer.status).toBe(418);
+    expect(answer.status).toBe(401);
+    expect(answer.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(answer.headers['access-control-allow-credentials']).toBe('true');
+    expect(JSON.parse(answer.body).error.message).toMatch(/^No API key provided.* \(request id: \d{25}\)$/);
+    const preflight = await send(
+      `${server.url}/v1/chat/completions`,
+      '',
+      {
+        origin: 'https://app.example',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+      { method: 'OPTIONS' },
+    );
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toBe('authorization, content-type');
+    expect(preflight.headers['x-oneapi-request-id']).toMatch(/^\d{25}$/);
   });
 });

@@ -24,17 +24,15 @@ export interface FrontOutput {
 }
 
 /**
- * What the pipeline writes its answer through: Fastify's reply, or the hot lane's `RawReply` (the few calls
- * of Fastify's reply that the pipeline makes).
+ * What the pipeline writes its answer through (the relay entry's, on Node's response): a whole answer with
+ * `send`, or a stream written to `raw` with the headers gathered so far.
  */
 export interface RelayReply {
   readonly raw: ServerResponse;
   status(code: number): RelayReply;
   headers(values: Record<string, string>): RelayReply;
-  send(body: Buffer): unknown;
-  /** Tells the framework the pipeline writes to `raw` itself (streams). */
-  hijack(): void;
-  getHeaders(): Record<string, number | string | string[] | undefined>;
+  send(body: Buffer): void;
+  getHeaders(): Record<string, string>;
 }
 
 /**

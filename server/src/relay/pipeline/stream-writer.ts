@@ -1,7 +1,7 @@
 import type { RelayReply } from './relay-job.js';
 
 /**
- * Writes server-sent events straight to the socket (the reply is hijacked), honouring back-pressure so a
+ * Writes server-sent events straight to the socket, honouring back-pressure so a
  * slow client slows the upstream read instead of filling memory. Events written while one upstream read is
  * handled leave in one system call: the socket is corked at the first and uncorked on the next tick, as
  * Node does for a single write (a later phase of the loop would hold them behind other connections' work).
@@ -31,11 +31,8 @@ export class SseWriter {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.reply.hijack();
-    const headers: Record<string, string | number | string[]> = {};
-    for (const [name, value] of Object.entries(this.reply.getHeaders())) if (value !== undefined) headers[name] = value;
     this.reply.raw.writeHead(200, {
-      ...headers,
+      ...this.reply.getHeaders(),
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
