@@ -96,25 +96,7 @@ export class RelayEntry {
   ) {}
 
   /** Answers one request; never rejects (a failure that cannot be answered closes the connection). */
-  serve(
-    request: IncomingMessage,
-    response: ServerResponse,
-    endpoint: RelayEndpoint,
-    params: Record<string, string | undefined>,
-    requestId: string,
-  ): Promise<void> {
-    return this.answer(request, response, endpoint, params, requestId).catch((error: unknown) => {
-      this.context.logger.error({ err: error, requestId }, 'the relay entry failed to answer');
-      response.destroy();
-    });
-  }
-
-  /** A CORS preflight, answered without a token. */
-  preflight(request: IncomingMessage, response: ServerResponse, requestId: string): void {
-    response.writeHead(204, { ...headersOf(request, requestId), ...preflightHeaders(request.headers) }).end();
-  }
-
-  private async answer(
+  async serve(
     request: IncomingMessage,
     response: ServerResponse,
     endpoint: RelayEndpoint,
@@ -130,11 +112,31 @@ export class RelayEntry {
       await endpoint.handle({ request, params, requestId, principal, body, reply });
     } catch (error) {
       if (response.headersSent || response.destroyed) return;
-      const render = endpoint.errorAnswer ?? openAIErrorAnswer;
+      this.sendFailure(error, request, reply, endpoint, requestId);
+    }
+  }
+
+  /** A CORS preflight, answered without a token. */
+  preflight(request: IncomingMessage, response: ServerResponse, requestId: string): void {
+    response.writeHead(204, { ...headersOf(request, requestId), ...preflightHeaders(request.headers) }).end();
+  }
+
+  private sendFailure(
+    error: unknown,
+    request: IncomingMessage,
+    reply: EntryReply,
+    endpoint: RelayEndpoint,
+    requestId: string,
+  ): void {
+    const render = endpoint.errorAnswer ?? openAIErrorAnswer;
+    try {
       const { status, body } = render(error, requestId, request.headers['accept-language'], (failure) =>
         this.context.logger.error({ err: failure, requestId }, 'relay failed'),
       );
       sendJson(reply, status, body);
+    } catch (failure) {
+      this.context.logger.error({ err: failure, requestId }, 'the relay entry failed to answer');
+      reply.raw.destroy();
     }
   }
 }

@@ -1,12 +1,12 @@
-import type { RelayCall } from '../adaptor.js';
 import { refund, reserve, settle } from '../billing/billing.service.js';
 import { imagePrice } from '../billing/image-price.js';
 import { groupRatio, modelRatio, ratioText } from '../billing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { countText } from '../tokenizer/count-tokens.js';
-import { adaptorFor, withRetries } from './attempts.js';
+import { attemptOnChannels } from './channel-attempts.js';
+import { adaptorFor } from './channel-picker.js';
 import { prepareBody, remapMultipart } from './prepare-body.js';
-import { elapsedMs, type RelayJob } from './relay-job.js';
+import { elapsedMs, relayCallOf, type RelayJob } from './relay-job.js';
 import { adaptorTools, sendToUpstream } from './send.js';
 
 /** A field of the request, JSON or multipart. */
@@ -31,7 +31,7 @@ function fixedPrice(job: RelayJob, model: string, ratio: number): number {
  * errors here (one-api passed image failures through as successes) and are retried like text.
  */
 export async function relayMedia(job: RelayJob): Promise<void> {
-  await withRetries(job, (channel) => attemptMedia(job, channel));
+  await attemptOnChannels(job, (channel) => attemptMedia(job, channel));
 }
 
 async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void> {
@@ -42,16 +42,7 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
   if (job.body.kind === 'binary' && job.body.fields.model && job.body.fields.model !== upstreamModel) {
     body = { kind: 'binary', ...(await remapMultipart(job.body.form, upstreamModel)) };
   }
-  const call: RelayCall = {
-    mode: job.mode,
-    path: job.path,
-    query: job.query,
-    model: upstreamModel,
-    stream: false,
-    body,
-    channel: channel.settings,
-    clientHeaders: job.clientHeaders,
-  };
+  const call = relayCallOf(job, channel, upstreamModel, body, false);
   const ratioOfModel = modelRatio(context, upstreamModel, channel.row.type);
   const ratioOfGroup = groupRatio(context, job.principal.user.group);
   const ratio = ratioOfModel * ratioOfGroup;

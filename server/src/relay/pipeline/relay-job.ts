@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../../context.js';
-import type { RelayMode } from '../adaptor.js';
+import type { RelayCall, RelayMode } from '../adaptor.js';
 import type { RelayPrincipal } from '../auth/token-auth.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import type { RelayRuntime } from '../runtime.js';
@@ -74,3 +74,21 @@ export interface RelayJob {
 }
 
 export const elapsedMs = (job: RelayJob) => Math.round(performance.now() - job.startedAt);
+
+/** What the adaptor sees of one attempt: the job's request, on this channel, for its upstream model. */
+export const relayCallOf = (
+  job: RelayJob,
+  channel: RoutedChannel,
+  model: string,
+  body: RelayCall['body'],
+  stream: boolean,
+): RelayCall => ({
+  mode: job.mode,
+  path: job.path,
+  query: job.query,
+  model,
+  stream,
+  body,
+  channel: channel.settings,
+  clientHeaders: job.clientHeaders,
+});

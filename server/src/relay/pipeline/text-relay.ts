@@ -1,15 +1,17 @@
-import type { RelayCall, Usage } from '../adaptor.js';
+import type { Adaptor, RelayCall, Usage } from '../adaptor.js';
 import { refund, reserve, settle, type Reservation } from '../billing/billing.service.js';
 import { completionRatio, groupRatio, modelRatio, ratioText } from '../billing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { channelSecrets, redactSecrets } from '../upstream-error.js';
 import { countInput, countMessages, countText } from '../tokenizer/count-tokens.js';
-import { adaptorFor, withRetries } from './attempts.js';
+import { attemptOnChannels } from './channel-attempts.js';
+import { adaptorFor } from './channel-picker.js';
 import { prepareBody } from './prepare-body.js';
-import { elapsedMs, type RelayJob } from './relay-job.js';
-import { adaptorTools, sendToUpstream } from './send.js';
+import { elapsedMs, relayCallOf, type RelayJob } from './relay-job.js';
+import { adaptorTools, sendToUpstream, type PipelineTools } from './send.js';
 import { forwardStream } from './stream-forward.js';
 import { SseWriter } from './stream-writer.js';
+import type { OpenResponse } from './upstream-client.js';
 import { completeUsage, textQuota, webSearchQuota } from './usage.js';
 
 /** Prompt tokens counted locally: approximately for the estimate, exactly when the upstream reports none. */
@@ -39,9 +41,14 @@ interface Pricing {
 
 /** Chat, completions, embeddings and moderations: estimate, reserve, send, relay, settle (§4.5). */
 export async function relayText(job: RelayJob): Promise<void> {
-  await withRetries(job, (channel) => attemptText(job, channel));
+  await attemptOnChannels(job, (channel) => attemptText(job, channel));
 }
 
+/**
+ * One attempt on one channel, settled once: the estimate is held, the answer relayed, then either whatever
+ * was generated is charged (also when a stream broke off or the client left) or, when the attempt failed
+ * before anything was answered, the hold is refunded and the failure goes to the retry loop.
+ */
 async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void> {
   const { context } = job;
   const adaptor = adaptorFor(channel, job);
@@ -54,16 +61,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     upstreamModel,
     context.config.ENFORCE_INCLUDE_USAGE,
   );
-  const call: RelayCall = {
-    mode: job.mode,
-    path: job.path,
-    query: job.query,
-    model: upstreamModel,
-    stream: job.stream,
-    body,
-    channel: channel.settings,
-    clientHeaders: job.clientHeaders,
-  };
+  const call = relayCallOf(job, channel, upstreamModel, body, job.stream);
   const pricing: Pricing = {
     upstreamModel,
     modelRatio: modelRatio(context, upstreamModel, channel.row.type),
@@ -72,36 +70,63 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     estimatedPromptTokens: countPrompt(job, upstreamModel, true),
     promptTokens: once(() => countPrompt(job, upstreamModel, context.options.bool('ApproximateTokenEnabled'))),
   };
-  const estimate = reservationEstimate(job, pricing);
-  const tools = adaptorTools(job.runtime.client, job.cancel);
-  const reservation = await reserve(context, job.principal.user, job.principal.token, estimate, job.requestId);
-  let response;
+  const reservation = await reserve(
+    context,
+    job.principal.user,
+    job.principal.token,
+    reservationEstimate(job, pricing),
+    job.requestId,
+  );
+  let output: Output;
   try {
-    response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
+    const tools = adaptorTools(job.runtime.client, job.cancel);
+    const response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
+    output = job.stream
+      ? await relayStream(job, channel, adaptor, call, response)
+      : await relayWhole(job, adaptor, call, tools, response);
   } catch (error) {
     await refund(context, reservation);
     throw error;
   }
-  const finish = (usage: Usage) => charge(job, channel, reservation, pricing, usage, systemPromptReset);
+  // Charged once the answer is on its way, so the write is off the client's path (see settle).
+  const approximate = context.options.bool('ApproximateTokenEnabled');
+  const usage = completeUsage(output.usage, pricing.promptTokens, () =>
+    countText(output.text, upstreamModel, approximate),
+  );
+  charge(job, channel, reservation, pricing, usage, systemPromptReset);
+}
 
-  if (!job.stream) {
-    let result;
-    try {
-      result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
-    } catch (error) {
-      await refund(context, reservation);
-      throw error;
-    }
-    const output = job.front ? job.front.whole(result.body, result.status) : result;
-    job.reply.status(result.status).headers(output.headers).send(output.body);
-    // Charged once the answer is on its way, so the write is off the client's path (see settle).
-    const approximate = context.options.bool('ApproximateTokenEnabled');
-    finish(
-      completeUsage(result.usage, pricing.promptTokens, () => countText(result.text ?? '', upstreamModel, approximate)),
-    );
-    return;
-  }
+/** What an attempt generated: the upstream's usage if it gave one, and the text to count when it did not. */
+interface Output {
+  usage?: Usage;
+  text: string;
+}
 
+/** A whole answer: read, converted to the front's shape and sent. */
+async function relayWhole(
+  job: RelayJob,
+  adaptor: Adaptor,
+  call: RelayCall,
+  tools: PipelineTools,
+  response: OpenResponse,
+): Promise<Output> {
+  const result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
+  const output = job.front ? job.front.whole(result.body, result.status) : result;
+  job.reply.status(result.status).headers(output.headers).send(output.body);
+  return { usage: result.usage, text: result.text ?? '' };
+}
+
+/**
+ * A stream: OpenAI-format streams forwarded as they come, others converted chunk by chunk. It never throws
+ * once started: a break-off ends the stream with an error event, and what came before it is charged.
+ */
+async function relayStream(
+  job: RelayJob,
+  channel: RoutedChannel,
+  adaptor: Adaptor,
+  call: RelayCall,
+  response: OpenResponse,
+): Promise<Output> {
   const writer = new SseWriter(job.reply, job.front?.event);
   writer.start();
   const watcher = job.front ? undefined : adaptor.watchStream?.(call);
@@ -123,12 +148,12 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     }
   } catch (error) {
     if (!job.cancel.cancelled) {
-      context.logger.warn(
+      job.context.logger.warn(
         { err: error, requestId: job.requestId, channelId: channel.row.id },
         'upstream stream broke off',
       );
       const reason = error instanceof Error ? error.message : String(error);
-      // A vendor's error event may echo the key or the upstream's URL, as its error answers do (see withRetries).
+      // A vendor's error event may echo the key or the upstream's URL, as its error answers do (see attemptOnChannels).
       brokenOff = `the upstream stream broke off: ${redactSecrets(reason, channelSecrets(channel.settings))}`;
     }
   }
@@ -143,9 +168,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
     writer.send('[DONE]');
   }
   writer.end();
-  // Whatever was generated is charged, also when the client left or the stream broke off (see settle).
-  const approximate = context.options.bool('ApproximateTokenEnabled');
-  finish(completeUsage(usage, pricing.promptTokens, () => countText(text, upstreamModel, approximate)));
+  return { usage, text };
 }
 
 /** The output limit a client set (max_completion_tokens, max_tokens or max_output_tokens), or undefined. */

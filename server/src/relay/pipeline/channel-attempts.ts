@@ -1,0 +1,100 @@
+import { autoDisableChannel } from '../../domain/channel/channel-status.service.js';
+import { recordRelayOutcome } from '../../domain/relay-stats/relay-stats.service.js';
+import { failureStatus, relayMetricsOf } from '../../metrics/index.js';
+import { shouldDisableChannel } from '../health/should-disable.js';
+import { relayErrors } from '../relay-errors.js';
+import type { RoutedChannel } from '../routing/channel-router.js';
+import { UpstreamError, isUpstreamError, redactUpstreamError } from '../upstream-error.js';
+import { isForced, pickChannel } from './channel-picker.js';
+import type { RelayJob } from './relay-job.js';
+
+function disableInBackground(job: RelayJob, channel: RoutedChannel, reason: string): void {
+  // Out of this node's routes now; the write and every node's rebuild follow.
+  job.runtime.router.withdraw(channel.row.id);
+  void autoDisableChannel(job.context, channel.row.id, channel.row.name, reason).catch((failure: unknown) =>
+    job.context.logger.error({ err: failure, channelId: channel.row.id }, 'auto-disabling a channel failed'),
+  );
+}
+
+const percent = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
+
+/**
+ * Disables the channel when the failure is fatal and the option is on; any other failure counts against
+ * the channel's success rate when the metric is on. Never delays the request.
+ */
+function reportFailure(job: RelayJob, channel: RoutedChannel, error: UpstreamError): void {
+  const { context } = job;
+  const fatal =
+    context.options.bool('AutomaticDisableChannelEnabled') &&
+    shouldDisableChannel({ ...error.body, type: error.body.type, code: error.body.code ?? undefined });
+  if (fatal) {
+    disableInBackground(job, channel, `status code ${error.status}: ${error.body.message}`);
+    return;
+  }
+  const metric = job.runtime.successRate;
+  // A rejected request (400) or a client that left says nothing about the channel; counting them would let
+  // any token holder disable a channel for everyone (one-api counts them).
+  if (!metric || error.status === 400 || job.cancel.cancelled) return;
+  const rate = metric.recordFailure(channel.row.id);
+  if (rate === undefined) return;
+  const reason = `最近 ${metric.size} 次请求成功率 ${percent(rate)} 低于阈值 ${percent(metric.threshold)}`;
+  disableInBackground(job, channel, reason);
+}
+
+/**
+ * Runs `attempt` on a channel, and on a retryable failure on other channels, up to RetryTimes more: the
+ * highest priority tier first, lower tiers when it is used up, never a failed channel twice, never again
+ * after a client error or when the client chose the channel. A final 429 says the group is saturated.
+ */
+export async function attemptOnChannels(
+  job: RelayJob,
+  attempt: (channel: RoutedChannel) => Promise<void>,
+): Promise<void> {
+  const retries = isForced(job) ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
+  const group = job.principal.user.group;
+  const metric = job.runtime.successRate;
+  const meter = relayMetricsOf(job.context);
+  const tried = new Set<number>();
+  let lastError: UpstreamError | undefined;
+  for (let index = 0; index <= retries; index++) {
+    const channel = pickChannel(job, tried);
+    if (!channel) break;
+    tried.add(channel.row.id);
+    const startedMs = Date.now();
+    // One outcome per attempt for the service status page (a client that went away says nothing about the
+    // channel) and /metrics (which counts it apart, as cancelled).
+    const outcome = (success: boolean, thrown?: unknown) => {
+      const elapsedMs = Date.now() - startedMs;
+      meter?.attempt(
+        job.model,
+        channel.row.id,
+        elapsedMs,
+        job.cancel.cancelled ? 0 : success ? 200 : failureStatus(thrown),
+      );
+      if (job.cancel.cancelled) return;
+      recordRelayOutcome(job.context, { model: job.model, channelId: channel.row.id, success, elapsedMs });
+    };
+    try {
+      await attempt(channel);
+      outcome(true);
+      // As in one-api, only a first attempt's success counts for the metric.
+      if (metric && index === 0) metric.recordSuccess(channel.row.id);
+      return;
+    } catch (thrown) {
+      outcome(false, thrown);
+      if (!isUpstreamError(thrown)) throw thrown;
+      // Upstreams echo keys and URLs in their errors; none of it reaches the client, the log or a disable reason.
+      const error = redactUpstreamError(thrown, channel.settings);
+      lastError = error;
+      job.context.logger.warn(
+        { channelId: channel.row.id, status: error.status, message: error.message, requestId: job.requestId },
+        'relay attempt failed',
+      );
+      reportFailure(job, channel, error);
+      if (!error.retryable || job.cancel.cancelled) break;
+    }
+  }
+  if (!lastError) throw relayErrors.noChannel(group, job.model);
+  if (lastError.status === 429) throw relayErrors.upstreamSaturated();
+  throw lastError;
+}
