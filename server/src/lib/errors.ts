@@ -27,5 +27,3 @@ export const invalidParameter = (detail?: string) =>
     en: detail ? `invalid parameter: ${detail}` : 'invalid parameter',
   });
 
-export const notFound = (what: Message) =>
-  new AppError('not_found', { zh: `${what.zh}不存在`, en: `${what.en} not found` });

@@ -1,5 +1,3 @@
-import type { Message } from './errors.js';
-
 export type Language = 'zh' | 'en';
 
 /** one-api's rule: any Accept-Language starting with zh gets Chinese; we default to Chinese when none is sent. */
@@ -8,4 +6,3 @@ export function languageOf(acceptLanguage: string | undefined): Language {
   return acceptLanguage.trim().toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 
-export const pick = (message: Message, language: Language) => message[language];

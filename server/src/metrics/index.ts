@@ -1,2 +1,2 @@
-export { enableMetrics, relayMetricsOf, type ServerMetrics } from './metrics-registry.js';
+export { relayMetricsOf } from './metrics-registry.js';
 export { failureStatus } from './relay-metrics.js';

@@ -53,4 +53,3 @@ export async function startI18n(): Promise<void> {
   document.documentElement.lang = language;
 }
 
-export default i18n;

@@ -1,9 +1,9 @@
 import type { AbilityRow, ChannelRow, Db } from '../../db/tables.js';
-import { joinList, splitList } from '@modelgate/wire';
+import { splitList } from '@modelgate/wire';
 import { ChannelStatus, defaultChannelGroup } from './channel.constants.js';
 
 // Part of the API contract (how the channel schemas clean lists): defined with the wire schemas.
-export { joinList, splitList };
+export { splitList };
 
 /** The groups a channel serves; no group at all means the default group. */
 export function channelGroups(group: string | null | undefined): string[] {

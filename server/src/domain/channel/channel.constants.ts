@@ -1,6 +1,5 @@
 /** Channel status, as one-api numbers it. */
 export const ChannelStatus = { Unknown: 0, Enabled: 1, ManuallyDisabled: 2, AutoDisabled: 3 } as const;
-export type ChannelStatusValue = (typeof ChannelStatus)[keyof typeof ChannelStatus];
 
 /** Page size of the channel list (one-api's ItemsPerPage). */
 export const channelsPerPage = 10;

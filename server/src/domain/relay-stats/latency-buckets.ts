@@ -17,8 +17,6 @@ export const LATENCY_COLUMNS = [
   'latency_gt_64000',
 ] as const;
 
-export type LatencyColumn = (typeof LATENCY_COLUMNS)[number];
-
 /** Index of the histogram bucket a latency falls into. */
 export function latencyBucketIndex(elapsedMs: number): number {
   const index = LATENCY_BOUNDS_MS.findIndex((bound) => elapsedMs <= bound);

@@ -1,9 +1,8 @@
 /** Token statuses, as one-api numbers them. */
 export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
-export type TokenStatusValue = (typeof TokenStatus)[keyof typeof TokenStatus];
 
 // Part of the API contract: defined with the wire schemas.
-export { maxQuota, NeverExpires } from '@modelgate/wire';
+export { NeverExpires } from '@modelgate/wire';
 
 /** one-api's limit on a token name, in UTF-8 bytes. */
 export const maxTokenNameBytes = 30;

@@ -1,8 +1,5 @@
-import type { Role } from '@modelgate/wire';
-
 // Part of the API contract: defined with the wire schemas.
 export { Role, UserStatus } from '@modelgate/wire';
-export type RoleValue = (typeof Role)[keyof typeof Role];
 
 /** Root's balance at bootstrap, as one-api gives it. */
 export const rootInitialQuota = 500_000_000_000_000;

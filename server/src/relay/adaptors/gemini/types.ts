@@ -72,8 +72,3 @@ export interface GeminiEmbeddingRequest {
 export interface GeminiEmbeddingResponse {
   embeddings: { values: number[] }[];
 }
-
-/** Google's error envelope. */
-export interface GoogleErrorBody {
-  error: { code: number; message: string; status?: string };
-}

@@ -35,13 +35,3 @@ export function forwardedHeaders(call: RelayCall): Record<string, string> {
   headers.accept = call.clientHeaders.accept || (call.stream ? 'text/event-stream' : 'application/json');
   return headers;
 }
-
-/** The whole request for an OpenAI-style upstream with Bearer auth. */
-export function buildOpenAIRequest(call: RelayCall, rules: OpenAIUrlRules): UpstreamRequest {
-  return {
-    url: openAIUrl(call, rules),
-    method: 'POST',
-    headers: { ...forwardedHeaders(call), authorization: `Bearer ${call.channel.key}`, ...rules.headers },
-    body: upstreamBody(call),
-  };
-}

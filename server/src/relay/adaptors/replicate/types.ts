@@ -19,10 +19,3 @@ export interface PredictionRequest {
   input: Record<string, unknown>;
   stream?: boolean;
 }
-
-/** Replicate's problem-details error body. */
-export interface ReplicateError {
-  title?: string;
-  detail?: string;
-  status?: number;
-}
