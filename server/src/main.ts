@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const app = await buildApp(context);
-  // Requests in flight (the relay's hot lane included), to say at shutdown what had to be dropped.
+  // Requests in flight (the relay's fast path included), to say at shutdown what had to be dropped.
   const inFlight = new Set<IncomingMessage>();
   app.server.on('request', (request: IncomingMessage, response) => {
     inFlight.add(request);

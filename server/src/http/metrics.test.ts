@@ -96,7 +96,7 @@ describe.each(await availableEngines())('/metrics on $label', (engine) => {
     expect(bare.status).toBe(401);
   });
 
-  test('counts plain (hot lane) and streamed calls, with the tokens and quota the consume logs record', async () => {
+  test('counts plain and streamed calls, with the tokens and quota the consume logs record', async () => {
     upstream.reset();
     const before = await scrape(server);
     const logsBefore = await consumeLogSums();
