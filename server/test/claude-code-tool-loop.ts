@@ -86,3 +86,49 @@ export function toolLoopForOpenAI(options: { model: string; stream: boolean }) {
     ],
   };
 }
+
+/**
+ * Claude Code 2.1.332's first request on its default model (recorded, texts and tools shortened): a `system`
+ * turn inside `messages` with its own `output_config`, adaptive thinking, `context_management`,
+ * `output_config` and a tool with `defer_loading`.
+ */
+export const claudeCodeFirstRequest: AnthropicFrontRequest = {
+  model: 'claude-opus-5-5',
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: '<system-reminder>\nAttribution for git commits.\n</system-reminder>\n' },
+        { type: 'text', text: 'say hi' },
+      ],
+    },
+    {
+      role: 'system',
+      content: [{ type: 'text', text: '# Environment\nPrimary working directory: /tmp', cache_control: cached }],
+      output_config: { effort: 'medium' },
+    },
+  ],
+  system: [
+    { type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.332.0b8; cc_entrypoint=sdk-cli;' },
+    { type: 'text', text: "You are a Claude agent, built on Anthropic's Claude Agent SDK.", cache_control: cached },
+  ],
+  tools: [
+    {
+      name: 'Bash',
+      description: 'Executes a bash command and returns its output.',
+      input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+    },
+    {
+      name: 'DeferredToolPlaceholder',
+      description: 'Reserved placeholder that keeps deferred tool loading active',
+      input_schema: { type: 'object', properties: {} },
+      defer_loading: true,
+    },
+  ],
+  metadata: { user_id: '{"device_id":"413e2f7f","account_uuid":"","session_id":"4db06442"}' },
+  max_tokens: 128000,
+  thinking: { type: 'adaptive', display: 'omitted' },
+  context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+  output_config: { effort: 'medium' },
+  stream: true,
+};

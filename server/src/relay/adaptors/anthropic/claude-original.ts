@@ -25,6 +25,16 @@ export const claudeOriginal = Symbol('claude-original');
  */
 export interface ClaudeRequestOriginal {
   thinking?: ClaudeRequest['thinking'];
+  /**
+   * The client's top-level fields OpenAI's request has no place for (`output_config`, `context_management`,
+   * fields newer than this gateway …): Anthropic channels get them as sent.
+   */
+  fields?: Record<string, unknown>;
+  /**
+   * Set when a Claude adaptor built an upstream request from it: the answer then carries everything the
+   * client sent, and the front reports nothing dropped.
+   */
+  sentToClaude?: boolean;
   /** The client's `anthropic-beta` flags (Claude Code: `interleaved-thinking-2025-05-14`, …). */
   betas?: string[];
   /** The client's `anthropic-version`. */
@@ -45,6 +55,10 @@ export interface ClaudeRequestOriginal {
 export interface ClaudeMessageOriginal {
   content: ChatMessage['content'];
   blocks: ClaudeContentBlock[];
+  /** A `system` turn inside `messages`: Anthropic channels get it in its place, not in the top-level system. */
+  inPlace?: boolean;
+  /** The turn's fields beyond role and content (Claude Code's per-turn `output_config`), for Anthropic channels. */
+  fields?: Record<string, unknown>;
 }
 
 type Marked<Original> = { [claudeOriginal]?: Original };
@@ -64,10 +78,10 @@ export function claudeOriginalOf<Original>(target: object): Original | undefined
 export const claudeRequestOriginal = (request: ChatRequest): ClaudeRequestOriginal | undefined =>
   claudeOriginalOf<ClaudeRequestOriginal>(request);
 
-/** The blocks a message was made from, when its content is still the front's. */
-export function unchangedBlocks(message: ChatMessage): ClaudeContentBlock[] | undefined {
+/** The Claude original of a message, while its content is still the front's. */
+export function unchangedOriginal(message: ChatMessage): ClaudeMessageOriginal | undefined {
   const original = claudeOriginalOf<ClaudeMessageOriginal>(message);
-  return original && original.content === message.content ? original.blocks : undefined;
+  return original && original.content === message.content ? original : undefined;
 }
 
 /**

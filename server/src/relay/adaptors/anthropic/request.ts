@@ -11,7 +11,7 @@ import {
 } from '../openai-kit/chat-request.js';
 import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../openai-kit/chat-types.js';
 import { requiredKey } from '../openai-kit/upstream-errors.js';
-import { claudeOriginalOf, claudeRequestOriginal, unchangedBlocks } from './claude-original.js';
+import { claudeOriginalOf, claudeRequestOriginal, unchangedOriginal } from './claude-original.js';
 import type {
   ClaudeContentBlock,
   ClaudeDocumentBlock,
@@ -98,26 +98,44 @@ function toolResultBlock(message: ChatMessage): ClaudeContentBlock {
 const sendable = (blocks: ClaudeContentBlock[]) =>
   blocks.filter((block) => block.type !== 'thinking' || Boolean(block.signature));
 
+/** Who gets what the Anthropic front kept beyond OpenAI's shapes. */
+interface ClaudeTarget {
+  /**
+   * Anthropic's own API: `system` turns stay in their place and the client's other fields (top-level and per
+   * turn) are sent as they came. Bedrock and Vertex refuse fields they do not know, so they get neither: the
+   * system turns join the top-level system there.
+   */
+  firstParty?: boolean;
+}
+
 /**
  * OpenAI messages as Claude turns: system and developer messages join the top-level `system`, tool answers
  * become `tool_result` blocks in a user turn, and consecutive turns of one role are merged (Claude wants
  * alternation). A message the Anthropic front made keeps the blocks it came from (cache_control, thinking and
- * signatures included); then `system` stays a list of text blocks.
+ * signatures included); then `system` stays a list of text blocks. For Anthropic channels the front's
+ * `system` turns inside the conversation stay where they were, with their own fields.
  */
-export function toClaudeMessages(messages: ChatMessage[]): {
+export function toClaudeMessages(
+  messages: ChatMessage[],
+  target: ClaudeTarget = {},
+): {
   system?: string | ClaudeTextBlock[];
   messages: ClaudeMessage[];
 } {
   const system: ClaudeTextBlock[] = [];
   let systemKeepsBlocks = false;
-  const turns: { role: 'user' | 'assistant'; content: ClaudeContentBlock[] }[] = [];
+  const turns: ClaudeMessage[] = [];
   for (const message of messages) {
-    const original = unchangedBlocks(message);
-    let role: 'user' | 'assistant';
+    const original = unchangedOriginal(message);
+    const fields = target.firstParty ? original?.fields : undefined;
+    let role: ClaudeMessage['role'];
     let blocks: ClaudeContentBlock[];
-    if (message.role === 'system' || message.role === 'developer') {
+    if ((message.role === 'system' || message.role === 'developer') && original?.inPlace && target.firstParty) {
+      turns.push({ ...fields, role: 'system', content: [...original.blocks] });
+      continue;
+    } else if (message.role === 'system' || message.role === 'developer') {
       if (original) {
-        system.push(...(original as ClaudeTextBlock[]));
+        system.push(...(original.blocks as ClaudeTextBlock[]));
         systemKeepsBlocks = true;
         continue;
       }
@@ -126,18 +144,20 @@ export function toClaudeMessages(messages: ChatMessage[]): {
       continue;
     } else if (message.role === 'assistant') {
       role = 'assistant';
-      blocks = original ? sendable(original) : assistantBlocks(message);
+      blocks = original ? sendable(original.blocks) : assistantBlocks(message);
     } else if (message.role === 'tool' || message.role === 'function') {
       role = 'user';
-      blocks = original ?? [toolResultBlock(message)];
+      blocks = original?.blocks ?? [toolResultBlock(message)];
     } else {
       role = 'user';
-      blocks = original ?? userBlocks(messageParts(message.content));
+      blocks = original?.blocks ?? userBlocks(messageParts(message.content));
     }
     if (blocks.length === 0) continue;
     const last = turns.at(-1);
-    if (last && last.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: [...blocks] });
+    if (last && last.role === role && Array.isArray(last.content)) {
+      last.content.push(...blocks);
+      Object.assign(last, fields);
+    } else turns.push({ ...fields, role, content: [...blocks] });
   }
   if (system.length === 0) return { messages: turns };
   return { system: systemKeepsBlocks ? system : system.map((block) => block.text).join('\n'), messages: turns };
@@ -158,10 +178,11 @@ function toClaudeToolChoice(
 
 /**
  * The OpenAI chat request as a Messages API body (model included; Bedrock and Vertex remove it). A request
- * from the Anthropic front also gets back its tools as sent and its `thinking` parameter.
+ * from the Anthropic front also gets back its tools as sent and its `thinking` parameter, and on Anthropic's
+ * own API its system turns in place and every other field it came with.
  */
-export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
-  const { system, messages } = toClaudeMessages(request.messages);
+export function toClaudeRequest(request: ChatRequest, target: ClaudeTarget = {}): ClaudeRequest {
+  const { system, messages } = toClaudeMessages(request.messages, target);
   const body: ClaudeRequest = {
     model: modelAliases[request.model] ?? request.model,
     max_tokens: maxOutputTokens(request) ?? defaultClaudeMaxTokens,
@@ -197,7 +218,9 @@ export function toClaudeRequest(request: ChatRequest): ClaudeRequest {
   if (request.stream) body.stream = true;
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
   if (front?.thinking) body.thinking = front.thinking;
-  return body;
+  if (!front) return body;
+  front.sentToClaude = true;
+  return target.firstParty ? { ...front.fields, ...body } : body;
 }
 
 /**
@@ -231,6 +254,6 @@ export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
     url: `${call.channel.baseUrl}/v1/messages`,
     method: 'POST',
     headers,
-    body: JSON.stringify(toClaudeRequest(request)),
+    body: JSON.stringify(toClaudeRequest(request, { firstParty: true })),
   };
 }

@@ -79,9 +79,14 @@ export type ClaudeContentBlock =
   | ClaudeThinkingBlock
   | ClaudeRedactedThinkingBlock;
 
+/**
+ * A turn. `system` turns sit anywhere in the conversation (Claude Code's mid-conversation system prompts);
+ * a turn may carry more fields (Claude Code's per-turn `output_config`), passed on as sent.
+ */
 export interface ClaudeMessage {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   content: string | ClaudeContentBlock[];
+  [field: string]: unknown;
 }
 
 export interface ClaudeTool {
@@ -121,7 +126,8 @@ export interface ClaudeRequest {
   stop_sequences?: string[];
   stream?: boolean;
   metadata?: { user_id?: string };
-  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+  /** `adaptive` lets the model choose how much to think (Claude Code's default on newer models). */
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' } | { type: 'adaptive'; display?: string };
 }
 
 export interface ClaudeUsage {

@@ -1,4 +1,6 @@
+import { anthropicBodyProblem, anthropicMessagesBody } from '@modelgate/wire';
 import { describe, expect, test } from 'vitest';
+import { claudeCodeFirstRequest } from '../../../../test/claude-code-tool-loop.js';
 import { parseAnthropicEvents } from '../../../../test/anthropic-events.js';
 import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces } from '../../../../test/mock-upstreams/relay-call-kit.js';
@@ -9,7 +11,7 @@ import type { ChatChunk, ChatCompletion } from '../../adaptors/openai-kit/chat-t
 import { anthropicClientHeaders } from './client-headers.js';
 import { documentReaders } from './documents.js';
 import { anthropicError } from './errors.js';
-import { anthropicToChatRequest, maxWebSearches } from './request.js';
+import { anthropicToChatRequest, droppedForOtherChannels, maxWebSearches } from './request.js';
 import { chatCompletionToAnthropic } from './response.js';
 import { AnthropicEventWriter } from './stream.js';
 
@@ -97,6 +99,74 @@ describe('anthropic front: request', () => {
       stream: true,
       stream_options: { include_usage: true },
     });
+  });
+});
+
+describe('anthropic front: what it accepts', () => {
+  const problem = (body: unknown) => {
+    const checked = anthropicMessagesBody.safeParse(body);
+    return checked.success ? undefined : anthropicBodyProblem(checked.error);
+  };
+  const hi = { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] };
+
+  test("Claude Code's request: system turns anywhere, unknown blocks and fields are accepted as sent", () => {
+    const withNewBlock = {
+      ...claudeCodeFirstRequest,
+      messages: [
+        ...claudeCodeFirstRequest.messages,
+        { role: 'user', content: [{ type: 'search_result_2027', source: 'x', content: [] }] },
+      ],
+      some_field_from_2027: { on: true },
+    };
+    const checked = anthropicMessagesBody.safeParse(withNewBlock);
+    expect(checked.success && checked.data).toEqual(withNewBlock);
+  });
+
+  test('a refusal names the field', () => {
+    expect(problem({ ...hi, model: undefined })).toMatch(/^model: /);
+    expect(problem({ ...hi, max_tokens: 0 })).toMatch(/^max_tokens: /);
+    expect(problem({ ...hi, max_tokens: 1.5 })).toMatch(/^max_tokens: /);
+    expect(problem({ ...hi, messages: [] })).toBe('messages: at least one message is required');
+    expect(problem({ ...hi, messages: [{ role: 'tool', content: 'x' }] })).toMatch(/^messages\.0\.role: .*"system"/);
+    expect(problem({ ...hi, messages: [{ role: 'user' }] })).toMatch(/^messages\.0\.content: /);
+    const turns = [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hm', signature: 's' },
+          { type: 'tool_use', id: 't', name: 'Bash' },
+        ],
+      },
+    ];
+    expect(problem({ ...hi, messages: turns })).toMatch(/^messages\.1\.content\.1\.input: /);
+    expect(problem({ ...hi, messages: [{ role: 'user', content: [{ type: 'text', text: 7 }] }] })).toMatch(
+      /^messages\.0\.content\.0\.text: /,
+    );
+    expect(problem({ ...hi, system: [{ type: 'text' }] })).toMatch(/^system\.0\.text: /);
+  });
+
+  test('what other channels never receive, by path', () => {
+    const request = {
+      ...claudeCodeFirstRequest,
+      messages: [
+        ...claudeCodeFirstRequest.messages,
+        { role: 'assistant' as const, content: [{ type: 'server_tool_use', id: 's', name: 'web_search', input: {} }] },
+      ],
+      tools: [...claudeCodeFirstRequest.tools!, { type: 'web_search_20250305', name: 'web_search' }],
+    };
+    expect(droppedForOtherChannels(request)).toEqual([
+      'context_management',
+      'output_config',
+      'thinking',
+      'messages.1.output_config',
+      'messages.2.content.0(server_tool_use)',
+      'tools.1.defer_loading',
+      'tools.2(web_search_20250305)',
+    ]);
+    expect(droppedForOtherChannels({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] })).toEqual(
+      [],
+    );
   });
 });
 

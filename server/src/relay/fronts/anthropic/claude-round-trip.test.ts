@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseAnthropicEvents } from '../../../../test/anthropic-events.js';
-import { toolLoop, toolLoopForOpenAI } from '../../../../test/claude-code-tool-loop.js';
+import { claudeCodeFirstRequest, toolLoop, toolLoopForOpenAI } from '../../../../test/claude-code-tool-loop.js';
 import { fixture, fixtureJson, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
@@ -138,6 +138,53 @@ describe('Claude-only request fields through the Anthropic front', () => {
       expect(JSON.parse(body)).toEqual(expected);
       expect(body).not.toMatch(/cache_control|signature|thinking|claude/);
     }
+  });
+});
+
+describe("Claude Code's default request (system turns in place, fields newer than the gateway)", () => {
+  const serverToolTurn = {
+    role: 'assistant' as const,
+    content: [
+      { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
+      { type: 'text', text: 'Found it.' },
+    ],
+  };
+  const request = { ...claudeCodeFirstRequest, messages: [...claudeCodeFirstRequest.messages, serverToolTurn] };
+
+  test('an Anthropic channel gets the request as Claude Code sent it, every field and block in its place', () => {
+    const sent = sentToClaude(pipelineCall(anthropicToChatRequest(request)));
+    expect(sent).toEqual({ ...request, metadata: { user_id: request.metadata!.user_id } });
+  });
+
+  test('Bedrock and Vertex get the fields they know; the system turn joins the top-level system', () => {
+    const chat = anthropicToChatRequest(request);
+    const bedrock = JSON.parse(
+      buildBedrockInvocation(
+        pipelineCall(chat, { type: 33, upstreamModel: 'anthropic.claude-3-7-sonnet-20250219-v1:0' }),
+      ).body,
+    );
+    expect(bedrock).not.toHaveProperty('output_config');
+    expect(bedrock).not.toHaveProperty('context_management');
+    expect(bedrock.system).toEqual([...request.system!, ...(request.messages[1]!.content as object[])]);
+    expect(bedrock.messages).toEqual([request.messages[0], serverToolTurn]);
+  });
+
+  test('an OpenAI channel gets the system turn as a system message in its place, and nothing Claude-only', () => {
+    const body = String(openai.buildRequest(pipelineCall(anthropicToChatRequest(request), { type: 1 })).body);
+    const sent = JSON.parse(body);
+    expect(sent.messages.map((message: { role: string }) => message.role)).toEqual([
+      'system',
+      'user',
+      'system',
+      'assistant',
+    ]);
+    expect(sent.messages[2].content).toBe('# Environment\nPrimary working directory: /tmp');
+    expect(sent.messages[3]).toEqual({ role: 'assistant', content: 'Found it.' });
+    expect(sent.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual([
+      'Bash',
+      'DeferredToolPlaceholder',
+    ]);
+    expect(body).not.toMatch(/output_config|context_management|adaptive|defer_loading|server_tool_use|cache_control/);
   });
 });
 

@@ -23,11 +23,92 @@ import type {
 import type { AnthropicClientHeaders } from './client-headers.js';
 import { documentText, inlinePdf } from './documents.js';
 
-/** A Messages API request as clients send it to the gateway (the wire type plus the fields we tolerate). */
+/**
+ * A Messages API request as clients send it to the gateway: the wire type, and any other field (passed to
+ * Anthropic channels, dropped for the others, see `droppedForOtherChannels`).
+ */
 export type AnthropicFrontRequest = Omit<ClaudeRequest, 'tools'> & {
   model: string;
   tools?: ((ClaudeTool & { type?: string }) | ClaudeServerTool)[];
+  [field: string]: unknown;
 };
+
+/** The top-level fields the conversion to OpenAI's request carries (`thinking` rides on the Claude original). */
+const convertedFields: ReadonlySet<string> = new Set([
+  'model',
+  'messages',
+  'system',
+  'max_tokens',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'tools',
+  'tool_choice',
+  'metadata',
+  'thinking',
+]);
+
+/** The content blocks OpenAI's messages have some form for (thinking as reasoning, which is not sent back). */
+const convertedBlocks: ReadonlySet<string> = new Set([
+  'text',
+  'image',
+  'document',
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+]);
+
+/** A client tool's fields the conversion to an OpenAI function carries. */
+const convertedToolFields: ReadonlySet<string> = new Set([
+  'name',
+  'description',
+  'input_schema',
+  'cache_control',
+  'type',
+]);
+
+/** The fields of an object that a conversion leaves out. */
+const otherFields = (value: object, kept: ReadonlySet<string>): string[] =>
+  Object.keys(value).filter((key) => !kept.has(key));
+
+/** The fields of an object that the conversion leaves out, with their values. */
+const otherFieldValues = (value: object, kept: ReadonlySet<string>): Record<string, unknown> | undefined => {
+  const keys = otherFields(value, kept);
+  return keys.length > 0
+    ? Object.fromEntries(keys.map((key) => [key, (value as Record<string, unknown>)[key]]))
+    : undefined;
+};
+
+const turnFields: ReadonlySet<string> = new Set(['role', 'content']);
+
+/**
+ * What a channel other than Claude's never receives of a request, by path: top-level fields
+ * (`output_config`, `context_management`, `thinking`), a turn's own fields (`messages.1.output_config`),
+ * content blocks OpenAI has no form for (`messages.3.content.0(server_tool_use)`), server tools
+ * (`tools.2(web_search_20250305)`) and client tools' settings (`tools.10.defer_loading`).
+ */
+export function droppedForOtherChannels(request: AnthropicFrontRequest): string[] {
+  const dropped = otherFields(request, convertedFields);
+  if (request.thinking) dropped.push('thinking');
+  const unknownBlocks = (blocks: ClaudeMessage['content'] | undefined, path: string) => {
+    if (!Array.isArray(blocks)) return;
+    for (const [index, block] of (blocks as { type: string }[]).entries())
+      if (!convertedBlocks.has(block.type)) dropped.push(`${path}.${index}(${block.type})`);
+  };
+  unknownBlocks(request.system as ClaudeContentBlock[] | undefined, 'system');
+  for (const [index, message] of request.messages.entries()) {
+    dropped.push(...otherFields(message, turnFields).map((field) => `messages.${index}.${field}`));
+    unknownBlocks(message.content, `messages.${index}.content`);
+  }
+  for (const [index, tool] of (request.tools ?? []).entries()) {
+    if (!isClientTool(tool)) dropped.push(`tools.${index}(${tool.type})`);
+    else dropped.push(...otherFields(tool, convertedToolFields).map((field) => `tools.${index}.${field}`));
+  }
+  return dropped;
+}
 
 /** A tool the client runs, with its input schema; the others are Anthropic's server tools. */
 const isClientTool = (tool: ClaudeTool | ClaudeServerTool): tool is ClaudeTool => tool.input_schema !== undefined;
@@ -59,8 +140,12 @@ const textOf = (content: string | ClaudeTextBlock[] | undefined | (ClaudeTextBlo
     : (content ?? []).map((block) => ('text' in block && typeof block.text === 'string' ? block.text : '')).join('');
 
 /** A message the front made, marked with the Claude blocks it stands for (for Claude upstreams). */
-const fromBlocks = (message: ChatMessage, blocks: ClaudeContentBlock[]): ChatMessage =>
-  withClaudeOriginal<ChatMessage, ClaudeMessageOriginal>(message, { content: message.content, blocks });
+const fromBlocks = (
+  message: ChatMessage,
+  blocks: ClaudeContentBlock[],
+  turn: Omit<ClaudeMessageOriginal, 'content' | 'blocks'> = {},
+): ChatMessage =>
+  withClaudeOriginal<ChatMessage, ClaudeMessageOriginal>(message, { content: message.content, blocks, ...turn });
 
 /** A file name for an inline PDF (OpenAI wants one with `file_data`): its title, else a generic one. */
 function pdfName(title: string | undefined): string {
@@ -78,11 +163,10 @@ function pdfName(title: string | undefined): string {
  * `file` part; otherwise only its Claude original carries it, in a message of its own if nothing else is left
  * (the front then routes to the channels that read it, `documentReaders`).
  */
-function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
+function userMessages(blocks: ClaudeContentBlock[], fields?: Record<string, unknown>): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const parts: ChatContentPart[] = [];
   const others: ClaudeContentBlock[] = [];
-  let documents = false;
   for (const block of blocks) {
     if (block.type === 'tool_result') {
       const text = typeof block.content === 'string' ? block.content : textOf(block.content);
@@ -94,7 +178,6 @@ function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
     if (block.type === 'text') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image') parts.push({ type: 'image_url', image_url: { url: imageUrl(block.source) } });
     else if (block.type === 'document') {
-      documents = true;
       const text = documentText(block);
       const pdf = text === undefined ? inlinePdf(block) : undefined;
       if (text !== undefined) parts.push({ type: 'text', text });
@@ -105,15 +188,16 @@ function userMessages(blocks: ClaudeContentBlock[]): ChatMessage[] {
         });
     }
   }
-  if (parts.length === 0 && !documents) return messages;
+  // Blocks only Claude reads (documents, unknown types) keep a turn of their own for Claude channels.
+  if (parts.length === 0 && others.length === 0) return messages;
   const onlyText = parts.every((part) => part.type === 'text');
   const content = onlyText ? parts.map((part) => (part as { text: string }).text).join('\n') : parts;
-  messages.push(fromBlocks({ role: 'user', content }, others));
+  messages.push(fromBlocks({ role: 'user', content }, others, { fields }));
   return messages;
 }
 
 /** An assistant turn; its thinking blocks (with their signatures) ride along for Claude upstreams only. */
-function assistantMessage(blocks: ClaudeContentBlock[]): ChatMessage {
+function assistantMessage(blocks: ClaudeContentBlock[], fields?: Record<string, unknown>): ChatMessage {
   let text = '';
   const toolCalls: ChatToolCall[] = [];
   for (const block of blocks) {
@@ -130,7 +214,7 @@ function assistantMessage(blocks: ClaudeContentBlock[]): ChatMessage {
     content: text === '' && toolCalls.length > 0 ? null : text,
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
   };
-  return fromBlocks(message, blocks);
+  return fromBlocks(message, blocks, { fields });
 }
 
 function toolChoice(choice: ClaudeRequest['tool_choice']): ChatToolChoice | undefined {
@@ -163,11 +247,17 @@ export function anthropicToChatRequest(
   }
   for (const message of request.messages ?? []) {
     const blocks = blocksOf(message.content);
-    if (message.role === 'assistant') messages.push(assistantMessage(blocks));
-    else messages.push(...userMessages(blocks));
+    const fields = otherFieldValues(message, turnFields);
+    if (message.role === 'assistant') messages.push(assistantMessage(blocks, fields));
+    else if (message.role === 'system')
+      // OpenAI's system messages may stand anywhere too: the turn stays in its place on every channel.
+      messages.push(fromBlocks({ role: 'system', content: textOf(blocks) }, blocks, { inPlace: true, fields }));
+    else messages.push(...userMessages(blocks, fields));
   }
   const original: ClaudeRequestOriginal = { ...headers };
   if (request.thinking) original.thinking = request.thinking;
+  const fields = otherFieldValues(request, convertedFields);
+  if (fields) original.fields = fields;
   if (hasServerTools(request)) {
     original.tools = request.tools;
     if (request.tool_choice) original.toolChoice = request.tool_choice;
