@@ -7,9 +7,11 @@ import { assertModelAllowed } from '../../relay/auth/token-auth.js';
 import { anthropicChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
 import { anthropicClientHeaders } from '../../relay/fronts/anthropic/client-headers.js';
 import { documentReaders } from '../../relay/fronts/anthropic/documents.js';
+import { reportingDropped } from '../../relay/fronts/anthropic/dropped-header.js';
 import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
 import {
   anthropicToChatRequest,
+  droppedForOtherChannels,
   hasServerTools,
   maxWebSearches,
   type AnthropicFrontRequest,
@@ -22,7 +24,7 @@ import { relayErrors } from '../../relay/relay-errors.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
 import { countMessages } from '../../relay/tokenizer/count-tokens.js';
 import { isUpstreamError } from '../../relay/upstream-error.js';
-import { anthropicCountTokensBody, anthropicMessagesBody } from './anthropic-front.schema.js';
+import { anthropicBodyProblem, anthropicCountTokensBody, anthropicMessagesBody } from './anthropic-front.schema.js';
 import { relayLanguage, type ErrorAnswer } from './openai-error.js';
 import type { RelayEndpoint, RelayRoute } from './relay-entry.js';
 import { sendJson } from './relay-entry.js';
@@ -60,7 +62,7 @@ function parseBody<T extends z.ZodTypeAny>(raw: Buffer, schema: T): z.infer<T> {
     throw relayErrors.invalidRequest('the request body is not valid JSON');
   }
   const checked = schema.safeParse(value);
-  if (!checked.success) throw relayErrors.invalidRequest(checked.error.issues[0]?.message ?? 'invalid request');
+  if (!checked.success) throw relayErrors.invalidRequest(anthropicBodyProblem(checked.error));
   return checked.data;
 }
 
@@ -118,7 +120,7 @@ export function anthropicFrontRoutes(context: AppContext, runtime: RelayRuntime)
       body: { kind: 'json', value, raw: Buffer.from(JSON.stringify(value)), filled: false },
       clientHeaders: { contentType: 'application/json' },
       cancel: cancelOnClose(reply),
-      reply,
+      reply: reportingDropped(reply, droppedForOtherChannels(body), chat),
       front: anthropicOutput(
         chat.model,
         chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,

@@ -1,2 +1,2 @@
 // The Messages API's request schemas live in the shared wire package (they describe /v1 for the OpenAPI document).
-export { anthropicCountTokensBody, anthropicMessagesBody } from '@modelgate/wire';
+export { anthropicBodyProblem, anthropicCountTokensBody, anthropicMessagesBody } from '@modelgate/wire';
