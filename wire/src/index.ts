@@ -12,6 +12,7 @@ export * from './progress.js';
 export * from './redemption.js';
 export * from './relay.js';
 export * from './relay-operations.js';
+export * from './responses.js';
 export * from './status.js';
 export * from './token.js';
 export * from './user.js';
