@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startAiProxyLibraryMock } from '../../../../test/mock-upstreams/aiproxy-library.js';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -62,11 +62,7 @@ describe('aiproxy library', () => {
   });
 
   describe('against the mock', () => {
-    let mock: MockUpstream;
-    beforeAll(async () => {
-      mock = await startAiProxyLibraryMock({ apiKey: 'ak', libraryId: 'lib1' });
-    });
-    afterAll(() => mock.close());
+    const mock = mockUpstreamForSuite(() => startAiProxyLibraryMock({ apiKey: 'ak', libraryId: 'lib1' }));
 
     it('answers whole and streamed, and refuses another library', async () => {
       const call = relayCall({ body, key: 'ak', config: { library_id: 'lib1' }, baseUrl: mock.url });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startAliMock, aliMockPicture } from '../../../../test/mock-upstreams/ali.js';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -207,11 +207,7 @@ describe('ali response', () => {
 });
 
 describe('ali mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => {
-    mock = await startAliMock({ apiKey: 'sk-ali' });
-  });
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startAliMock({ apiKey: 'sk-ali' }));
 
   it('answers chat, stream, tools and embeddings', async () => {
     const call = relayCall({ body: chatBody, key: 'sk-ali', baseUrl: mock.url });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { awsMockCredentials, awsMockKey, startAwsMock } from '../../../../test/mock-upstreams/aws.js';
-import { type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
@@ -127,9 +127,7 @@ describe('bedrock answers and streams', () => {
 });
 
 describe('bedrock through the AWS SDK against the mock', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => (mock = await startAwsMock()));
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startAwsMock());
   const call = (body: Record<string, unknown>, key = awsMockKey) =>
     relayCall({ body, key, type: 33, baseUrl: mock.url });
 

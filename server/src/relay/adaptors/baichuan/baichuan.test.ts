@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { startBaichuanMock } from '../../../../test/mock-upstreams/baichuan.js';
-import type { MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { baichuan } from './index.js';
@@ -25,11 +25,7 @@ describe('baichuan', () => {
   });
 
   describe('against the mock', () => {
-    let mock: MockUpstream;
-    beforeAll(async () => {
-      mock = await startBaichuanMock({ apiKey: 'bc' });
-    });
-    afterAll(() => mock.close());
+    const mock = mockUpstreamForSuite(() => startBaichuanMock({ apiKey: 'bc' }));
 
     it('streams, answers, embeds and refuses a wrong key', async () => {
       const streamCall = relayCall({ body, key: 'bc', baseUrl: mock.url });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { startBaiduV2Mock } from '../../../../test/mock-upstreams/baidu-v2.js';
-import type { MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { baiduV2 } from './index.js';
@@ -18,11 +18,7 @@ describe('baidu v2 (Qianfan)', () => {
   });
 
   describe('against the mock', () => {
-    let mock: MockUpstream;
-    beforeAll(async () => {
-      mock = await startBaiduV2Mock({ apiKey: key });
-    });
-    afterAll(() => mock.close());
+    const mock = mockUpstreamForSuite(() => startBaiduV2Mock({ apiKey: key }));
 
     it('answers whole and streamed, maps the IAM error', async () => {
       const call = relayCall({ body, key, baseUrl: mock.url });

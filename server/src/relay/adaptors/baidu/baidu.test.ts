@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -187,11 +187,7 @@ describe('baidu response', () => {
 });
 
 describe('baidu mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => {
-    mock = await startBaiduMock({ apiKey: 'ak-test', secretKey: 'sk-test' });
-  });
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startBaiduMock({ apiKey: 'ak-test', secretKey: 'sk-test' }));
 
   it('exchanges the key for a token once and answers chat, stream and embeddings', async () => {
     const token = await baiduAccessToken(mock.url, key, sendWhole);

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   cloudflareMockAccount,
   cloudflareMockToken,
   startCloudflareMock,
 } from '../../../../test/mock-upstreams/cloudflare.js';
-import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { buildCloudflareRequest, readCloudflareCredentials } from './request.js';
@@ -113,9 +113,7 @@ describe('cloudflare answers and streams', () => {
 });
 
 describe('cloudflare mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => (mock = await startCloudflareMock()));
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startCloudflareMock());
 
   test('accepts our requests', async () => {
     const call = relayCall({

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { cohereMockKey, startCohereMock } from '../../../../test/mock-upstreams/cohere.js';
-import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
@@ -163,9 +163,7 @@ describe('cohere answers and streams', () => {
 });
 
 describe('cohere mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => (mock = await startCohereMock()));
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startCohereMock());
 
   test('accepts our request, rejects a bad key', async () => {
     const call = relayCall({

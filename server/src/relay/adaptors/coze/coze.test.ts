@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { cozeMockBot, cozeMockToken, startCozeMock } from '../../../../test/mock-upstreams/coze.js';
-import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
@@ -104,9 +104,7 @@ describe('coze answers and streams', () => {
 });
 
 describe('coze mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => (mock = await startCozeMock()));
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startCozeMock());
 
   test('accepts our request', async () => {
     const call = chat({ messages: [{ role: 'user', content: 'hi' }] }, mock.url);

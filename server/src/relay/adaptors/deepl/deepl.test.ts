@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { deeplMockKey, startDeeplMock } from '../../../../test/mock-upstreams/deepl.js';
-import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { readErrorBody } from '../openai/response.js';
@@ -61,9 +61,7 @@ describe('deepl', () => {
   });
 
   describe('mock', () => {
-    let mock: MockUpstream;
-    beforeAll(async () => (mock = await startDeeplMock()));
-    afterAll(() => mock.close());
+    const mock = mockUpstreamForSuite(() => startDeeplMock());
     test('accepts our request, refuses a bad key', async () => {
       const call = chat({}, mock.url);
       expect(

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, it } from 'vitest';
+import { mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startDoubaoMock } from '../../../../test/mock-upstreams/doubao.js';
 import { relayCall } from '../../../../test/relay-call.js';
@@ -21,11 +21,7 @@ describe('doubao', () => {
   });
 
   describe('against the mock', () => {
-    let mock: MockUpstream;
-    beforeAll(async () => {
-      mock = await startDoubaoMock({ apiKey: 'ark' });
-    });
-    afterAll(() => mock.close());
+    const mock = mockUpstreamForSuite(() => startDoubaoMock({ apiKey: 'ark' }));
 
     it('answers chat, tools, stream and embeddings; maps Ark errors', async () => {
       const toolCall = relayCall({ body: { ...body, tools }, key: 'ark', baseUrl: mock.url });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { geminiMockKey, startGeminiMock } from '../../../../test/mock-upstreams/gemini.js';
-import { fixture, fixtureBytes, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
@@ -210,9 +210,7 @@ describe('gemini streams', () => {
 });
 
 describe('gemini mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => (mock = await startGeminiMock()));
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startGeminiMock());
 
   test('accepts our request and rejects a bad key', async () => {
     const call = chat({ messages: [{ role: 'user', content: 'hi' }] }, mock.url);

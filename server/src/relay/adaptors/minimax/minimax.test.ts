@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -52,11 +52,7 @@ describe('minimax', () => {
   });
 
   describe('against the mock', () => {
-    let mock: MockUpstream;
-    beforeAll(async () => {
-      mock = await startMinimaxMock({ apiKey: 'mm-key' });
-    });
-    afterAll(() => mock.close());
+    const mock = mockUpstreamForSuite(() => startMinimaxMock({ apiKey: 'mm-key' }));
 
     it('answers, streams and refuses a wrong key with HTTP 200', async () => {
       const call = relayCall({ body, key: 'mm-key', baseUrl: mock.url });

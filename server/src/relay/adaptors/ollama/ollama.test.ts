@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, test } from 'vitest';
+import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startOllamaMock } from '../../../../test/mock-upstreams/ollama.js';
 import { relayCall } from '../../../../test/relay-call.js';
@@ -160,9 +160,7 @@ describe('ollama answers and streams', () => {
 });
 
 describe('ollama mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => (mock = await startOllamaMock()));
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startOllamaMock());
 
   test('accepts our requests', async () => {
     const call = relayCall({

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, test } from 'vitest';
+import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { palmMockKey, startPalmMock } from '../../../../test/mock-upstreams/palm.js';
 import { relayCall } from '../../../../test/relay-call.js';
@@ -76,9 +76,7 @@ describe('palm', () => {
   });
 
   describe('mock', () => {
-    let mock: MockUpstream;
-    beforeAll(async () => (mock = await startPalmMock()));
-    afterAll(() => mock.close());
+    const mock = mockUpstreamForSuite(() => startPalmMock());
     test('accepts our request', async () => {
       const call = chat({}, mock.url);
       const answer = await sendWhole(buildPalmRequest(call));

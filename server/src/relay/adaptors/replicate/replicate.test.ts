@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, test } from 'vitest';
+import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, fetchTools as tools, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { mockPng, replicateMockToken, startReplicateMock } from '../../../../test/mock-upstreams/replicate.js';
 import { relayCall } from '../../../../test/relay-call.js';
@@ -66,9 +66,7 @@ describe('replicate streams and errors', () => {
 });
 
 describe('replicate against the mock', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => (mock = await startReplicateMock()));
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startReplicateMock());
 
   test('whole chat answer with token metrics', async () => {
     const call = chat({}, mock.url);

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -223,11 +223,7 @@ describe('tencent streamed tool calls', () => {
 });
 
 describe('tencent mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => {
-    mock = await startTencentMock({ secretId: 'AKIDmock', secretKey: 'secretmock' });
-  });
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startTencentMock({ secretId: 'AKIDmock', secretKey: 'secretmock' }));
 
   it('verifies our signature and answers chat, tools, stream and embeddings', async () => {
     const call = relayCall({ body, key, baseUrl: mock.url });

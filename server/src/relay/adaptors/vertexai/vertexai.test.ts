@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, test } from 'vitest';
+import { fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
-import { startVertexMock, type VertexMock } from '../../../../test/mock-upstreams/vertexai.js';
+import { startVertexMock } from '../../../../test/mock-upstreams/vertexai.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
@@ -11,9 +11,7 @@ import { readVertexError, readVertexResponse } from './response.js';
 import { readVertexSettings } from './settings.js';
 import { readVertexStream } from './stream.js';
 
-let mock: VertexMock;
-beforeAll(async () => (mock = await startVertexMock()));
-afterAll(() => mock.close());
+const mock = mockUpstreamForSuite(() => startVertexMock());
 
 const keyOf = () => `us-central1|mock-project|${JSON.stringify(mock.serviceAccount)}`;
 const call = (body: Record<string, unknown>, mode: 'chat' | 'embeddings' = 'chat') =>

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -36,11 +36,7 @@ describe('xunfei v2 (HTTP)', () => {
   });
 
   describe('against the mock', () => {
-    let mock: MockUpstream;
-    beforeAll(async () => {
-      mock = await startXunfeiV2Mock({ apiPassword: 'pw' });
-    });
-    afterAll(() => mock.close());
+    const mock = mockUpstreamForSuite(() => startXunfeiV2Mock({ apiPassword: 'pw' }));
 
     it('answers with the right password and model, refuses otherwise', async () => {
       const call = relayCall({ body, key: 'pw', baseUrl: mock.url });

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
-import { startXunfeiMock, type XunfeiMock } from '../../../../test/mock-upstreams/xunfei.js';
+import { startXunfeiMock } from '../../../../test/mock-upstreams/xunfei.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { sparkDomain, sparkPath, sparkVersion } from './models.js';
 import { buildXunfeiRequest, parseXunfeiKey } from './request.js';
@@ -147,11 +147,7 @@ describe('xunfei response', () => {
 });
 
 describe('xunfei mock upstream over a real WebSocket', () => {
-  let mock: XunfeiMock;
-  beforeAll(async () => {
-    mock = await startXunfeiMock({ appId: 'app1', apiSecret: 'secret1', apiKey: 'key1' });
-  });
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startXunfeiMock({ appId: 'app1', apiSecret: 'secret1', apiKey: 'key1' }));
 
   it('accepts the signed handshake and answers whole and streamed', async () => {
     const call = relayCall({ body, key, baseUrl: mock.url });

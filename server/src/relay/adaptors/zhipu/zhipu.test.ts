@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, type MockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -165,11 +165,7 @@ describe('zhipu streamed tool calls', () => {
 });
 
 describe('zhipu mock upstream', () => {
-  let mock: MockUpstream;
-  beforeAll(async () => {
-    mock = await startZhipuMock({ id: 'abc123', secret: 's3cr3t' });
-  });
-  afterAll(() => mock.close());
+  const mock = mockUpstreamForSuite(() => startZhipuMock({ id: 'abc123', secret: 's3cr3t' }));
 
   it('accepts our JWT on v4 and v3, whole and streamed, and refuses a wrong secret', async () => {
     const call = relayCall({ body: { ...v4Body, tools }, key, baseUrl: mock.url });
