@@ -8,6 +8,7 @@ import * as createLogRollups from './migrations/2026_11_25_1100_create_log_rollu
 import * as logRollupsByModel from './migrations/2026_11_25_1300_log_rollups_by_model.js';
 import * as addUserSessionGeneration from './migrations/2026_11_25_1000_add_user_session_generation.js';
 import * as logListIndexes from './migrations/2026_11_25_1200_log_list_indexes.js';
+import * as createResponses from './migrations/2026_11_25_1400_create_responses.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
 export interface DialectMigration {
@@ -24,6 +25,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_25_1100_create_log_rollups': createLogRollups,
   '2026_11_25_1200_log_list_indexes': logListIndexes,
   '2026_11_25_1300_log_rollups_by_model': logRollupsByModel,
+  '2026_11_25_1400_create_responses': createResponses,
 };
 
 class StaticProvider implements MigrationProvider {

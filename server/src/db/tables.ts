@@ -19,6 +19,7 @@ export interface Database {
   log_rollups: LogRollupTable;
   log_rollups_by_model: LogRollupByModelTable;
   log_rollup_state: LogRollupStateTable;
+  responses: ResponseTable;
 }
 
 type Flag = ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
@@ -201,6 +202,24 @@ export interface LogRollupStateTable {
   boundary_id: number;
   cursor_id: number;
   frontier: number;
+}
+
+/**
+ * Added by ModelGate: a Responses API response kept for `previous_response_id` until `expires_at` (seconds);
+ * the JSON columns hold the conversation's items, the output items, the usage and the echoed settings.
+ */
+export interface ResponseTable {
+  id: string;
+  user_id: number;
+  token_id: number;
+  model: string;
+  status: string;
+  created_at: number;
+  expires_at: number;
+  input_items: string;
+  output_items: string;
+  usage: string;
+  settings: string;
 }
 
 export type ReservationRow = Selectable<ReservationTable>;

@@ -1,0 +1,151 @@
+import type { Db } from '../../db/tables.js';
+import { expiredDeleteBatch, maxInputItemsPerPage, responseRetentionSeconds } from './response.constants.js';
+import { previousResponseNotFound } from './response.errors.js';
+
+/** A JSON object as stored: a Responses input or output item, usage, settings. */
+export type JsonObject = Record<string, unknown>;
+
+/** A stored response as the Responses front reads it back. */
+export interface StoredResponse {
+  id: string;
+  userId: number;
+  tokenId: number;
+  model: string;
+  status: string;
+  createdAt: number;
+  expiresAt: number;
+  /** The whole conversation the response answered: the earlier responses' items, then its own input. */
+  inputItems: JsonObject[];
+  outputItems: JsonObject[];
+  usage: JsonObject | null;
+  /** What the response object echoes of its request (instructions, tools, text …). */
+  settings: JsonObject;
+}
+
+export type NewStoredResponse = Omit<StoredResponse, 'expiresAt'>;
+
+function parsed<T>(text: string | null, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Saves a response the client let store (`store` not false); it expires after the retention period. */
+export async function saveResponse(db: Db, response: NewStoredResponse): Promise<void> {
+  await db
+    .insertInto('responses')
+    .values({
+      id: response.id,
+      user_id: response.userId,
+      token_id: response.tokenId,
+      model: response.model,
+      status: response.status,
+      created_at: response.createdAt,
+      expires_at: response.createdAt + responseRetentionSeconds,
+      input_items: JSON.stringify(response.inputItems),
+      output_items: JSON.stringify(response.outputItems),
+      usage: JSON.stringify(response.usage),
+      settings: JSON.stringify(response.settings),
+    })
+    .execute();
+}
+
+/** The response with this id if this user stored it and it has not expired. */
+export async function findResponseOfUser(
+  db: Db,
+  userId: number,
+  id: string,
+  now: number,
+): Promise<StoredResponse | undefined> {
+  const row = await db
+    .selectFrom('responses')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    tokenId: row.token_id,
+    model: row.model,
+    status: row.status,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    inputItems: parsed(row.input_items, []),
+    outputItems: parsed(row.output_items, []),
+    usage: parsed(row.usage, null),
+    settings: parsed(row.settings, {}),
+  };
+}
+
+/** Deletes this user's response; whether there was one. */
+export async function deleteResponseOfUser(db: Db, userId: number, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('responses').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export interface InputItemsPage {
+  items: JsonObject[];
+  hasMore: boolean;
+}
+
+/**
+ * One page of a stored response's input items, as OpenAI's `input_items` lists them: newest first by
+ * default (`order: 'desc'`), starting after the item with id `after`, at most `limit` (1 to 100).
+ */
+export function inputItemsPage(
+  response: StoredResponse,
+  options: { order?: 'asc' | 'desc'; after?: string; limit?: number } = {},
+): InputItemsPage {
+  const ordered = options.order === 'asc' ? response.inputItems : [...response.inputItems].reverse();
+  const start = options.after === undefined ? 0 : ordered.findIndex((item) => item.id === options.after) + 1;
+  const limit = Math.min(Math.max(options.limit ?? 20, 1), maxInputItemsPerPage);
+  const items = ordered.slice(start, start + limit);
+  return { items, hasMore: start + limit < ordered.length };
+}
+
+/**
+ * A new request's conversation continuing `previous_response_id`: the earlier response's input items (its
+ * whole conversation), its output items, then the new input. Instructions are not carried over, as OpenAI
+ * does not carry them. Throws when this user has no such response stored.
+ */
+export async function conversationAfterOrThrow(
+  db: Db,
+  userId: number,
+  previousResponseId: string,
+  input: JsonObject[],
+  now: number,
+): Promise<JsonObject[]> {
+  const previous = await findResponseOfUser(db, userId, previousResponseId, now);
+  if (!previous) throw previousResponseNotFound(previousResponseId);
+  return [...previous.inputItems, ...previous.outputItems, ...input];
+}
+
+/** Deletes the responses expired at `now`, a batch at a time (for the cleanup job); how many went. */
+export async function deleteExpiredResponses(db: Db, now: number): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const ids = await db
+      .selectFrom('responses')
+      .select('id')
+      .where('expires_at', '<=', now)
+      .limit(expiredDeleteBatch)
+      .execute();
+    if (ids.length === 0) return deleted;
+    const result = await db
+      .deleteFrom('responses')
+      .where(
+        'id',
+        'in',
+        ids.map((row) => row.id),
+      )
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+    if (ids.length < expiredDeleteBatch) return deleted;
+  }
+}
