@@ -8,18 +8,14 @@ import {
   sendWhole,
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { weatherTool, weatherToolTurn } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { finishAliImageTask } from './images.js';
 import { buildAliRequest } from './request.js';
 import { readAliError, readAliResponse } from './response.js';
 import { readAliStream } from './stream.js';
 
-const tools = [
-  {
-    type: 'function',
-    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
-  },
-];
+const tools = [weatherTool];
 const chatBody = {
   model: 'qwen-plus',
   messages: [
@@ -64,15 +60,7 @@ describe('ali request', () => {
   });
 
   it('passes tools and tool turns; embeddings and images have their own bodies', () => {
-    const messages = [
-      { role: 'user', content: '杭州天气' },
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
-      },
-      { role: 'tool', tool_call_id: 'c1', content: '晴' },
-    ];
+    const messages = weatherToolTurn('杭州天气');
     const sent = JSON.parse(String(buildAliRequest(relayCall({ body: { model: 'qwen-plus', messages, tools } })).body));
     expect(sent.parameters.tools).toEqual(tools);
     expect(sent.input.messages[1].tool_calls[0].id).toBe('c1');

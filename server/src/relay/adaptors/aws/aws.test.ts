@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { awsMockCredentials, awsMockKey, startAwsMock } from '../../../../test/mock-upstreams/aws.js';
 import { fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { weatherTool } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
@@ -9,11 +10,6 @@ import { invokeBedrock, invokeBedrockStream } from './client.js';
 import { buildBedrockInvocation, llamaPrompt, readBedrockCredentials } from './request.js';
 import { readBedrockAnswer } from './response.js';
 import { readBedrockStream } from './stream.js';
-
-const weatherTool = {
-  type: 'function',
-  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
-};
 
 async function* linesOf(name: string) {
   for (const line of fixtureBytes('aws', name).toString('utf8').trim().split('\n')) yield Buffer.from(`${line}\n`);

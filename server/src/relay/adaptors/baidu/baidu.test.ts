@@ -8,6 +8,7 @@ import {
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startBaiduMock } from '../../../../test/mock-upstreams/baidu.js';
+import { describedWeatherTool } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { isUpstreamError } from '../../upstream-error.js';
 import { baiduAccessToken } from './access-token.js';
@@ -16,16 +17,7 @@ import { readBaiduError, readBaiduResponse } from './response.js';
 import { readBaiduStream } from './stream.js';
 
 const key = 'ak-test|sk-test';
-const tools = [
-  {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      description: '天气',
-      parameters: { type: 'object', properties: { city: { type: 'string' } } },
-    },
-  },
-];
+const tools = [describedWeatherTool];
 const chatBody = {
   model: 'ERNIE-3.5-8K',
   messages: [

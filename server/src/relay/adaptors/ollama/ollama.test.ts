@@ -2,15 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startOllamaMock } from '../../../../test/mock-upstreams/ollama.js';
+import { weatherTool } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { buildOllamaRequest, toOllamaChatRequest } from './request.js';
 import { readOllamaError, readOllamaResponse } from './response.js';
 import { readOllamaStream } from './stream.js';
-
-const weatherTool = {
-  type: 'function' as const,
-  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
-};
 
 describe('ollama requests', () => {
   test('messages, images, options, tools and format', () => {

@@ -9,28 +9,17 @@ import {
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startTencentMock } from '../../../../test/mock-upstreams/tencent.js';
+import { describedWeatherTool, terseGreeting, weatherToolTurn } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { buildTencentRequest, parseTencentKey } from './request.js';
 import { readTencentError, readTencentResponse } from './response.js';
 import { readTencentStream } from './stream.js';
 
 const key = '1300000000|AKIDmock|secretmock';
-const tools = [
-  {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      description: '天气',
-      parameters: { type: 'object', properties: { city: { type: 'string' } } },
-    },
-  },
-];
+const tools = [describedWeatherTool];
 const body = {
   model: 'hunyuan-lite',
-  messages: [
-    { role: 'system', content: 'terse' },
-    { role: 'user', content: '你好' },
-  ],
+  messages: terseGreeting,
   temperature: 0.7,
   top_p: 0.8,
 };
@@ -92,15 +81,7 @@ describe('tencent request', () => {
   });
 
   it('sends tools with JSON-string parameters and tool turns with their ids', () => {
-    const messages = [
-      { role: 'user', content: '深圳天气' },
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
-      },
-      { role: 'tool', tool_call_id: 'c1', content: '晴' },
-    ];
+    const messages = weatherToolTurn('深圳天气');
     const sent = JSON.parse(
       String(
         buildTencentRequest(

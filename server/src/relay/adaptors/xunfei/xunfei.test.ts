@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startXunfeiMock } from '../../../../test/mock-upstreams/xunfei.js';
+import { terseGreeting } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { sparkDomain, sparkPath, sparkVersion } from './models.js';
 import { buildXunfeiRequest, parseXunfeiKey } from './request.js';
@@ -16,10 +17,7 @@ const tools = [
 ];
 const body = {
   model: 'Spark-Max',
-  messages: [
-    { role: 'system', content: 'terse' },
-    { role: 'user', content: '你好' },
-  ],
+  messages: terseGreeting,
   temperature: 0.5,
   max_tokens: 100,
   n: 3,

@@ -8,6 +8,7 @@ import {
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startZhipuMock, zhipuAuthorizationValid } from '../../../../test/mock-upstreams/zhipu.js';
+import { terseGreeting } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { buildZhipuRequest } from './request.js';
 import { readZhipuError, readZhipuResponse } from './response.js';
@@ -25,10 +26,7 @@ const v4Body = {
 };
 const v3Body = {
   model: 'chatglm_turbo',
-  messages: [
-    { role: 'system', content: 'terse' },
-    { role: 'user', content: '你好' },
-  ],
+  messages: terseGreeting,
   temperature: 0.5,
 };
 
