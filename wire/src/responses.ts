@@ -55,18 +55,18 @@ function deepestIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: 
   if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
   const candidates = issue.errors.flatMap((branch) => branch.slice(0, 1)).map(deepestIssue);
   const deepest = candidates.reduce((best, next) => (next.path.length > best.path.length ? next : best));
-  return deepest.path.length === 0 ? issue : { path: [...issue.path, ...deepest.path], message: deepest.message };
+  if (deepest.path.length > 0) return { path: [...issue.path, ...deepest.path], message: deepest.message };
+  // No shape got further: say which were expected (`expected string or array`).
+  const expected = issue.errors.flatMap((branch) =>
+    branch.flatMap((inner) => ('expected' in inner ? [inner.expected] : [])),
+  );
+  return expected.length > 0 ? { path: issue.path, message: `expected ${expected.join(' or ')}` } : issue;
 }
 
-/**
- * A refusal of the body in OpenAI's words, naming the field: `param` is the path (`input.2.content`), and the
- * message starts with it.
- */
-export function responsesBodyProblem(error: z.ZodError): { param: string | null; message: string } {
+/** A refusal of the body in OpenAI's terms: `param` is the offending path (`input.2.content`), if any. */
+export function responsesBodyProblem(error: z.ZodError): { param: string | null; detail: string } {
   const first = error.issues[0];
-  if (!first) return { param: null, message: 'invalid request' };
+  if (!first) return { param: null, detail: 'invalid request' };
   const issue = deepestIssue(first);
-  if (issue.path.length === 0) return { param: null, message: issue.message };
-  const param = issue.path.map(String).join('.');
-  return { param, message: `${param}: ${issue.message}` };
+  return { param: issue.path.length > 0 ? issue.path.map(String).join('.') : null, detail: issue.message };
 }

@@ -6,10 +6,10 @@
 export class ResponsesRequestError extends Error {
   readonly statusCode = 400;
   constructor(
-    readonly param: string,
+    readonly param: string | null,
     detail: string,
   ) {
-    super(`${param}: ${detail}`);
+    super(param ? `${param}: ${detail}` : detail);
     this.name = 'ResponsesRequestError';
   }
 }
