@@ -11,17 +11,23 @@ import { runWrk, type LoadTarget } from './wrk.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+// A checkout of an earlier commit, built (`npm run build -w server` there): its ModelGate runs beside this one
+// as the target "baseline", in the same rounds, to show a change's cost against what came before.
+const baselineRoot = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
+// The targets to run (default all): e.g. BENCH_TARGETS=direct,modelgate,baseline.
+const chosenTargets = process.env.BENCH_TARGETS?.split(',');
 const benchRoot = resolve(import.meta.dirname, '..');
 const repositoryRoot = resolve(benchRoot, '..');
 const modelgatePort = 18_100;
+const baselinePort = 18_150;
 const portkeyPort = 18_200;
 const passthroughPort = 18_300;
 const accessToken = 'benchrootaccesstoken0123456789ab';
 const requestBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-async function api(path: string, method: string, body?: unknown) {
-  const response = await fetch(`http://127.0.0.1:${modelgatePort}${path}`, {
+async function api(port: number, path: string, method: string, body?: unknown) {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
     headers: { authorization: accessToken, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -51,42 +57,47 @@ async function main() {
     started.push(mock);
     const mockPort = Number(await firstLine(mock.process));
 
-    const dataDirectory = mkdtempSync(join(tmpdir(), 'modelgate-bench-data-'));
     // Started with the Node flags `npm start` ships with (memory tuning), on the built server.
     const startScript: string = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).scripts.start;
     const nodeFlags = startScript.split(/\s+/).filter((part) => part.startsWith('--'));
-    const modelgate = startProcess(
-      process.execPath,
-      [...nodeFlags, join(repositoryRoot, 'server/dist/main.js')],
-      {
-        PORT: String(modelgatePort),
-        HOST: '127.0.0.1',
-        SQLITE_PATH: join(dataDirectory, 'modelgate.db'),
-        INITIAL_ROOT_ACCESS_TOKEN: accessToken,
-        LOG_LEVEL: 'warn',
-        GLOBAL_API_RATE_LIMIT: '0',
-        NODE_ENV: 'production',
-      },
-      repositoryRoot,
-    );
-    started.push(modelgate);
-    await waitUntil('ModelGate', async () => (await fetch(`http://127.0.0.1:${modelgatePort}/api/status`)).ok);
-    await api('/api/channel/', 'POST', {
-      name: 'bench mock',
-      type: 8,
-      key: 'sk-upstream-bench',
-      base_url: `http://127.0.0.1:${mockPort}`,
-      models: 'gpt-4o-mini,gpt-4o-mini-2024-07-18',
-      group: 'default',
-    });
-    // A limited token, so billing takes its full path (pre-consume, settle, token and user counters, log).
-    const token = await api('/api/token/', 'POST', {
-      name: 'bench',
-      remain_quota: 1_000_000_000_000,
-      unlimited_quota: false,
-      expired_time: -1,
-    });
-    const relayKey = `sk-${token?.key ?? (await api('/api/token/?p=0', 'GET'))[0].key}`;
+    const startModelGate = async (root: string, port: number) => {
+      const dataDirectory = mkdtempSync(join(tmpdir(), 'modelgate-bench-data-'));
+      const server = startProcess(
+        process.execPath,
+        [...nodeFlags, join(root, 'server/dist/main.js')],
+        {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          SQLITE_PATH: join(dataDirectory, 'modelgate.db'),
+          INITIAL_ROOT_ACCESS_TOKEN: accessToken,
+          LOG_LEVEL: 'warn',
+          GLOBAL_API_RATE_LIMIT: '0',
+          NODE_ENV: 'production',
+        },
+        root,
+      );
+      started.push(server);
+      await waitUntil('ModelGate', async () => (await fetch(`http://127.0.0.1:${port}/api/status`)).ok);
+      await api(port, '/api/channel/', 'POST', {
+        name: 'bench mock',
+        type: 8,
+        key: 'sk-upstream-bench',
+        base_url: `http://127.0.0.1:${mockPort}`,
+        models: 'gpt-4o-mini,gpt-4o-mini-2024-07-18',
+        group: 'default',
+      });
+      // A limited token, so billing takes its full path (pre-consume, settle, token and user counters, log).
+      const token = await api(port, '/api/token/', 'POST', {
+        name: 'bench',
+        remain_quota: 1_000_000_000_000,
+        unlimited_quota: false,
+        expired_time: -1,
+      });
+      const relayKey = `sk-${token?.key ?? (await api(port, '/api/token/?p=0', 'GET'))[0].key}`;
+      return { pid: server.pid, relayKey };
+    };
+    const modelgate = await startModelGate(repositoryRoot, modelgatePort);
+    const baseline = baselineRoot ? await startModelGate(baselineRoot, baselinePort) : undefined;
 
     const passthrough = startProcess(
       process.execPath,
@@ -113,7 +124,7 @@ async function main() {
       return true;
     });
 
-    const targets: (LoadTarget & { pid?: number })[] = [
+    const allTargets: (LoadTarget & { pid?: number })[] = [
       {
         name: 'direct',
         url: `http://127.0.0.1:${mockPort}/v1/chat/completions`,
@@ -130,10 +141,21 @@ async function main() {
       {
         name: 'modelgate',
         url: `http://127.0.0.1:${modelgatePort}/v1/chat/completions`,
-        headers: { authorization: `Bearer ${relayKey}` },
+        headers: { authorization: `Bearer ${modelgate.relayKey}` },
         body: requestBody,
         pid: modelgate.pid,
       },
+      ...(baseline
+        ? [
+            {
+              name: 'baseline',
+              url: `http://127.0.0.1:${baselinePort}/v1/chat/completions`,
+              headers: { authorization: `Bearer ${baseline.relayKey}` },
+              body: requestBody,
+              pid: baseline.pid,
+            },
+          ]
+        : []),
       {
         name: 'portkey',
         url: `http://127.0.0.1:${portkeyPort}/v1/chat/completions`,
@@ -146,6 +168,7 @@ async function main() {
         pid: portkey.pid,
       },
     ];
+    const targets = allTargets.filter((target) => !chosenTargets || chosenTargets.includes(target.name));
 
     for (const target of targets) runWrk(target, 8, 2); // warm-up: JIT, connection pools, caches
 
@@ -260,7 +283,7 @@ async function main() {
       ...rows.map(([label, value]) => `| ${label} | ${names.map(value).join(' | ')} |`),
     ].join('\n');
     const ratio = m('modelgate', 'rps@32') / m('portkey', 'rps@32');
-    const summary = `${table}\n\nModelGate / Portkey throughput at concurrency 32: ${ratio.toFixed(1)}x. Medians of ${rounds} runs of ${seconds} s, ${new Date().toISOString()}, node ${process.version}.\n`;
+    const summary = `${table}\n\n${names.includes('portkey') ? `ModelGate / Portkey throughput at concurrency 32: ${ratio.toFixed(1)}x. ` : ''}Medians of ${rounds} runs of ${seconds} s, ${new Date().toISOString()}, node ${process.version}.\n`;
     console.log(`\n${summary}`);
     mkdirSync(join(benchRoot, 'results'), { recursive: true });
     writeFileSync(join(benchRoot, 'results', 'latest.md'), summary);
