@@ -6,7 +6,7 @@ const error = (type: string, message: string) => ({ type: 'error', error: { type
 
 /**
  * A loopback Anthropic Messages API: checks the key, the version header and the body the way the real API
- * does (model and max_tokens required, user/assistant roles only, tool_result only in user turns), then
+ * does (model and max_tokens required, user/assistant/system roles only, tool_result only in user turns), then
  * replays the recorded answers: a tool-use answer when tools are offered, text otherwise, streamed when asked.
  */
 export function startAnthropicMock(options: { pathPrefix?: string } = {}): Promise<MockUpstream> {
@@ -24,7 +24,7 @@ export function startAnthropicMock(options: { pathPrefix?: string } = {}): Promi
       return reply.json(400, error('invalid_request_error', 'model: Field required'));
     if (typeof body.max_tokens !== 'number')
       return reply.json(400, error('invalid_request_error', 'max_tokens: Field required'));
-    const problem = checkClaudeMessages(body.messages);
+    const problem = checkClaudeMessages(body.messages, { systemTurns: true });
     if (problem) return reply.json(400, error('invalid_request_error', problem));
     const wantsTools = Array.isArray(body.tools) && body.tools.length > 0;
     if (body.stream === true) {
@@ -36,11 +36,15 @@ export function startAnthropicMock(options: { pathPrefix?: string } = {}): Promi
   });
 }
 
-/** The checks the Messages API makes on `messages`; a message when one fails. Shared with the Bedrock and Vertex mocks. */
-export function checkClaudeMessages(messages: unknown): string | undefined {
+/**
+ * The checks the Messages API makes on `messages`; a message when one fails. Shared with the Bedrock and Vertex
+ * mocks; Anthropic's own API also takes `system` turns inside the conversation (`systemTurns`).
+ */
+export function checkClaudeMessages(messages: unknown, options: { systemTurns?: boolean } = {}): string | undefined {
   if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
   for (const [index, message] of messages.entries()) {
     const role = (message as { role?: unknown }).role;
+    if (role === 'system' && options.systemTurns) continue;
     if (role !== 'user' && role !== 'assistant') return `messages.${index}.role: Input should be 'user' or 'assistant'`;
     const content = (message as { content?: unknown }).content;
     if (typeof content !== 'string' && !Array.isArray(content)) return `messages.${index}.content: Field required`;

@@ -7,6 +7,7 @@ import { collect, pieces } from '../../../../test/mock-upstreams/relay-call-kit.
 import { relayCall } from '../../../../test/relay-call.js';
 import { toClaudeRequest } from '../../adaptors/anthropic/request.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
+import type { ClaudeContentBlock } from '../../adaptors/anthropic/types.js';
 import type { ChatChunk, ChatCompletion } from '../../adaptors/openai-kit/chat-types.js';
 import { anthropicClientHeaders } from './client-headers.js';
 import { documentReaders } from './documents.js';
@@ -151,7 +152,13 @@ describe('anthropic front: what it accepts', () => {
       ...claudeCodeFirstRequest,
       messages: [
         ...claudeCodeFirstRequest.messages,
-        { role: 'assistant' as const, content: [{ type: 'server_tool_use', id: 's', name: 'web_search', input: {} }] },
+        // A block type the wire types do not list: the front takes it as the client sent it.
+        {
+          role: 'assistant' as const,
+          content: [
+            { type: 'server_tool_use', id: 's', name: 'web_search', input: {} } as unknown as ClaudeContentBlock,
+          ],
+        },
       ],
       tools: [...claudeCodeFirstRequest.tools!, { type: 'web_search_20250305', name: 'web_search' }],
     };

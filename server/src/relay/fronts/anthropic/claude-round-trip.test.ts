@@ -7,7 +7,7 @@ import type { RelayCall, RelayChunk } from '../../adaptor.js';
 import { buildAnthropicRequest } from '../../adaptors/anthropic/request.js';
 import { readAnthropicResponse } from '../../adaptors/anthropic/response.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
-import type { ClaudeCacheControl, ClaudeResponse } from '../../adaptors/anthropic/types.js';
+import type { ClaudeCacheControl, ClaudeContentBlock, ClaudeResponse } from '../../adaptors/anthropic/types.js';
 import { buildBedrockInvocation } from '../../adaptors/aws/request.js';
 import { readBedrockAnswer } from '../../adaptors/aws/response.js';
 import type { ChatRequest } from '../../adaptors/openai-kit/chat-types.js';
@@ -142,12 +142,11 @@ describe('Claude-only request fields through the Anthropic front', () => {
 });
 
 describe("Claude Code's default request (system turns in place, fields newer than the gateway)", () => {
+  // A block type the wire types do not list: the front takes it as the client sent it.
+  const serverToolUse = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } };
   const serverToolTurn = {
     role: 'assistant' as const,
-    content: [
-      { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
-      { type: 'text', text: 'Found it.' },
-    ],
+    content: [serverToolUse as unknown as ClaudeContentBlock, { type: 'text' as const, text: 'Found it.' }],
   };
   const request = { ...claudeCodeFirstRequest, messages: [...claudeCodeFirstRequest.messages, serverToolTurn] };
 
