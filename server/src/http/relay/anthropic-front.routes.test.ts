@@ -487,7 +487,28 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [] }),
     });
     expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(await invalid.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringMatching(/^max_tokens: /) },
+    });
+    const badBlock = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        max_tokens: 10,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'system', content: 'Be brief.' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't', input: {} }] },
+        ],
+      }),
+    });
+    expect(badBlock.status).toBe(400);
+    expect(await badBlock.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringMatching(/^messages\.2\.content\.0\.name: /) },
+    });
     const unknown = await anthropic.messages
       .create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
       .catch((error: unknown) => error);
