@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
 
 /** One request a mock upstream received, kept for assertions. */
 export interface RecordedRequest {
@@ -128,23 +127,4 @@ export async function startMockUpstream(handler: MockHandler): Promise<MockUpstr
         server.close(() => resolve());
       }),
   };
-}
-
-/**
- * Starts a mock before the tests of the enclosing `describe` and closes it after them. The returned object
- * stands for the started mock (read it inside tests only), so a suite needs no `let` and no hooks of its own.
- */
-export function mockUpstreamForSuite<Mock extends { close(): Promise<void> }>(start: () => Promise<Mock>): Mock {
-  let started: Mock | undefined;
-  beforeAll(async () => {
-    started = await start();
-  });
-  afterAll(() => started?.close());
-  return new Proxy({} as Mock, {
-    get(_target, property) {
-      if (!started) throw new Error('the mock upstream is started in beforeAll: read it inside a test');
-      const value: unknown = Reflect.get(started, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(started) : value;
-    },
-  });
 }

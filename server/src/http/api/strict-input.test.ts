@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { signUp, uniqueName } from '../../../test/account-helpers.js';
-import type { ApiClient } from '../../../test/api-client.js';
 import { availableEngines } from '../../../test/engines.js';
-import { startTestServer, type TestServer } from '../../../test/test-server.js';
+import { startTestServer } from '../../../test/test-server.js';
+import { startedForSuite } from '../../../test/suite-lifecycle.js';
 
 /** Names that read differently from what they hold: NUL, the right-to-left override, other controls. */
 const hiddenNames = ['ab\u0000cd', 'gpt\u202Etxt.exe', 'tab\tname', 'bell\u0007', 'iso\u2066late', 'b\uFEFFom'];
 
 describe.each(await availableEngines())('strict ids and names on $label', (engine) => {
-  let server: TestServer;
-  let root: ApiClient;
-  beforeAll(async () => {
-    server = await startTestServer({ engine });
-    root = await server.rootClient();
-  });
-  afterAll(async () => server?.close());
+  const server = startedForSuite(() => startTestServer({ engine }));
+  const root = startedForSuite(() => server.rootClient());
 
   const tokenCount = async (userId: number) =>
     Number(

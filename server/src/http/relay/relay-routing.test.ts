@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
 import { createChannel, createToken, createUser, setOption, settled } from '../../../test/relay-fixtures.js';
+import { readNumberColumn } from '../../../test/row-reads.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
 describe.each(await availableEngines())('routing, retries and channel health on $label', (engine) => {
@@ -18,16 +19,7 @@ describe.each(await availableEngines())('routing, retries and channel health on 
   };
   const ask = (model: string, extra: object = {}, using = client) =>
     using.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], ...extra });
-  const channelStatus = async (id: number) =>
-    Number(
-      (
-        await server.context.database.db
-          .selectFrom('channels')
-          .select('status')
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow()
-      ).status,
-    );
+  const channelStatus = (id: number) => readNumberColumn(server.context.database.db, 'channels', 'status', id);
 
   beforeAll(async () => {
     server = await startTestServer({ engine });

@@ -1,23 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setOptions, uniqueName } from '../../../../test/account-helpers.js';
 import { availableEngines } from '../../../../test/engines.js';
-import { startOAuthServer, type TestOAuthServer } from '../../../../test/oauth-server.js';
+import { startOAuthServer } from '../../../../test/oauth-server.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 
 describe.each(await availableEngines())('sign-up on $label', (engine) => {
-  let server: TestServer;
-  let providers: TestOAuthServer;
-  beforeAll(async () => {
-    providers = await startOAuthServer();
-    server = await startTestServer({
-      engine,
-      env: { TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify` },
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await providers?.close();
-  });
+  const providers = startedForSuite(() => startOAuthServer());
+  const server = startedForSuite(() =>
+    startTestServer({ engine, env: { TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify` } }),
+  );
 
   const db = () => server.context.database.db;
   const logs = (userId: number) =>

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { setOptions, signUp, uniqueName } from '../../../../test/account-helpers.js';
 import type { ApiClient } from '../../../../test/api-client.js';
 import { availableEngines } from '../../../../test/engines.js';
-import { startOAuthServer, type TestOAuthServer } from '../../../../test/oauth-server.js';
-import { startTestServer, type TestServer } from '../../../../test/test-server.js';
+import { startOAuthServer } from '../../../../test/oauth-server.js';
+import { startTestServer } from '../../../../test/test-server.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 
 describe.each(await availableEngines())('third-party sign-in on $label', (engine) => {
-  let server: TestServer;
-  let providers: TestOAuthServer;
-  beforeAll(async () => {
-    providers = await startOAuthServer();
-    server = await startTestServer({
+  const providers = startedForSuite(() => startOAuthServer());
+  const server = startedForSuite(async () => {
+    const started = await startTestServer({
       engine,
       env: {
         GITHUB_OAUTH_BASE_URL: providers.url,
@@ -19,8 +18,7 @@ describe.each(await availableEngines())('third-party sign-in on $label', (engine
         LARK_PASSPORT_BASE_URL: providers.url,
       },
     });
-    const root = await server.rootClient();
-    await setOptions(root, {
+    await setOptions(await started.rootClient(), {
       ServerAddress: 'http://gate.test',
       GitHubClientId: providers.clientId,
       GitHubClientSecret: providers.clientSecret,
@@ -36,10 +34,7 @@ describe.each(await availableEngines())('third-party sign-in on $label', (engine
       OidcUserinfoEndpoint: `${providers.url}/oidc/userinfo`,
       OidcEnabled: true,
     });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await providers?.close();
+    return started;
   });
 
   const db = () => server.context.database.db;

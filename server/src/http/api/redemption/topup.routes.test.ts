@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../../test/engines.js';
+import { readNumberColumn } from '../../../../test/row-reads.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { getCachedUser } from '../../../domain/user/user.cache.js';
 import { createTestUser, type TestUser } from '../../../../test/test-users.js';
@@ -17,16 +18,7 @@ describe.each(await availableEngines())('redeeming codes on $label', (engine) =>
     const response = await admin.client.post('/api/redemption/', { name: 'topup', quota, count: 1 });
     return response.body.data[0];
   };
-  const quotaOf = async (id: number) =>
-    Number(
-      (
-        await server.context.database.db
-          .selectFrom('users')
-          .select('quota')
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow()
-      ).quota,
-    );
+  const quotaOf = (id: number) => readNumberColumn(server.context.database.db, 'users', 'quota', id);
 
   test('credits the user once, records who redeemed it, and logs the top-up', async () => {
     const user = await createTestUser(server, { quota: 1000 });

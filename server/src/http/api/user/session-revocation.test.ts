@@ -1,9 +1,10 @@
 import { signerFactory } from '@fastify/cookie';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { signUp, uniqueName } from '../../../../test/account-helpers.js';
 import { ApiClient } from '../../../../test/api-client.js';
 import { availableEngines } from '../../../../test/engines.js';
-import { startTestServer, type TestServer } from '../../../../test/test-server.js';
+import { startTestServer } from '../../../../test/test-server.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 
 const notSignedIn = { success: false, message: '无权进行此操作，未登录且未提供 access token' };
 
@@ -21,13 +22,8 @@ async function expectSignedOut(client: ApiClient) {
 }
 
 describe.each(await availableEngines())('session revocation on $label', (engine) => {
-  let server: TestServer;
-  let root: ApiClient;
-  beforeAll(async () => {
-    server = await startTestServer({ engine });
-    root = await server.rootClient();
-  });
-  afterAll(async () => server?.close());
+  const server = startedForSuite(() => startTestServer({ engine }));
+  const root = startedForSuite(() => server.rootClient());
 
   test('a session cookie no longer works once its user signed out', async () => {
     const username = uniqueName('out');

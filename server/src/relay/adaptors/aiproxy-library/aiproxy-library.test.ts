@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startAiProxyLibraryMock } from '../../../../test/mock-upstreams/aiproxy-library.js';
-import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -9,6 +9,7 @@ import {
   wholeResponse,
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { buildLibraryRequest } from './request.js';
 import { readLibraryError, readLibraryResponse } from './response.js';
 import { readLibraryStream } from './stream.js';
@@ -62,7 +63,7 @@ describe('aiproxy library', () => {
   });
 
   describe('against the mock', () => {
-    const mock = mockUpstreamForSuite(() => startAiProxyLibraryMock({ apiKey: 'ak', libraryId: 'lib1' }));
+    const mock = startedForSuite(() => startAiProxyLibraryMock({ apiKey: 'ak', libraryId: 'lib1' }));
 
     it('answers whole and streamed, and refuses another library', async () => {
       const call = relayCall({ body, key: 'ak', config: { library_id: 'lib1' }, baseUrl: mock.url });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { startAliBailianMock } from '../../../../test/mock-upstreams/ali-bailian.js';
 import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { aliBailian } from './index.js';
 
 const body = { model: 'qwen-plus', messages: [{ role: 'user', content: '你好' }] };
 
 describe('ali bailian (compatible mode)', () => {
-  const mock = mockUpstreamForSuite(() => startAliBailianMock({ apiKey: 'sk-bl' }));
+  const mock = startedForSuite(() => startAliBailianMock({ apiKey: 'sk-bl' }));
 
   it('answers chat, stream (data: without a space) and embeddings under /compatible-mode/v1', async () => {
     const call = relayCall({ body, key: 'sk-bl', baseUrl: mock.url });

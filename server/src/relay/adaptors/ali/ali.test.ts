@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startAliMock, aliMockPicture } from '../../../../test/mock-upstreams/ali.js';
-import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -10,6 +10,7 @@ import {
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { weatherTool, weatherToolTurn } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { finishAliImageTask } from './images.js';
 import { buildAliRequest } from './request.js';
 import { readAliError, readAliResponse } from './response.js';
@@ -195,7 +196,7 @@ describe('ali response', () => {
 });
 
 describe('ali mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startAliMock({ apiKey: 'sk-ali' }));
+  const mock = startedForSuite(() => startAliMock({ apiKey: 'sk-ali' }));
 
   it('answers chat, stream, tools and embeddings', async () => {
     const call = relayCall({ body: chatBody, key: 'sk-ali', baseUrl: mock.url });

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { awsMockCredentials, awsMockKey, startAwsMock } from '../../../../test/mock-upstreams/aws.js';
-import { fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { weatherTool } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { invokeBedrock, invokeBedrockStream } from './client.js';
@@ -123,7 +124,7 @@ describe('bedrock answers and streams', () => {
 });
 
 describe('bedrock through the AWS SDK against the mock', () => {
-  const mock = mockUpstreamForSuite(() => startAwsMock());
+  const mock = startedForSuite(() => startAwsMock());
   const call = (body: Record<string, unknown>, key = awsMockKey) =>
     relayCall({ body, key, type: 33, baseUrl: mock.url });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { startBaichuanMock } from '../../../../test/mock-upstreams/baichuan.js';
 import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { baichuan } from './index.js';
 
 const body = {
@@ -25,7 +25,7 @@ describe('baichuan', () => {
   });
 
   describe('against the mock', () => {
-    const mock = mockUpstreamForSuite(() => startBaichuanMock({ apiKey: 'bc' }));
+    const mock = startedForSuite(() => startBaichuanMock({ apiKey: 'bc' }));
 
     it('streams, answers, embeds and refuses a wrong key', async () => {
       const streamCall = relayCall({ body, key: 'bc', baseUrl: mock.url });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { startBaiduV2Mock } from '../../../../test/mock-upstreams/baidu-v2.js';
 import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { baiduV2 } from './index.js';
 
 const key = 'bce-v3/ALTAK-mock/abcdef';
@@ -18,7 +18,7 @@ describe('baidu v2 (Qianfan)', () => {
   });
 
   describe('against the mock', () => {
-    const mock = mockUpstreamForSuite(() => startBaiduV2Mock({ apiKey: key }));
+    const mock = startedForSuite(() => startBaiduV2Mock({ apiKey: key }));
 
     it('answers whole and streamed, maps the IAM error', async () => {
       const call = relayCall({ body, key, baseUrl: mock.url });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -10,6 +10,7 @@ import {
 import { startBaiduMock } from '../../../../test/mock-upstreams/baidu.js';
 import { describedWeatherTool } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { isUpstreamError } from '../../upstream-error.js';
 import { baiduAccessToken } from './access-token.js';
 import { buildBaiduRequest, parseBaiduKey } from './request.js';
@@ -179,7 +180,7 @@ describe('baidu response', () => {
 });
 
 describe('baidu mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startBaiduMock({ apiKey: 'ak-test', secretKey: 'sk-test' }));
+  const mock = startedForSuite(() => startBaiduMock({ apiKey: 'ak-test', secretKey: 'sk-test' }));
 
   it('exchanges the key for a token once and answers chat, stream and embeddings', async () => {
     const token = await baiduAccessToken(mock.url, key, sendWhole);

@@ -4,9 +4,10 @@ import {
   cloudflareMockToken,
   startCloudflareMock,
 } from '../../../../test/mock-upstreams/cloudflare.js';
-import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { buildCloudflareRequest, readCloudflareCredentials } from './request.js';
 import { readCloudflareError, readCloudflareResponse } from './response.js';
 import { readCloudflareStream } from './stream.js';
@@ -113,7 +114,7 @@ describe('cloudflare answers and streams', () => {
 });
 
 describe('cloudflare mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startCloudflareMock());
+  const mock = startedForSuite(() => startCloudflareMock());
 
   test('accepts our requests', async () => {
     const call = relayCall({

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { cohereMockKey, startCohereMock } from '../../../../test/mock-upstreams/cohere.js';
-import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { readErrorBody } from '../openai/response.js';
 import { buildCohereRequest, toCohereRequest } from './request.js';
@@ -163,7 +164,7 @@ describe('cohere answers and streams', () => {
 });
 
 describe('cohere mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startCohereMock());
+  const mock = startedForSuite(() => startCohereMock());
 
   test('accepts our request, rejects a bad key', async () => {
     const call = relayCall({

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { cozeMockBot, cozeMockToken, startCozeMock } from '../../../../test/mock-upstreams/coze.js';
-import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildCozeRequest, toCozeRequest } from './request.js';
 import { readCozeError, readCozeResponse } from './response.js';
@@ -104,7 +105,7 @@ describe('coze answers and streams', () => {
 });
 
 describe('coze mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startCozeMock());
+  const mock = startedForSuite(() => startCozeMock());
 
   test('accepts our request', async () => {
     const call = chat({ messages: [{ role: 'user', content: 'hi' }] }, mock.url);

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { deeplMockKey, startDeeplMock } from '../../../../test/mock-upstreams/deepl.js';
-import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { readErrorBody } from '../openai/response.js';
 import { buildDeeplRequest, deeplTargetLanguage } from './request.js';
 import { readDeeplResponse } from './response.js';
@@ -61,7 +62,7 @@ describe('deepl', () => {
   });
 
   describe('mock', () => {
-    const mock = mockUpstreamForSuite(() => startDeeplMock());
+    const mock = startedForSuite(() => startDeeplMock());
     test('accepts our request, refuses a bad key', async () => {
       const call = chat({}, mock.url);
       expect(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startDoubaoMock } from '../../../../test/mock-upstreams/doubao.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { doubao } from './index.js';
 
 const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
@@ -21,7 +21,7 @@ describe('doubao', () => {
   });
 
   describe('against the mock', () => {
-    const mock = mockUpstreamForSuite(() => startDoubaoMock({ apiKey: 'ark' }));
+    const mock = startedForSuite(() => startDoubaoMock({ apiKey: 'ark' }));
 
     it('answers chat, tools, stream and embeddings; maps Ark errors', async () => {
       const toolCall = relayCall({ body: { ...body, tools }, key: 'ark', baseUrl: mock.url });

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { geminiMockKey, startGeminiMock } from '../../../../test/mock-upstreams/gemini.js';
-import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { buildGeminiRequest, toGeminiRequest } from './request.js';
 import { readGeminiError, readGeminiResponse } from './response.js';
@@ -210,7 +211,7 @@ describe('gemini streams', () => {
 });
 
 describe('gemini mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startGeminiMock());
+  const mock = startedForSuite(() => startGeminiMock());
 
   test('accepts our request and rejects a bad key', async () => {
     const call = chat({ messages: [{ role: 'user', content: 'hi' }] }, mock.url);

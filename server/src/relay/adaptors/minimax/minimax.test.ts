@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -9,6 +9,7 @@ import {
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startMinimaxMock } from '../../../../test/mock-upstreams/minimax.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { minimax } from './index.js';
 
 const body = { model: 'abab6.5s-chat', messages: [{ role: 'user', content: '你好' }] };
@@ -52,7 +53,7 @@ describe('minimax', () => {
   });
 
   describe('against the mock', () => {
-    const mock = mockUpstreamForSuite(() => startMinimaxMock({ apiKey: 'mm-key' }));
+    const mock = startedForSuite(() => startMinimaxMock({ apiKey: 'mm-key' }));
 
     it('answers, streams and refuses a wrong key with HTTP 200', async () => {
       const call = relayCall({ body, key: 'mm-key', baseUrl: mock.url });

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startOllamaMock } from '../../../../test/mock-upstreams/ollama.js';
 import { weatherTool } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { buildOllamaRequest, toOllamaChatRequest } from './request.js';
 import { readOllamaError, readOllamaResponse } from './response.js';
 import { readOllamaStream } from './stream.js';
@@ -156,7 +157,7 @@ describe('ollama answers and streams', () => {
 });
 
 describe('ollama mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startOllamaMock());
+  const mock = startedForSuite(() => startOllamaMock());
 
   test('accepts our requests', async () => {
     const call = relayCall({

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { palmMockKey, startPalmMock } from '../../../../test/mock-upstreams/palm.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { readGeminiError } from '../gemini/response.js';
 import { buildPalmRequest, toPalmRequest } from './request.js';
@@ -76,7 +77,7 @@ describe('palm', () => {
   });
 
   describe('mock', () => {
-    const mock = mockUpstreamForSuite(() => startPalmMock());
+    const mock = startedForSuite(() => startPalmMock());
     test('accepts our request', async () => {
       const call = chat({}, mock.url);
       const answer = await sendWhole(buildPalmRequest(call));

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { fixture, fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, fetchTools as tools, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { mockPng, replicateMockToken, startReplicateMock } from '../../../../test/mock-upstreams/replicate.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { openReplicateStream } from './open-stream.js';
 import { buildReplicateRequest, replicateImageInput } from './request.js';
 import { readReplicateError, readReplicateResponse } from './response.js';
@@ -66,7 +67,7 @@ describe('replicate streams and errors', () => {
 });
 
 describe('replicate against the mock', () => {
-  const mock = mockUpstreamForSuite(() => startReplicateMock());
+  const mock = startedForSuite(() => startReplicateMock());
 
   test('whole chat answer with token metrics', async () => {
     const call = chat({}, mock.url);

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -11,6 +11,7 @@ import {
 import { startTencentMock } from '../../../../test/mock-upstreams/tencent.js';
 import { describedWeatherTool, terseGreeting, weatherToolTurn } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { buildTencentRequest, parseTencentKey } from './request.js';
 import { readTencentError, readTencentResponse } from './response.js';
 import { readTencentStream } from './stream.js';
@@ -204,7 +205,7 @@ describe('tencent streamed tool calls', () => {
 });
 
 describe('tencent mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startTencentMock({ secretId: 'AKIDmock', secretKey: 'secretmock' }));
+  const mock = startedForSuite(() => startTencentMock({ secretId: 'AKIDmock', secretKey: 'secretmock' }));
 
   it('verifies our signature and answers chat, tools, stream and embeddings', async () => {
     const call = relayCall({ body, key, baseUrl: mock.url });

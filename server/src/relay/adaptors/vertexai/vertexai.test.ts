@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { fixtureBytes, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startVertexMock } from '../../../../test/mock-upstreams/vertexai.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { anthropicToChatRequest } from '../../fronts/anthropic/request.js';
 import { UpstreamError } from '../../upstream-error.js';
 import { tokenEndpoint, vertexAccessToken } from './access-token.js';
@@ -11,7 +12,7 @@ import { readVertexError, readVertexResponse } from './response.js';
 import { readVertexSettings } from './settings.js';
 import { readVertexStream } from './stream.js';
 
-const mock = mockUpstreamForSuite(() => startVertexMock());
+const mock = startedForSuite(() => startVertexMock());
 
 const keyOf = () => `us-central1|mock-project|${JSON.stringify(mock.serviceAccount)}`;
 const call = (body: Record<string, unknown>, mode: 'chat' | 'embeddings' = 'chat') =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -9,6 +9,7 @@ import {
 } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startXunfeiV2Mock } from '../../../../test/mock-upstreams/xunfei-v2.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { xunfeiV2 } from './index.js';
 
 const body = { model: 'generalv3.5', messages: [{ role: 'user', content: '你好' }] };
@@ -36,7 +37,7 @@ describe('xunfei v2 (HTTP)', () => {
   });
 
   describe('against the mock', () => {
-    const mock = mockUpstreamForSuite(() => startXunfeiV2Mock({ apiPassword: 'pw' }));
+    const mock = startedForSuite(() => startXunfeiV2Mock({ apiPassword: 'pw' }));
 
     it('answers with the right password and model, refuses otherwise', async () => {
       const call = relayCall({ body, key: 'pw', baseUrl: mock.url });

@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startXunfeiMock } from '../../../../test/mock-upstreams/xunfei.js';
 import { terseGreeting } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { sparkDomain, sparkPath, sparkVersion } from './models.js';
 import { buildXunfeiRequest, parseXunfeiKey } from './request.js';
 import { readXunfeiError, readXunfeiResponse } from './response.js';
@@ -145,7 +146,7 @@ describe('xunfei response', () => {
 });
 
 describe('xunfei mock upstream over a real WebSocket', () => {
-  const mock = mockUpstreamForSuite(() => startXunfeiMock({ appId: 'app1', apiSecret: 'secret1', apiKey: 'key1' }));
+  const mock = startedForSuite(() => startXunfeiMock({ appId: 'app1', apiSecret: 'secret1', apiKey: 'key1' }));
 
   it('accepts the signed handshake and answers whole and streamed', async () => {
     const call = relayCall({ body, key, baseUrl: mock.url });

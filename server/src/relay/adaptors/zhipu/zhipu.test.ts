@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, mockUpstreamForSuite } from '../../../../test/mock-upstreams/mock-kit.js';
+import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
 import {
   collect,
   pieces,
@@ -10,6 +10,7 @@ import {
 import { startZhipuMock, zhipuAuthorizationValid } from '../../../../test/mock-upstreams/zhipu.js';
 import { terseGreeting } from '../../../../test/chat-fixtures.js';
 import { relayCall } from '../../../../test/relay-call.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { buildZhipuRequest } from './request.js';
 import { readZhipuError, readZhipuResponse } from './response.js';
 import { readZhipuStream } from './stream.js';
@@ -163,7 +164,7 @@ describe('zhipu streamed tool calls', () => {
 });
 
 describe('zhipu mock upstream', () => {
-  const mock = mockUpstreamForSuite(() => startZhipuMock({ id: 'abc123', secret: 's3cr3t' }));
+  const mock = startedForSuite(() => startZhipuMock({ id: 'abc123', secret: 's3cr3t' }));
 
   it('accepts our JWT on v4 and v3, whole and streamed, and refuses a wrong secret', async () => {
     const call = relayCall({ body: { ...v4Body, tools }, key, baseUrl: mock.url });
