@@ -61,6 +61,15 @@ describe('chat completions as Responses response objects', () => {
     ]);
   });
 
+  test('reasoning_content comes first, as a reasoning item with its summary', () => {
+    const response = chatCompletionToResponse(
+      completion({ role: 'assistant', content: 'Hi.', reasoning_content: 'A greeting.' }, 'stop'),
+      context,
+    );
+    expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
+    expect(response.output[0]).toMatchObject({ summary: [{ type: 'summary_text', text: 'A greeting.' }] });
+  });
+
   test('finish_reason length leaves the response incomplete for max_output_tokens', () => {
     const response = chatCompletionToResponse(completion({ role: 'assistant', content: 'cut' }, 'length'), context);
     expect(response.status).toBe('incomplete');

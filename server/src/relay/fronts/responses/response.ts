@@ -14,6 +14,7 @@ import type {
 export const responseId = () => `resp_${randomHex(24)}`;
 export const messageItemId = () => `msg_${randomHex(24)}`;
 export const functionCallItemId = () => `fc_${randomHex(24)}`;
+export const reasoningItemId = () => `rs_${randomHex(24)}`;
 
 /** OpenAI chat usage, with the prompt's cached part and the completion's reasoning part when reported. */
 export type ChatUsageDetails = Partial<Usage> & {
@@ -89,13 +90,22 @@ export function responseObject(
   };
 }
 
-/** A chat completion (first choice) as a Responses `response` object: its text as a message, then its calls. */
+/**
+ * A chat completion (first choice) as a Responses `response` object: its reasoning (as a summary), its text
+ * as a message, then its calls.
+ */
 export function chatCompletionToResponse(completion: ChatCompletion, context: ResponseContext): ResponsesResponse {
   const choice = completion.choices?.[0];
   const message = choice?.message;
   const ending = responseEnding(choice?.finish_reason);
   const itemStatus = ending.status === 'completed' ? 'completed' : 'incomplete';
   const output: ResponsesOutputItem[] = [];
+  if (message?.reasoning_content)
+    output.push({
+      type: 'reasoning',
+      id: reasoningItemId(),
+      summary: [{ type: 'summary_text', text: message.reasoning_content }],
+    });
   if (typeof message?.content === 'string' && message.content !== '')
     output.push({
       type: 'message',

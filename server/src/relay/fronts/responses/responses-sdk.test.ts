@@ -32,6 +32,16 @@ const weatherCall: ChatCompletion = {
   usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 },
 };
 
+/** A reasoning model's chat stream (DeepSeek's `reasoning_content`), then its answer. */
+const reasoningStream = [
+  { reasoning_content: 'Greeted; ' },
+  { reasoning_content: 'greet back.' },
+  { content: 'Hello!' },
+]
+  .map((delta) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`)
+  .join('')
+  .concat('data: [DONE]\n\n');
+
 /**
  * A stand-in for the gateway's Responses front: it answers with what the converters make of recorded chat
  * answers, so the official SDK's parser judges our JSON and our event stream.
@@ -49,7 +59,9 @@ function converterServer(): Server {
         return;
       }
       const writer = new ResponsesEventWriter(context);
-      const recorded = fixture(body.tools ? 'chat-function-call-stream.sse' : 'chat-text-stream.sse');
+      const recorded = body.reasoning
+        ? reasoningStream
+        : fixture(body.tools ? 'chat-function-call-stream.sse' : 'chat-text-stream.sse');
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       for (const { data } of parseSseText(recorded)) response.write(writer.payload(data));
       response.end();
@@ -112,5 +124,15 @@ describe('the official openai SDK reads what the Responses converters write', ()
         status: 'completed',
       }),
     ]);
+  });
+
+  test('a streamed reasoning summary, then the text', async () => {
+    const stream = client.responses.stream({ model: 'deepseek-reasoner', input: 'hi', reasoning: { summary: 'auto' } });
+    let summary = '';
+    stream.on('response.reasoning_summary_text.delta', (event) => (summary += event.delta));
+    const final = await stream.finalResponse();
+    expect(summary).toBe('Greeted; greet back.');
+    expect(final.output_text).toBe('Hello!');
+    expect(final.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: summary }] });
   });
 });

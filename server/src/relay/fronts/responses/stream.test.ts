@@ -32,7 +32,7 @@ function events(sse: string): Event[] {
  */
 function comparable(event: Event, ids: Map<string, string>): unknown {
   const rename = (value: unknown): unknown => {
-    if (typeof value === 'string' && /^(resp|msg|fc)_/.test(value)) {
+    if (typeof value === 'string' && /^(resp|msg|fc|rs)_/.test(value)) {
       if (!ids.has(value)) ids.set(value, `id${ids.size}`);
       return ids.get(value);
     }
@@ -89,6 +89,43 @@ describe('chat chunks as the Responses event sequence', () => {
       if (event.type === 'response.output_item.added') current = (event.item as { id: string }).id;
       if (event.type.endsWith('.delta')) expect(event.item_id).toBe(current);
     }
+  });
+
+  test("a chat upstream's reasoning_content is a reasoning item with its summary, before the message", () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const sse =
+      chunk({ reasoning_content: 'The user ' }) +
+      chunk({ reasoning_content: 'greets.' }) +
+      chunk({ content: 'Hello!' }, 'stop') +
+      'data: [DONE]\n\n';
+    const converted = events(convertChatStream(sse, { model: 'm' }));
+    expect(converted.map((event) => event.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.reasoning_summary_part.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect((converted.at(-1)!.response as { output: unknown[] }).output).toEqual([
+      {
+        type: 'reasoning',
+        id: expect.stringMatching(/^rs_/),
+        summary: [{ type: 'summary_text', text: 'The user greets.' }],
+      },
+      expect.objectContaining({ type: 'message', content: [expect.objectContaining({ text: 'Hello!' })] }),
+    ]);
   });
 
   test('finish_reason length ends in response.incomplete with the reason and the usage', () => {

@@ -3,6 +3,7 @@ import { isObject } from '../../adaptors/openai-kit/json.js';
 import {
   functionCallItemId,
   messageItemId,
+  reasoningItemId,
   responseEnding,
   responseObject,
   responsesUsage,
@@ -14,16 +15,19 @@ import type {
   ResponsesFunctionCall,
   ResponsesOutputItem,
   ResponsesOutputMessage,
+  ResponsesReasoning,
   ResponsesResponse,
 } from './types.js';
 
 type OpenItem =
   | { kind: 'message'; item: ResponsesOutputMessage; text: string }
-  | { kind: 'call'; item: ResponsesFunctionCall; toolIndex: number };
+  | { kind: 'call'; item: ResponsesFunctionCall; toolIndex: number }
+  | { kind: 'reasoning'; item: ResponsesReasoning; text: string };
 
 /**
  * Turns OpenAI chat chunks into the Responses API's event sequence, as OpenAI streams it: response.created and
- * response.in_progress; for each text run a message item (output_item.added, content_part.added,
+ * response.in_progress; for a chat upstream's reasoning a reasoning item with one summary part
+ * (reasoning_summary_part.added, reasoning_summary_text.delta…, .done, reasoning_summary_part.done); for each text run a message item (output_item.added, content_part.added,
  * output_text.delta…, output_text.done, content_part.done, output_item.done); for each tool call a
  * function_call item (output_item.added, function_call_arguments.delta…, .done, output_item.done); then
  * response.completed, or response.incomplete when the output limit or a content filter stopped the model,
@@ -61,6 +65,14 @@ export class ResponsesEventWriter {
     yield* this.close('completed');
     this.open = open;
     yield this.event({ type: 'response.output_item.added', output_index: this.output.length, item: open.item });
+    if (open.kind === 'reasoning')
+      yield this.event({
+        type: 'response.reasoning_summary_part.added',
+        item_id: open.item.id,
+        output_index: this.output.length,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      });
     if (open.kind === 'message')
       yield this.event({
         type: 'response.content_part.added',
@@ -84,6 +96,12 @@ export class ResponsesEventWriter {
       yield this.event({ type: 'response.output_text.done', ...where, text: open.text, logprobs: [] });
       yield this.event({ type: 'response.content_part.done', ...where, part });
       item = { ...open.item, status, content: [part] };
+    } else if (open.kind === 'reasoning') {
+      const part = { type: 'summary_text' as const, text: open.text };
+      const where = { item_id: open.item.id, output_index: outputIndex, summary_index: 0 };
+      yield this.event({ type: 'response.reasoning_summary_text.done', ...where, text: open.text });
+      yield this.event({ type: 'response.reasoning_summary_part.done', ...where, part });
+      item = { ...open.item, summary: [part] };
     } else {
       yield this.event({
         type: 'response.function_call_arguments.done',
@@ -114,6 +132,24 @@ export class ResponsesEventWriter {
       content_index: 0,
       delta,
       logprobs: [],
+    });
+  }
+
+  private *reasoning(delta: string): Iterable<string> {
+    if (this.open?.kind !== 'reasoning')
+      yield* this.openItem({
+        kind: 'reasoning',
+        item: { type: 'reasoning', id: reasoningItemId(), summary: [] },
+        text: '',
+      });
+    const open = this.open as Extract<OpenItem, { kind: 'reasoning' }>;
+    open.text += delta;
+    yield this.event({
+      type: 'response.reasoning_summary_text.delta',
+      item_id: open.item.id,
+      output_index: this.output.length,
+      summary_index: 0,
+      delta,
     });
   }
 
@@ -161,6 +197,7 @@ export class ResponsesEventWriter {
     for (const choice of typed.choices ?? []) {
       if (choice.index !== 0) continue;
       const delta = choice.delta ?? {};
+      if (delta.reasoning_content) yield* this.reasoning(delta.reasoning_content);
       if (delta.content) yield* this.text(delta.content);
       for (const call of delta.tool_calls ?? []) yield* this.toolCall(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;

@@ -64,7 +64,14 @@ export interface ResponsesFunctionCall {
   status: ItemStatus;
 }
 
-export type ResponsesOutputItem = ResponsesOutputMessage | ResponsesFunctionCall;
+/** The model's reasoning; a chat upstream's `reasoning_content` is given as its summary. */
+export interface ResponsesReasoning {
+  type: 'reasoning';
+  id: string;
+  summary: { type: 'summary_text'; text: string }[];
+}
+
+export type ResponsesOutputItem = ResponsesOutputMessage | ResponsesFunctionCall | ResponsesReasoning;
 
 export interface ResponsesUsage {
   input_tokens: number;
