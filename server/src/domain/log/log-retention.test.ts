@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { ApiClient } from '../../../test/api-client.js';
 import { availableEngines } from '../../../test/engines.js';
+import { logRow } from '../../../test/log-rows.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import type { NewLog } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -16,23 +17,8 @@ const ages = [1, 6, 9, 31, 400]; // days
 const insertOrder = [9, 400, 1, 31, 6];
 const types = [LogType.Unknown, LogType.TopUp, LogType.Consume, LogType.Manage, LogType.System, LogType.Test];
 
-const log = (type: number, createdAt: number, content: string): NewLog => ({
-  user_id: 1,
-  username: 'root',
-  created_at: createdAt,
-  type,
-  content,
-  token_name: 't',
-  model_name: 'm',
-  quota: 1,
-  prompt_tokens: 1,
-  completion_tokens: 1,
-  channel_id: 1,
-  request_id: 'r',
-  elapsed_time: 1,
-  is_stream: 0,
-  system_prompt_reset: 0,
-});
+const log = (type: number, createdAt: number, content: string): NewLog =>
+  logRow({ type, created_at: createdAt, content });
 
 describe.each(await availableEngines())('log retention and sliced deletes on $label', (engine) => {
   let server: TestServer;

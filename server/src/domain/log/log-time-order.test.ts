@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
+import { logRow } from '../../../test/log-rows.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { createTestUser, type TestUser } from '../../../test/test-users.js';
 import type { NewLog } from '../../db/tables.js';
@@ -13,23 +14,8 @@ const rowCount = 95;
  * clocks disagree: every third row is two hours late, and runs of rows share a second.
  */
 const createdAt = (n: number) => start + Math.floor(n / 4) * 60 - (n % 3 === 0 ? 7200 : 0);
-const log = (n: number): NewLog => ({
-  user_id: 1,
-  username: 'root',
-  created_at: createdAt(n),
-  type: LogType.Consume,
-  content: `row ${n}`,
-  token_name: 't',
-  model_name: 'm',
-  quota: 1,
-  prompt_tokens: 1,
-  completion_tokens: 1,
-  channel_id: 1,
-  request_id: `req-${n}`,
-  elapsed_time: 1,
-  is_stream: 0,
-  system_prompt_reset: 0,
-});
+const log = (n: number): NewLog =>
+  logRow({ created_at: createdAt(n), type: LogType.Consume, content: `row ${n}`, request_id: `req-${n}` });
 
 describe.each(await availableEngines())('a time-bounded log list on $label', (engine) => {
   let server: TestServer;
