@@ -116,41 +116,26 @@ export class ResponsesEventWriter {
     yield this.event({ type: 'response.output_item.done', output_index: outputIndex, item });
   }
 
-  private *text(delta: string): Iterable<string> {
-    if (this.open?.kind !== 'message')
-      yield* this.openItem({
-        kind: 'message',
-        item: { type: 'message', id: messageItemId(), status: 'in_progress', role: 'assistant', content: [] },
-        text: '',
-      });
-    const open = this.open as Extract<OpenItem, { kind: 'message' }>;
+  /** A text delta of the answer (`message`) or of its reasoning, opening an item of that kind first. */
+  private *textDelta(kind: 'message' | 'reasoning', delta: string): Iterable<string> {
+    if (this.open?.kind !== kind)
+      yield* this.openItem(
+        kind === 'message'
+          ? {
+              kind,
+              item: { type: 'message', id: messageItemId(), status: 'in_progress', role: 'assistant', content: [] },
+              text: '',
+            }
+          : { kind, item: { type: 'reasoning', id: reasoningItemId(), summary: [] }, text: '' },
+      );
+    const open = this.open as Extract<OpenItem, { kind: 'message' | 'reasoning' }>;
     open.text += delta;
-    yield this.event({
-      type: 'response.output_text.delta',
-      item_id: open.item.id,
-      output_index: this.output.length,
-      content_index: 0,
-      delta,
-      logprobs: [],
-    });
-  }
-
-  private *reasoning(delta: string): Iterable<string> {
-    if (this.open?.kind !== 'reasoning')
-      yield* this.openItem({
-        kind: 'reasoning',
-        item: { type: 'reasoning', id: reasoningItemId(), summary: [] },
-        text: '',
-      });
-    const open = this.open as Extract<OpenItem, { kind: 'reasoning' }>;
-    open.text += delta;
-    yield this.event({
-      type: 'response.reasoning_summary_text.delta',
-      item_id: open.item.id,
-      output_index: this.output.length,
-      summary_index: 0,
-      delta,
-    });
+    const where = { item_id: open.item.id, output_index: this.output.length };
+    yield this.event(
+      kind === 'message'
+        ? { type: 'response.output_text.delta', ...where, content_index: 0, delta, logprobs: [] }
+        : { type: 'response.reasoning_summary_text.delta', ...where, summary_index: 0, delta },
+    );
   }
 
   private *toolCall(call: NonNullable<ChatChunk['choices'][number]['delta']['tool_calls']>[number]): Iterable<string> {
@@ -197,8 +182,8 @@ export class ResponsesEventWriter {
     for (const choice of typed.choices ?? []) {
       if (choice.index !== 0) continue;
       const delta = choice.delta ?? {};
-      if (delta.reasoning_content) yield* this.reasoning(delta.reasoning_content);
-      if (delta.content) yield* this.text(delta.content);
+      if (delta.reasoning_content) yield* this.textDelta('reasoning', delta.reasoning_content);
+      if (delta.content) yield* this.textDelta('message', delta.content);
       for (const call of delta.tool_calls ?? []) yield* this.toolCall(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
