@@ -65,4 +65,6 @@ export function toAmount(value: unknown, field: string): number {
   return amount;
 }
 
-export const bearer = (channel: ChannelRow) => ({ authorization: `Bearer ${channel.key}` });
+/** GETs `path` of the channel's base URL (else `defaultBase`) with the channel's key as a Bearer token. */
+export const fetchBalanceWithBearer = (channel: ChannelRow, defaultBase: string | null, path: string) =>
+  fetchBalanceJson(balanceUrl(channel, defaultBase, path), { authorization: `Bearer ${channel.key}` });

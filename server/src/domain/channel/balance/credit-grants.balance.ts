@@ -1,5 +1,5 @@
 import type { ChannelRow } from '../../../db/tables.js';
-import { balanceUrl, bearer, fetchBalanceJson, pick, toAmount, type BalanceReader } from './balance-reader.js';
+import { fetchBalanceWithBearer, pick, toAmount, type BalanceReader } from './balance-reader.js';
 
 /** Resellers serving `/dashboard/billing/credit_grants`: default address and the field holding the balance. */
 const resellers: Record<number, { base: string; field: string }> = {
@@ -13,10 +13,7 @@ export const creditGrantsBalance = {
   types: [4, 12, 13],
   async read(channel: ChannelRow) {
     const reseller = resellers[channel.type]!;
-    const answer = await fetchBalanceJson(
-      balanceUrl(channel, reseller.base, '/dashboard/billing/credit_grants'),
-      bearer(channel),
-    );
+    const answer = await fetchBalanceWithBearer(channel, reseller.base, '/dashboard/billing/credit_grants');
     return toAmount(pick(answer, reseller.field), reseller.field);
   },
 } satisfies BalanceReader;
