@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ChatCompletion } from '../../adaptors/openai-kit/chat-types.js';
-import { chatCompletionToResponse, responsesUsage } from './response.js';
+import { chatCompletionToResponse, inputItemWithId, responsesUsage } from './response.js';
 
 const completion = (message: ChatCompletion['choices'][number]['message'], finishReason: string): ChatCompletion => ({
   id: 'chatcmpl-1',
@@ -98,5 +98,15 @@ describe('chat completions as Responses response objects', () => {
       input_tokens_details: { cached_tokens: 0 },
       total_tokens: 0,
     });
+  });
+
+  test('stored input items get an id when the client sent none', () => {
+    expect(inputItemWithId({ role: 'user', content: 'hi' })).toEqual({
+      id: expect.stringMatching(/^msg_/),
+      role: 'user',
+      content: 'hi',
+    });
+    expect(inputItemWithId({ type: 'function_call_output', call_id: 'c', output: '1' }).id).toMatch(/^item_/);
+    expect(inputItemWithId({ type: 'message', id: 'msg_mine' }).id).toBe('msg_mine');
   });
 });

@@ -3,6 +3,7 @@ import type { ChatCompletion } from '../../adaptors/openai-kit/chat-types.js';
 import { isObject } from '../../adaptors/openai-kit/json.js';
 import { randomHex } from '../../../lib/random.js';
 import type {
+  ResponsesInputItem,
   ResponseStatus,
   ResponsesOutputItem,
   ResponsesRequest,
@@ -15,6 +16,15 @@ export const responseId = () => `resp_${randomHex(24)}`;
 export const messageItemId = () => `msg_${randomHex(24)}`;
 export const functionCallItemId = () => `fc_${randomHex(24)}`;
 export const reasoningItemId = () => `rs_${randomHex(24)}`;
+
+/**
+ * An input item with an id, as OpenAI lists stored input items (`input_items` pages by id): clients may send
+ * items without one (a bare string input, the SDKs' easy messages).
+ */
+export const inputItemWithId = (item: ResponsesInputItem): ResponsesInputItem =>
+  typeof item.id === 'string'
+    ? item
+    : { id: `${item.type === 'message' || !item.type ? 'msg' : 'item'}_${randomHex(24)}`, ...item };
 
 /** OpenAI chat usage, with the prompt's cached part and the completion's reasoning part when reported. */
 export type ChatUsageDetails = Partial<Usage> & {
