@@ -162,28 +162,23 @@ describe('ali response', () => {
   });
 
   it('converts the stream with one usage on the finishing chunk', async () => {
-    const {
-      chunks: parsed,
-      content,
-      usage,
-      last,
-    } = await collect(readAliStream(pieces(fixture('ali', 'stream.sse')), call));
+    const { chunks, content, usage, last } = await collect(readAliStream(pieces(fixture('ali', 'stream.sse')), call));
     expect(content).toBe('你好！有什么可以帮你的吗？');
-    expect(parsed[0]!.choices[0].delta.role).toBe('assistant');
-    expect(parsed.slice(0, -1).every((chunk) => chunk.choices[0].finish_reason === null && !chunk.usage)).toBe(true);
+    expect(chunks[0]!.choices[0].delta.role).toBe('assistant');
+    expect(chunks.slice(0, -1).every((chunk) => chunk.choices[0].finish_reason === null && !chunk.usage)).toBe(true);
     expect(last!.choices[0].finish_reason).toBe('stop');
     expect(usage).toEqual({ prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 });
   });
 
   it('streams tool-call fragments by index', async () => {
-    const { chunks: parsed, last } = await collect(readAliStream(pieces(fixture('ali', 'stream-tool-call.sse')), call));
-    expect(parsed[0]!.choices[0].delta.tool_calls[0]).toEqual({
+    const { chunks, last } = await collect(readAliStream(pieces(fixture('ali', 'stream-tool-call.sse')), call));
+    expect(chunks[0]!.choices[0].delta.tool_calls[0]).toEqual({
       index: 0,
       id: 'call_8d1e2f3a4b5c6d7e',
       type: 'function',
       function: { name: 'get_weather', arguments: '{"city":' },
     });
-    expect(parsed[1]!.choices[0].delta.tool_calls[0]).toEqual({ index: 0, function: { arguments: ' "杭州"}' } });
+    expect(chunks[1]!.choices[0].delta.tool_calls[0]).toEqual({ index: 0, function: { arguments: ' "杭州"}' } });
     expect(last!.choices[0].finish_reason).toBe('tool_calls');
   });
 

@@ -153,18 +153,15 @@ describe('baidu response', () => {
   });
 
   it('converts the stream: role first, text deltas, stop and the whole usage at the end', async () => {
-    const {
-      chunks: parsed,
-      content,
-      usage,
-      last,
-    } = await collect(readBaiduStream(pieces(fixture('baidu', 'stream.sse')), call));
-    expect(parsed).toHaveLength(3);
-    expect(parsed[0]!.choices[0].delta).toEqual({ role: 'assistant', content: '你好' });
+    const { chunks, content, usage, last } = await collect(
+      readBaiduStream(pieces(fixture('baidu', 'stream.sse')), call),
+    );
+    expect(chunks).toHaveLength(3);
+    expect(chunks[0]!.choices[0].delta).toEqual({ role: 'assistant', content: '你好' });
     expect(content).toBe('你好！我是文心一言。');
     expect(last!.choices[0].finish_reason).toBe('stop');
     expect(usage).toEqual({ prompt_tokens: 2, completion_tokens: 16, total_tokens: 18 });
-    expect(parsed.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
+    expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
   });
 
   it('reports a stream cut before is_end', async () => {

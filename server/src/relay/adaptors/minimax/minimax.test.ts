@@ -39,17 +39,14 @@ describe('minimax', () => {
   });
 
   it('turns the final whole-message event into a finishing chunk with usage', async () => {
-    const {
-      chunks: parsed,
-      content,
-      usage,
-      last,
-    } = await collect(minimax.readStream(pieces(fixture('minimax', 'stream.sse')), relayCall({ body })));
+    const { chunks, content, usage, last } = await collect(
+      minimax.readStream(pieces(fixture('minimax', 'stream.sse')), relayCall({ body })),
+    );
     expect(content).toBe('你好！我是 MiniMax 助手。');
-    expect(parsed.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.choices[0].delta)).toBe(true);
+    expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.choices[0].delta)).toBe(true);
     expect(last!.choices[0]).toMatchObject({ finish_reason: 'stop', delta: {} });
     expect(usage).toEqual({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
-    expect(parsed[0]!.usage).toBeUndefined();
+    expect(chunks[0]!.usage).toBeUndefined();
   });
 
   describe('against the mock', () => {

@@ -170,15 +170,12 @@ describe('tencent response', () => {
   });
 
   it('converts the stream with usage on the finishing chunk', async () => {
-    const {
-      chunks: parsed,
-      content,
-      usage,
-      last,
-    } = await collect(readTencentStream(pieces(fixture('tencent', 'stream.sse')), call));
+    const { chunks, content, usage, last } = await collect(
+      readTencentStream(pieces(fixture('tencent', 'stream.sse')), call),
+    );
     expect(content).toBe('你好！我是腾讯混元。');
-    expect(parsed[0]!.choices[0].delta.role).toBe('assistant');
-    expect(parsed[0]!.choices[0].finish_reason).toBeNull();
+    expect(chunks[0]!.choices[0].delta.role).toBe('assistant');
+    expect(chunks[0]!.choices[0].finish_reason).toBeNull();
     expect(last!.choices[0].finish_reason).toBe('stop');
     expect(usage).toEqual({ prompt_tokens: 3, completion_tokens: 7, total_tokens: 10 });
   });
@@ -187,18 +184,16 @@ describe('tencent response', () => {
 describe('tencent streamed tool calls', () => {
   it('streams tool-call fragments by index and finishes with tool_calls', async () => {
     const call = relayCall({ body: { ...body, tools, stream: true }, key });
-    const {
-      chunks: parsed,
-      usage,
-      last,
-    } = await collect(readTencentStream(pieces(fixture('tencent', 'stream-tool-call.sse')), call));
-    expect(parsed[0]!.choices[0].delta.tool_calls[0]).toEqual({
+    const { chunks, usage, last } = await collect(
+      readTencentStream(pieces(fixture('tencent', 'stream-tool-call.sse')), call),
+    );
+    expect(chunks[0]!.choices[0].delta.tool_calls[0]).toEqual({
       index: 0,
       id: 'call_cq8b1f2l3mbd0r4f5sd0',
       type: 'function',
       function: { name: 'get_weather', arguments: '{"city":' },
     });
-    expect(parsed[1]!.choices[0].delta.tool_calls[0]).toEqual({ index: 0, function: { arguments: '"深圳"}' } });
+    expect(chunks[1]!.choices[0].delta.tool_calls[0]).toEqual({ index: 0, function: { arguments: '"深圳"}' } });
     expect(last!.choices[0].finish_reason).toBe('tool_calls');
     expect(usage?.total_tokens).toBe(104);
   });

@@ -128,13 +128,10 @@ describe('xunfei response', () => {
   });
 
   it('streams frames as chunks', async () => {
-    const {
-      chunks: parsed,
-      content,
-      usage,
-      last,
-    } = await collect(readXunfeiStream(pieces(fixture('xunfei', 'stream.jsonl')), call));
-    expect(parsed).toHaveLength(3);
+    const { chunks, content, usage, last } = await collect(
+      readXunfeiStream(pieces(fixture('xunfei', 'stream.jsonl')), call),
+    );
+    expect(chunks).toHaveLength(3);
     expect(content).toBe('你好！我是讯飞星火。');
     expect(last!.choices[0].finish_reason).toBe('stop');
     expect(usage?.total_tokens).toBe(14);
