@@ -37,6 +37,9 @@ describe.each(await availableEngines())(
     let kit: ProviderKit;
     const charged: ProviderKit['charged'] = (call) => kit.charged(call);
     const probe: ProviderKit['probe'] = (name, model) => kit.probe(name, model);
+    /** The hello chat streamed from `model`, read to its end. */
+    const streamedHello = async (model: string) =>
+      readChunks(await kit.client.chat.completions.create({ model, messages: hello, stream: true }));
 
     beforeAll(async () => {
       kit = await startProviderKit(engine, { username: 'international-b', pricedModels, priceCompletions: true });
@@ -101,9 +104,7 @@ describe.each(await availableEngines())(
         stream: false,
         messages: [{ role: 'system' }, { role: 'user', content: 'hi' }],
       });
-      const streamed = await charged(async () =>
-        readChunks(await kit.client.chat.completions.create({ model: 'llama3:latest', messages: hello, stream: true })),
-      );
+      const streamed = await charged(() => streamedHello('llama3:latest'));
       expect(streamed.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
       expect(streamed.quota).toBe(33);
       const tool = await kit.client.chat.completions.create({ model: 'llama3.1:latest', messages: hello, tools });
@@ -128,9 +129,7 @@ describe.each(await availableEngines())(
         message: 'hi',
         preamble: 'You are terse.',
       });
-      const streamed = await charged(async () =>
-        readChunks(await kit.client.chat.completions.create({ model: 'command-r', messages: hello, stream: true })),
-      );
+      const streamed = await charged(() => streamedHello('command-r'));
       expect(streamed.result).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
       expect(streamed.quota).toBe(75);
       const toolStream = await readChunks(
@@ -149,13 +148,7 @@ describe.each(await availableEngines())(
       );
       expect(whole.result.choices[0]!.message.content).toBe('Hello from Workers AI!');
       expect(whole.quota).toBe(18);
-      const streamed = await readChunks(
-        await kit.client.chat.completions.create({
-          model: '@cf/meta/llama-3.1-8b-instruct',
-          messages: hello,
-          stream: true,
-        }),
-      );
+      const streamed = await streamedHello('@cf/meta/llama-3.1-8b-instruct');
       expect(streamed.content).toBe('Hello from Workers AI!');
       const completion = await charged(() =>
         kit.client.completions.create({ model: '@cf/meta/llama-3.1-8b-instruct', prompt: 'Once' }),
@@ -173,9 +166,7 @@ describe.each(await availableEngines())(
       expect(whole.result.choices[0]!.message.content).toBe('Hello from Coze!');
       expect(whole.quota).toBe(633);
       expect(mocks.coze!.requests.at(-1)!.json).toMatchObject({ bot_id: cozeMockBot, user_id: 'u-42', stream: true });
-      const streamed = await charged(async () =>
-        readChunks(await kit.client.chat.completions.create({ model: coze, messages: hello, stream: true })),
-      );
+      const streamed = await charged(() => streamedHello(coze));
       expect(streamed.result).toMatchObject({ content: 'Hello from Coze!', finish: 'stop' });
       expect(streamed.quota).toBe(633);
       expect(await probe('coze', coze)).toMatchObject({ success: true, message: 'Hello from Coze!' });
@@ -199,13 +190,7 @@ describe.each(await availableEngines())(
       );
       expect(whole.result.choices[0]!.message.content).toBe('Hello! How can I help?');
       expect(whole.quota).toBe(18);
-      const streamed = await readChunks(
-        await kit.client.chat.completions.create({
-          model: 'meta/meta-llama-3-8b-instruct',
-          messages: hello,
-          stream: true,
-        }),
-      );
+      const streamed = await streamedHello('meta/meta-llama-3-8b-instruct');
       expect(streamed).toMatchObject({ content: 'Hello! How can I help?', finish: 'stop' });
       const image = await kit.client.images.generate({
         model: 'black-forest-labs/flux-schnell',
