@@ -164,25 +164,21 @@ describe.each(await availableEngines())('China providers (OpenAI-like) end to en
   });
 
   test('vendor errors keep their message: MiniMax 200 errors and a wrong Spark password', async () => {
-    const wrong = await createChannel(kit.server, {
-      name: 'mm-wrong',
-      type: 27,
-      key: 'nope',
-      base_url: mocks.minimax!.url,
-      models: 'abab-wrong',
-    });
-    const answer = (await kit.root.get(`/api/channel/test/${wrong.id}`)).body;
+    /** The channel test of a channel that holds a key the mock refuses. */
+    const testWithWrongKey = async (name: string, type: number, baseUrl: string, model: string, query = '') => {
+      const channel = await createChannel(kit.server, { name, type, key: 'nope', base_url: baseUrl, models: model });
+      return (await kit.root.get(`/api/channel/test/${channel.id}${query}`)).body;
+    };
+    const answer = await testWithWrongKey('mm-wrong', 27, mocks.minimax!.url, 'abab-wrong');
     expect(answer.success).toBe(false);
     expect(answer.message).toContain('login fail');
-    const spark = await createChannel(kit.server, {
-      name: 'xf-wrong',
-      type: 48,
-      key: 'nope',
-      base_url: mocks.xunfeiV2!.url,
-      models: 'generalv3.5-wrong',
-    });
-    expect((await kit.root.get(`/api/channel/test/${spark.id}?model=generalv3.5-wrong`)).body.message).toContain(
-      'auth no license',
+    const spark = await testWithWrongKey(
+      'xf-wrong',
+      48,
+      mocks.xunfeiV2!.url,
+      'generalv3.5-wrong',
+      '?model=generalv3.5-wrong',
     );
+    expect(spark.message).toContain('auth no license');
   });
 });
