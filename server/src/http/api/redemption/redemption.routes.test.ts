@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../../test/engines.js';
 import type { ApiClient } from '../../../../test/api-client.js';
-import { startTestServer, type TestServer } from '../../../../test/test-server.js';
-import { createTestUser, type TestUser } from '../../../../test/test-users.js';
+import { startTestServer } from '../../../../test/test-server.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
+import { createTestUser } from '../../../../test/test-users.js';
 
 describe.each(await availableEngines())('redemption codes on $label', (engine) => {
-  let server: TestServer;
-  let root: ApiClient;
-  let admin: TestUser;
-  let user: TestUser;
-  beforeAll(async () => {
-    server = await startTestServer({ engine });
-    root = await server.rootClient();
-    admin = await createTestUser(server, { role: 10 });
-    user = await createTestUser(server);
-  });
-  afterAll(async () => server?.close());
+  const server = startedForSuite(() => startTestServer({ engine }));
+  const root = startedForSuite(() => server.rootClient());
+  const admin = startedForSuite(() => createTestUser(server, { role: 10 }));
+  const user = startedForSuite(() => createTestUser(server));
 
   const create = async (body: object, client: ApiClient = admin.client) => client.post('/api/redemption/', body);
   const rowsNamed = (name: string) =>

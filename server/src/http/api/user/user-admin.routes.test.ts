@@ -1,25 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { signUp, uniqueName } from '../../../../test/account-helpers.js';
 import type { ApiClient } from '../../../../test/api-client.js';
 import { availableEngines } from '../../../../test/engines.js';
-import { startTestServer, type TestServer } from '../../../../test/test-server.js';
+import { startTestServer } from '../../../../test/test-server.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 
 describe.each(await availableEngines())('user administration on $label', (engine) => {
-  let server: TestServer;
-  let root: ApiClient;
+  const server = startedForSuite(() => startTestServer({ engine }));
+  const root = startedForSuite(() => server.rootClient());
   /** An administrator (role 10) promoted by root. */
   let admin: ApiClient;
-  let adminName: string;
+  const adminName = uniqueName('adm');
   beforeAll(async () => {
-    server = await startTestServer({ engine });
-    root = await server.rootClient();
-    adminName = uniqueName('adm');
     admin = (await signUp(server, adminName)).client;
     expect((await root.post('/api/user/manage', { username: adminName, action: 'promote' })).body.data.role).toBe(10);
     // A role change ends the user's sessions (decision 0002): sign in again as an administrator.
     await admin.login(adminName, 'password123');
   });
-  afterAll(async () => server?.close());
 
   const db = () => server.context.database.db;
   const userRow = (id: number) => db().selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
