@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { anthropicCountTokensBody, anthropicMessagesBody } from './anthropic.js';
+import { responsesCreateBody } from './responses.js';
 import { openAIModelList } from './channel.js';
 import type { Operation } from './operation.js';
 import {
@@ -88,6 +89,20 @@ export const relayOperations: Operation[] = [
   relayed('/v1/audio/translations', 'Translation to English (upload)', { form: multipartFields }),
   relayed('/v1/messages', 'Anthropic Messages API, relayed to any channel', { body: anthropicMessagesBody }),
   relayed('/v1/messages/count_tokens', 'Anthropic token count', { body: anthropicCountTokensBody }),
+  relayed('/v1/responses', 'OpenAI Responses API, relayed to any channel', { body: responsesCreateBody }),
+  ...(
+    [
+      ['GET', '/v1/responses/:id', 'A stored response'],
+      ['DELETE', '/v1/responses/:id', 'Deletes a stored response'],
+      ['GET', '/v1/responses/:id/input_items', "A stored response's input items, a page at a time"],
+    ] as const
+  ).map(([method, path, summary]): Operation => ({
+    method,
+    path,
+    summary,
+    access: 'api-key',
+    params: z.object({ id: z.string() }),
+  })),
   {
     method: 'GET',
     path: '/v1/models',

@@ -11,6 +11,7 @@ import { openAIErrorHandler } from './openai-error.js';
 import { proxyRoutes } from './proxy.routes.js';
 import { RelayEntry, type RelayEndpoint } from './relay-entry.js';
 import { busiestRoutes, relayRoutes } from './relay.routes.js';
+import { responsesFrontRoutes } from './responses-front.routes.js';
 
 /** Serves a request on Node's server before Fastify sees it; false leaves it to Fastify. */
 export type RelayFastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -34,6 +35,7 @@ export async function registerRelay(
     ...relayRoutes(context, runtime),
     ...proxyRoutes(context),
     ...anthropicFrontRoutes(context, runtime),
+    ...responsesFrontRoutes(context, runtime),
     ...modelListRoutes(runtime),
     ...dashboardRoutes(context, limits.api),
   ];

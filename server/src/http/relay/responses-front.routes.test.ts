@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startMockUpstream, type MockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
+import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
+import { startTestServer, type TestServer } from '../../../test/test-server.js';
+import { droppedHeader } from '../../relay/fronts/anthropic/dropped-header.js';
+
+const recordedChatStream = (name: string) =>
+  readFileSync(new URL(`../../relay/fronts/responses/__fixtures__/${name}`, import.meta.url), 'utf8');
+
+const usage = {
+  prompt_tokens: 37,
+  completion_tokens: 11,
+  total_tokens: 48,
+  prompt_tokens_details: { cached_tokens: 32 },
+};
+
+/** A loopback OpenAI chat upstream: recorded streams, a JSON answer when a schema is asked for, text otherwise. */
+const startChatMock = () =>
+  startMockUpstream(async (request, reply) => {
+    const body = request.json as { stream?: boolean; tools?: unknown[]; response_format?: { type: string } };
+    if (body.stream)
+      return reply.stream(
+        'text/event-stream',
+        recordedChatStream(body.tools ? 'chat-function-call-stream.sse' : 'chat-text-stream.sse'),
+      );
+    const content = body.response_format?.type === 'json_schema' ? '{"city":"Paris"}' : 'Hi there! How can I help?';
+    return reply.json(200, {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4.1',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage,
+    });
+  });
+
+const weatherTool = {
+  type: 'function' as const,
+  name: 'get_weather',
+  description: 'Current temperature of a place',
+  parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
+  strict: false,
+};
+
+describe('Responses API front (POST /v1/responses) on an OpenAI chat channel', () => {
+  let upstream: MockUpstream;
+  let server: TestServer;
+  let client: OpenAI;
+  let userId: number;
+  let tokenId: number;
+  let channelId: number;
+
+  beforeAll(async () => {
+    upstream = await startChatMock();
+    server = await startTestServer();
+    await setOption(server, 'ModelRatio', JSON.stringify({ 'gpt-4.1': 1 }));
+    await setOption(server, 'CompletionRatio', JSON.stringify({ 'gpt-4.1': 4 }));
+    channelId = (await createChannel(server, { type: 1, base_url: upstream.url, models: 'gpt-4.1' })).id;
+    userId = await createUser(server, { username: 'codex', quota: 1_000_000 });
+    const token = await createToken(server, userId);
+    tokenId = token.id;
+    client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+  });
+
+  const lastUpstreamBody = () => upstream.requests.at(-1)!.json as Record<string, unknown>;
+  /** Stored responses are written after the answer; wait until this one can be read back. */
+  const storedResponse = async (id: string) => {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        return await client.responses.retrieve(id);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    throw new Error(`${id} was never stored`);
+  };
+
+  test('a plain response, billed from the upstream usage and stored', async () => {
+    const before = await balances(server, userId, tokenId, channelId);
+    const response = await client.responses.create({ model: 'gpt-4.1', instructions: 'Be brief.', input: 'hi' });
+    expect(response).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-4.1' });
+    expect(response.output_text).toBe('Hi there! How can I help?');
+    expect(response.usage).toMatchObject({
+      input_tokens: 37,
+      output_tokens: 11,
+      total_tokens: 48,
+      input_tokens_details: { cached_tokens: 32 },
+    });
+    expect(lastUpstreamBody().messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi' },
+    ]);
+    const after = await balances(server, userId, tokenId, channelId);
+    // 37 prompt tokens + 11 completion tokens at a completion ratio of 4.
+    expect(after.userUsed - before.userUsed).toBe(37 + 11 * 4);
+    expect(after.consumeLogs - before.consumeLogs).toBe(1);
+    const stored = await storedResponse(response.id);
+    expect(stored.output).toEqual(response.output);
+    expect(stored.instructions).toBe('Be brief.');
+  });
+
+  test('a streamed response: events in order, the final response, billing', async () => {
+    const before = await balances(server, userId, tokenId);
+    const stream = client.responses.stream({ model: 'gpt-4.1', input: 'hi' });
+    const types: string[] = [];
+    stream.on('event', (event) => types.push(event.type));
+    const final = await stream.finalResponse();
+    expect(final.output_text).toBe('Hi there! How can I help?');
+    expect(types[0]).toBe('response.created');
+    expect(types.at(-1)).toBe('response.completed');
+    expect(final.usage).toMatchObject({ input_tokens: 37, output_tokens: 11 });
+    expect((await balances(server, userId, tokenId)).userUsed - before.userUsed).toBe(37 + 11 * 4);
+    expect((await storedResponse(final.id)).output_text).toBe('Hi there! How can I help?');
+  });
+
+  test('tools: the function call streams back; a built-in tool is dropped and named in a header', async () => {
+    const { data: stream, response } = await client.responses
+      .create({
+        model: 'gpt-4.1',
+        input: 'weather in Paris?',
+        tools: [weatherTool, { type: 'web_search' }],
+        stream: true,
+      })
+      .withResponse();
+    expect(response.headers.get(droppedHeader)).toBe('tools.1 (web_search)');
+    let final: OpenAI.Responses.Response | undefined;
+    for await (const event of stream) if (event.type === 'response.completed') final = event.response;
+    expect(final?.output).toEqual([
+      expect.objectContaining({
+        type: 'function_call',
+        name: 'get_weather',
+        arguments: '{"location":"Paris, France"}',
+      }),
+    ]);
+    expect(lastUpstreamBody().tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: weatherTool.description,
+          parameters: weatherTool.parameters,
+          strict: false,
+        },
+      },
+    ]);
+  });
+
+  test('text.format json_schema becomes response_format', async () => {
+    const response = await client.responses.create({
+      model: 'gpt-4.1',
+      input: 'where?',
+      text: { format: { type: 'json_schema', name: 'place', schema: { type: 'object' }, strict: true } },
+    });
+    expect(JSON.parse(response.output_text)).toEqual({ city: 'Paris' });
+    expect(lastUpstreamBody().response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'place', schema: { type: 'object' }, strict: true },
+    });
+  });
+
+  test('previous_response_id continues the stored conversation; input_items, delete and store:false', async () => {
+    const first = await client.responses.create({ model: 'gpt-4.1', input: 'my name is Ada' });
+    await storedResponse(first.id);
+    const second = await client.responses.create({
+      model: 'gpt-4.1',
+      input: 'what is my name?',
+      previous_response_id: first.id,
+    });
+    expect(lastUpstreamBody().messages).toEqual([
+      { role: 'user', content: 'my name is Ada' },
+      { role: 'assistant', content: 'Hi there! How can I help?' },
+      { role: 'user', content: 'what is my name?' },
+    ]);
+    await storedResponse(second.id);
+    const items = await client.responses.inputItems.list(second.id, { order: 'asc' });
+    expect(items.data.map((item) => item.type)).toEqual(['message', 'message', 'message']);
+    expect(await client.responses.delete(second.id)).toMatchObject({ id: second.id, deleted: true });
+    await expect(client.responses.retrieve(second.id)).rejects.toMatchObject({ status: 404 });
+
+    const unstored = await client.responses.create({ model: 'gpt-4.1', input: 'x', store: false });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(client.responses.retrieve(unstored.id)).rejects.toMatchObject({ status: 404 });
+    await expect(
+      client.responses.create({ model: 'gpt-4.1', input: 'x', previous_response_id: unstored.id }),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
+  test('a request that cannot be converted is refused with the field in param', async () => {
+    const refusal = await client.responses
+      .create({
+        model: 'gpt-4.1',
+        input: [{ role: 'user', content: [{ type: 'input_audio' } as never] }],
+      })
+      .catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 400, param: 'input.0.content.0.type' });
+  });
+});
