@@ -55,9 +55,9 @@ describe('Responses API front (POST /v1/responses) on an OpenAI chat channel', (
   beforeAll(async () => {
     upstream = await startChatMock();
     server = await startTestServer();
-    await setOption(server, 'ModelRatio', JSON.stringify({ 'gpt-4.1': 1 }));
-    await setOption(server, 'CompletionRatio', JSON.stringify({ 'gpt-4.1': 4 }));
-    channelId = (await createChannel(server, { type: 1, base_url: upstream.url, models: 'gpt-4.1' })).id;
+    await setOption(server, 'ModelRatio', JSON.stringify({ 'gpt-4.1': 1, 'gpt-5-codex': 1 }));
+    await setOption(server, 'CompletionRatio', JSON.stringify({ 'gpt-4.1': 4, 'gpt-5-codex': 4 }));
+    channelId = (await createChannel(server, { type: 1, base_url: upstream.url, models: 'gpt-4.1,gpt-5-codex' })).id;
     userId = await createUser(server, { username: 'codex', quota: 1_000_000 });
     const token = await createToken(server, userId);
     tokenId = token.id;
@@ -189,6 +189,29 @@ describe('Responses API front (POST /v1/responses) on an OpenAI chat channel', (
     await expect(
       client.responses.create({ model: 'gpt-4.1', input: 'x', previous_response_id: unstored.id }),
     ).rejects.toMatchObject({ status: 400 });
+  });
+
+  test("Codex CLI 0.169's first request streams to the end; its namespace and web_search tools are named as dropped", async () => {
+    const codexRequest = readFileSync(
+      new URL('../../relay/fronts/responses/__fixtures__/codex-0.169.0-request.json', import.meta.url),
+      'utf8',
+    );
+    const response = await fetch(`${server.url}/v1/responses`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${client.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      body: codexRequest,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get(droppedHeader)).toBe('tools.1 (namespace multi_agent_v1),tools.2 (web_search)');
+    const text = await response.text();
+    expect(text).toMatch(/^event: response\.created\n/);
+    expect(text).toMatch(/event: response\.completed\ndata: [^\n]+\n\n$/);
+    expect(lastUpstreamBody()).toMatchObject({ model: 'gpt-5-codex', stream: true, tool_choice: 'auto' });
   });
 
   test('a request that cannot be converted is refused with the field in param', async () => {
