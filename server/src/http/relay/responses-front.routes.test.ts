@@ -19,7 +19,30 @@ const usage = {
 /** A loopback OpenAI chat upstream: recorded streams, a JSON answer when a schema is asked for, text otherwise. */
 const startChatMock = () =>
   startMockUpstream(async (request, reply) => {
-    const body = request.json as { stream?: boolean; tools?: unknown[]; response_format?: { type: string } };
+    const body = request.json as {
+      stream?: boolean;
+      tools?: unknown[];
+      response_format?: { type: string };
+      max_tokens?: number;
+    };
+    if (body.stream && body.max_tokens)
+      // The model hits the output limit: OpenAI stops with finish_reason length and still reports usage.
+      return reply.stream(
+        'text/event-stream',
+        [
+          { choices: [{ index: 0, delta: { role: 'assistant', content: 'Once upon' }, finish_reason: 'length' }] },
+          {
+            choices: [],
+            usage: { prompt_tokens: 20, completion_tokens: body.max_tokens, total_tokens: 20 + body.max_tokens },
+          },
+        ]
+          .map(
+            (chunk) =>
+              `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', ...chunk })}\n\n`,
+          )
+          .join('')
+          .concat('data: [DONE]\n\n'),
+      );
     if (body.stream)
       return reply.stream(
         'text/event-stream',
@@ -117,6 +140,27 @@ describe('Responses API front (POST /v1/responses) on an OpenAI chat channel', (
     expect(final.usage).toMatchObject({ input_tokens: 37, output_tokens: 11 });
     expect((await balances(server, userId, tokenId)).userUsed - before.userUsed).toBe(37 + 11 * 4);
     expect((await storedResponse(final.id)).output_text).toBe('Hi there! How can I help?');
+  });
+
+  test('a stream cut by max_output_tokens ends in response.incomplete and is billed from its usage', async () => {
+    const before = await balances(server, userId, tokenId);
+    const stream = await client.responses.create({
+      model: 'gpt-4.1',
+      input: 'a story',
+      max_output_tokens: 3,
+      stream: true,
+    });
+    let last: OpenAI.Responses.ResponseStreamEvent | undefined;
+    for await (const event of stream) last = event;
+    expect(last).toMatchObject({
+      type: 'response.incomplete',
+      response: {
+        status: 'incomplete',
+        incomplete_details: { reason: 'max_output_tokens' },
+        usage: { output_tokens: 3 },
+      },
+    });
+    expect((await balances(server, userId, tokenId)).userUsed - before.userUsed).toBe(20 + 3 * 4);
   });
 
   test('tools: the function call streams back; a built-in tool is dropped and named in a header', async () => {
