@@ -25,6 +25,17 @@ const startChatMock = () =>
       response_format?: { type: string };
       max_tokens?: number;
     };
+    if (body.stream && JSON.stringify(body).includes('cut me off'))
+      // The upstream dies mid-answer: two chunks, then the connection closes without [DONE].
+      return reply.stream(
+        'text/event-stream',
+        [{ role: 'assistant', content: 'Half' }, { content: ' an answer' }]
+          .map(
+            (delta) =>
+              `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
+          )
+          .join(''),
+      );
     if (body.stream && body.max_tokens)
       // The model hits the output limit: OpenAI stops with finish_reason length and still reports usage.
       return reply.stream(
@@ -161,6 +172,29 @@ describe('Responses API front (POST /v1/responses) on an OpenAI chat channel', (
       },
     });
     expect((await balances(server, userId, tokenId)).userUsed - before.userUsed).toBe(20 + 3 * 4);
+  });
+
+  test('an upstream that breaks off mid-stream: response.failed with the text so far', async () => {
+    const stream = await client.responses.create({ model: 'gpt-4.1', input: 'cut me off', stream: true });
+    const types: string[] = [];
+    let last: OpenAI.Responses.ResponseStreamEvent | undefined;
+    for await (const event of stream) {
+      types.push(event.type);
+      last = event;
+    }
+    expect(types.slice(-4)).toEqual([
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.failed',
+    ]);
+    expect(last).toMatchObject({
+      response: {
+        status: 'failed',
+        error: { code: 'server_error' },
+        output: [{ status: 'incomplete', content: [{ text: 'Half an answer' }] }],
+      },
+    });
   });
 
   test('tools: the function call streams back; a built-in tool is dropped and named in a header', async () => {

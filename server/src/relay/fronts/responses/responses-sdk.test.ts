@@ -38,7 +38,10 @@ const reasoningStream = [
   { reasoning_content: 'greet back.' },
   { content: 'Hello!' },
 ]
-  .map((delta) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`)
+  .map((delta, index, deltas) => {
+    const finishReason = index === deltas.length - 1 ? 'stop' : null;
+    return `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+  })
   .join('')
   .concat('data: [DONE]\n\n');
 
@@ -133,6 +136,7 @@ describe('the official openai SDK reads what the Responses converters write', ()
     const final = await stream.finalResponse();
     expect(summary).toBe('Greeted; greet back.');
     expect(final.output_text).toBe('Hello!');
+    expect(final.status).toBe('completed');
     expect(final.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: summary }] });
   });
 });

@@ -166,12 +166,21 @@ describe('chat chunks as the Responses event sequence', () => {
     expect(writer.result?.status).toBe('failed');
   });
 
-  test('a stream with no content still opens and completes the response', () => {
-    const writer = new ResponsesEventWriter({ id: 'resp_x', createdAt: 1, request: { model: 'm' } });
-    expect(events([...writer.end()].join('')).map((event) => event.type)).toEqual([
+  test('a stream that stops without a finish reason or usage (the upstream broke off) ends in response.failed', () => {
+    const context = { id: 'resp_x', createdAt: 1, request: { model: 'm' } };
+    const writer = new ResponsesEventWriter(context);
+    const converted = events(
+      writer.payload(JSON.stringify({ choices: [{ index: 0, delta: { content: 'Half' }, finish_reason: null }] })) +
+        writer.payload('[DONE]'),
+    );
+    expect(converted.at(-1)).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', error: { code: 'server_error' }, output: [{ status: 'incomplete' }] },
+    });
+    expect(events([...new ResponsesEventWriter(context).end()].join('')).map((event) => event.type)).toEqual([
       'response.created',
       'response.in_progress',
-      'response.completed',
+      'response.failed',
     ]);
   });
 });

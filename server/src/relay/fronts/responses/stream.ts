@@ -201,9 +201,18 @@ export class ResponsesEventWriter {
     return isObject(chunk) ? [...this.accept(chunk)].join('') : '';
   }
 
-  /** The closing events: the open item's done events, then response.completed or response.incomplete. */
+  /**
+   * The closing events: the open item's done events, then response.completed or response.incomplete
+   * (response.failed when the upstream broke off).
+   */
   *end(): Iterable<string> {
     if (this.ended) return;
+    // Every chat upstream ends with a finish reason, the usage chunk or both; the relay's own [DONE] after
+    // neither means the upstream broke off, and the client must not take the text so far for the answer.
+    if (this.finishReason === null && this.usage === undefined) {
+      yield* this.fail("the upstream's stream ended before the answer was finished");
+      return;
+    }
     yield* this.start();
     const ending = responseEnding(this.finishReason);
     yield* this.close(ending.status === 'completed' ? 'completed' : 'incomplete');
