@@ -174,7 +174,8 @@ describe('Responses API front (POST /v1/responses) on an OpenAI chat channel', (
     expect((await balances(server, userId, tokenId)).userUsed - before.userUsed).toBe(20 + 3 * 4);
   });
 
-  test('an upstream that breaks off mid-stream: response.failed with the text so far', async () => {
+  test('an upstream that breaks off mid-stream: response.failed with the text so far, still billed', async () => {
+    const before = await balances(server, userId, tokenId);
     const stream = await client.responses.create({ model: 'gpt-4.1', input: 'cut me off', stream: true });
     const types: string[] = [];
     let last: OpenAI.Responses.ResponseStreamEvent | undefined;
@@ -195,6 +196,8 @@ describe('Responses API front (POST /v1/responses) on an OpenAI chat channel', (
         output: [{ status: 'incomplete', content: [{ text: 'Half an answer' }] }],
       },
     });
+    // The upstream reported no usage: the relay bills what it counted itself, never nothing.
+    expect((await balances(server, userId, tokenId)).userUsed - before.userUsed).toBeGreaterThan(0);
   });
 
   test('tools: the function call streams back; a built-in tool is dropped and named in a header', async () => {
