@@ -78,6 +78,10 @@ const storedResponseObject = (stored: StoredResponse) => ({
  */
 export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime): RelayRoute[] {
   const db = context.database.db;
+  // Responses are written after their answer went out; a client continuing one at once (a tool loop) must
+  // still find it, so reads of an id wait for its write on this node first.
+  const saving = new Map<string, Promise<void>>();
+  const saved = (id: string | null | undefined) => (id ? saving.get(id) : undefined);
   const endpoint = (handle: RelayEndpoint['handle']): RelayEndpoint => ({
     bodyLimitBytes,
     handle,
@@ -88,16 +92,17 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
     const body = parseCreateBody(raw);
     const now = nowSeconds();
     const input = inputItemsOf(body.input);
+    await saved(body.previous_response_id);
     const items = body.previous_response_id
       ? await conversationAfterOrThrow(db, principal.user.id, body.previous_response_id, input, now)
       : input;
     const { chat, dropped } = responsesToChatRequest(body, items);
     assertModelAllowed(principal.token, chat.model);
     const responseContext: ResponseContext = { id: responseId(), createdAt: now, request: body };
-    // Stored after the answer went out; a failed write costs the client only its previous_response_id.
+    // A failed write costs the client only its previous_response_id.
     const store = (response: ResponsesResponse) => {
       if (body.store === false) return;
-      saveResponse(db, {
+      const write = saveResponse(db, {
         id: response.id,
         userId: principal.user.id,
         tokenId: principal.token.id,
@@ -108,7 +113,10 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
         outputItems: response.output as unknown as JsonObject[],
         usage: response.usage as unknown as JsonObject | null,
         settings: storedFields(response),
-      }).catch((error: unknown) => context.logger.warn({ err: error, requestId }, 'storing a response failed'));
+      })
+        .catch((error: unknown) => context.logger.warn({ err: error, requestId }, 'storing a response failed'))
+        .finally(() => saving.delete(response.id));
+      saving.set(response.id, write);
     };
     const value = chat as unknown as Record<string, unknown>;
     const job: RelayJob = {
@@ -132,6 +140,7 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
   });
 
   const storedOrThrow = async (userId: number, id: string | undefined) => {
+    await saved(id);
     const stored = id ? await findResponseOfUser(db, userId, id, nowSeconds()) : undefined;
     if (!stored) throw responseNotFound(id ?? '');
     return stored;
@@ -141,6 +150,7 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
   });
   const remove = endpoint(async ({ principal, params, reply }) => {
     const id = params.id ?? '';
+    await saved(id);
     if (!(await deleteResponseOfUser(db, principal.user.id, id))) throw responseNotFound(id);
     sendJson(reply, 200, { id, object: 'response', deleted: true });
   });
