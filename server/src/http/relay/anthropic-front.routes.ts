@@ -18,17 +18,17 @@ import {
 } from '../../relay/fronts/anthropic/request.js';
 import { chatCompletionToAnthropic } from '../../relay/fronts/anthropic/response.js';
 import { AnthropicEventWriter } from '../../relay/fronts/anthropic/stream.js';
-import type { FrontOutput, RelayJob } from '../../relay/pipeline/relay-job.js';
+import type { FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
 import { relayErrors } from '../../relay/relay-errors.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
 import { countMessages } from '../../relay/tokenizer/count-tokens.js';
 import { isUpstreamError } from '../../relay/upstream-error.js';
 import { anthropicBodyProblem, anthropicCountTokensBody, anthropicMessagesBody } from './anthropic-front.schema.js';
+import { frontChatJob, parseJsonBody } from './front-job.js';
 import { relayLanguage, type ErrorAnswer } from './openai-error.js';
 import type { RelayEndpoint, RelayRoute } from './relay-entry.js';
 import { sendJson } from './relay-entry.js';
-import { cancelOnClose } from './relay.routes.js';
 
 const bodyLimitBytes = 32 * 1024 * 1024;
 
@@ -55,13 +55,7 @@ function anthropicAuthorization(headers: IncomingHttpHeaders): string | undefine
 }
 
 function parseBody<T extends z.ZodTypeAny>(raw: Buffer, schema: T): z.infer<T> {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw relayErrors.invalidRequest('the request body is not valid JSON');
-  }
-  const checked = schema.safeParse(value);
+  const checked = schema.safeParse(parseJsonBody(raw));
   if (!checked.success) throw relayErrors.invalidRequest(anthropicBodyProblem(checked.error));
   return checked.data;
 }
@@ -105,21 +99,7 @@ export function anthropicFrontRoutes(context: AppContext, runtime: RelayRuntime)
     const body = parseBody(raw, anthropicMessagesBody) as AnthropicFrontRequest;
     const chat = anthropicToChatRequest(body, anthropicClientHeaders(request.headers));
     assertModelAllowed(principal.token, chat.model);
-    const value = chat as unknown as Record<string, unknown>;
-    const job: RelayJob = {
-      context,
-      runtime,
-      principal,
-      mode: 'chat',
-      path: '/v1/chat/completions',
-      query: '',
-      requestId,
-      startedAt: performance.now(),
-      model: chat.model,
-      stream: chat.stream === true,
-      body: { kind: 'json', value, raw: Buffer.from(JSON.stringify(value)), filled: false },
-      clientHeaders: { contentType: 'application/json' },
-      cancel: cancelOnClose(reply),
+    const job = frontChatJob(context, runtime, { principal, requestId, reply }, chat, {
       reply: reportingDropped(reply, droppedForOtherChannels(body), chat),
       front: anthropicOutput(
         chat.model,
@@ -129,7 +109,7 @@ export function anthropicFrontRoutes(context: AppContext, runtime: RelayRuntime)
       // prefer Claude channels (the others answer without them).
       channelLimit: anthropicChannelLimit(documentReaders(body.messages), hasServerTools(body), chat.model),
       maxWebSearches: maxWebSearches(body),
-    };
+    });
     await relayText(job);
   });
   const countTokens = front(async ({ body: raw, reply }) => {

@@ -23,14 +23,13 @@ import {
 } from '../../relay/fronts/responses/response.js';
 import { ResponsesEventWriter } from '../../relay/fronts/responses/stream.js';
 import type { ResponsesRequest, ResponsesResponse } from '../../relay/fronts/responses/types.js';
-import type { FrontOutput, RelayJob } from '../../relay/pipeline/relay-job.js';
+import type { FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
-import { relayErrors } from '../../relay/relay-errors.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
+import { frontChatJob, parseJsonBody } from './front-job.js';
 import { openAIErrorAnswer, type ErrorAnswer } from './openai-error.js';
 import type { RelayEndpoint, RelayRoute } from './relay-entry.js';
 import { sendJson } from './relay-entry.js';
-import { cancelOnClose } from './relay.routes.js';
 import { responsesBodyProblem, responsesCreateBody } from './responses-front.schema.js';
 
 const bodyLimitBytes = 32 * 1024 * 1024;
@@ -43,13 +42,7 @@ const responsesErrorAnswer: ErrorAnswer = (error, requestId, acceptLanguage, log
 };
 
 function parseCreateBody(raw: Buffer): ResponsesRequest {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw relayErrors.invalidRequest('the request body is not valid JSON');
-  }
-  const checked = responsesCreateBody.safeParse(value);
+  const checked = responsesCreateBody.safeParse(parseJsonBody(raw));
   if (checked.success) return checked.data as ResponsesRequest;
   const problem = responsesBodyProblem(checked.error);
   throw new ResponsesRequestError(problem.param, problem.detail);
@@ -118,24 +111,10 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
         .finally(() => saving.delete(response.id));
       saving.set(response.id, write);
     };
-    const value = chat as unknown as Record<string, unknown>;
-    const job: RelayJob = {
-      context,
-      runtime,
-      principal,
-      mode: 'chat',
-      path: '/v1/chat/completions',
-      query: '',
-      requestId,
-      startedAt: performance.now(),
-      model: chat.model,
-      stream: chat.stream === true,
-      body: { kind: 'json', value, raw: Buffer.from(JSON.stringify(value)), filled: false },
-      clientHeaders: { contentType: 'application/json' },
-      cancel: cancelOnClose(reply),
+    const job = frontChatJob(context, runtime, { principal, requestId, reply }, chat, {
       reply: reportingDropped(reply, dropped, chat),
       front: responsesOutput(responseContext, store),
-    };
+    });
     await relayText(job);
   });
 
