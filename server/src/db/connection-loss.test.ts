@@ -119,8 +119,10 @@ describe.runIf(serverEngines.length > 0).each(serverEngines)('a $name node whose
     expect(error).toBeInstanceOf(Error);
     expect(Date.now() - started).toBeLessThan(10_000);
     // The idle sessions end a moment after the busy one; a query sent on one in that moment fails (never
-    // retried: it may have been a write). Once the database has ended them, the next calls succeed.
+    // retried: it may have been a write). Once the database has ended them and the pool has read the news
+    // (the ended sessions' connections closed), the next calls succeed.
     await waitFor('the sessions are gone', async () => (await admin.sessions()) === 0);
+    await waitFor('the pool has dropped them', async () => server.context.database.poolStats?.().open === 0);
     await servesAgain();
   });
 
