@@ -3,11 +3,13 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './app';
 import { startI18n } from './i18n';
+import { keepInviteCodeOfVisit } from './lib/invite-code';
 import { bindNavigator } from './lib/navigation';
 import { createAppRouter } from './routes';
 import './styles.css';
 
 async function start(): Promise<void> {
+  keepInviteCodeOfVisit(window.location);
   await startI18n();
   const router = createAppRouter();
   bindNavigator((path, options) => router.navigate(path, options));

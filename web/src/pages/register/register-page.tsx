@@ -8,6 +8,7 @@ import { AuthCard } from '../../components/auth-card/auth-card';
 import { TurnstileWidget } from '../../components/turnstile/turnstile-widget';
 import { useCountdown } from '../../hooks/use-countdown';
 import { MIN_PASSWORD_LENGTH, RESEND_SECONDS } from '../../lib/limits';
+import { keepInviteCode } from '../../lib/invite-code';
 import { notify } from '../../lib/notify';
 import { StorageKey } from '../../lib/storage-keys';
 import { useStatus } from '../../stores/status.store';
@@ -34,10 +35,7 @@ export default function RegisterPage() {
   const turnstileOn = !!status.turnstile_check;
   const emailVerification = !!status.email_verification;
 
-  useEffect(() => {
-    const aff = searchParams.get('aff');
-    if (aff) localStorage.setItem(StorageKey.aff, aff);
-  }, [searchParams]);
+  useEffect(() => keepInviteCode(searchParams.get('aff')), [searchParams]);
 
   const botCheckPending = () => {
     if (turnstileOn && !turnstileToken) {
