@@ -53,7 +53,8 @@ export function PersonalSetting() {
     try {
       const user = await fetchSelf();
       setSelf(user);
-      form.setFieldsValue({ username: user.username, display_name: user.display_name, password: '' });
+      // The password fields start empty; leaving them alone keeps what the user typed while this loaded.
+      form.setFieldsValue({ username: user.username, display_name: user.display_name });
     } catch {
       // shown by the common handler
     }
