@@ -43,8 +43,19 @@ export function logFilter(filters: LogFilters) {
 export type LogPosition =
   { page: number } | { beforeId: number; createdAt?: number } | { afterId: number; createdAt?: number };
 
-/** True when the filters bound the time: such lists run in (created_at, id) order, see listLogs. */
-const boundsTime = (filters: LogFilters) => Boolean(filters.startTimestamp || filters.endTimestamp);
+/**
+ * True when the filters bound only the time: such lists run in (created_at, id) order, see listLogs. With any
+ * other filter the list stays in id order on that filter's (column, id) index: in time order SQLite sorted
+ * every matching row per page (an export of three days' consume logs took 10 minutes instead of 7 s).
+ */
+const boundsOnlyTime = (filters: LogFilters) =>
+  Boolean(filters.startTimestamp || filters.endTimestamp) &&
+  filters.userId === undefined &&
+  !filters.type &&
+  !filters.username &&
+  !filters.tokenName &&
+  !filters.modelName &&
+  !filters.channel;
 
 /**
  * The created_at of a cursor row; for a row deleted since (retention), that of the nearest row on the side
@@ -64,11 +75,11 @@ async function cursorTime(db: Db, id: number, older: boolean): Promise<number | 
 /**
  * One page of matching logs, newest first: `limit` rows (10 by default, as one-api).
  *
- * Without a time bound the list runs in id order: a cursor reads `id < beforeId order by id desc` (or
- * `id > afterId`, read upwards and turned round), a range scan of a (filter column, id) index (migration
- * 2026_11_25_1200), as cheap on page 10,000 as on page 1. With a time bound it runs in (created_at, id)
- * order on the created_at index: in id order PostgreSQL walked the primary key back from the newest row to
- * a day a month ago (0.5 s at 10M rows), as it cannot know that ids grow with time. Both orders are newest
+ * The list runs in id order: a cursor reads `id < beforeId order by id desc` (or `id > afterId`, read upwards
+ * and turned round), a range scan of a (filter column, id) index (migration 2026_11_25_1200), as cheap on page
+ * 10,000 as on page 1. Filtered by time alone it runs in (created_at, id) order on the created_at index: in id
+ * order PostgreSQL walked the primary key back from the newest row to a day a month ago (0.5 s at 10M rows),
+ * as it cannot know that ids grow with time. Both orders are newest
  * first; they differ only for rows written out of time order (imports), where the time order is the right one.
  * A page number still works for one-api's clients: the offset walks only ids and the rows are then fetched
  * by id.
@@ -81,7 +92,7 @@ export async function listLogs(
 ): Promise<LogRow[]> {
   const at = typeof position === 'number' ? { page: position } : position;
   const matching = db.selectFrom('logs').where(logFilter(filters));
-  if (!boundsTime(filters)) {
+  if (!boundsOnlyTime(filters)) {
     if ('beforeId' in at)
       return matching.selectAll().where('id', '<', at.beforeId).orderBy('id', 'desc').limit(limit).execute();
     if ('afterId' in at) {
@@ -106,14 +117,14 @@ export async function listLogs(
   }
   const page = 'page' in at ? at.page : 0;
   const newestFirst = <Q extends { orderBy: (column: 'created_at' | 'id', direction: 'desc') => Q }>(query: Q) =>
-    boundsTime(filters) ? query.orderBy('created_at', 'desc').orderBy('id', 'desc') : query.orderBy('id', 'desc');
+    boundsOnlyTime(filters) ? query.orderBy('created_at', 'desc').orderBy('id', 'desc') : query.orderBy('id', 'desc');
   if (page === 0) return newestFirst(matching.selectAll()).limit(limit).execute();
   const ids = newestFirst(matching.select(['id', 'created_at']))
     .limit(limit)
     .offset(page * limit);
   const rows = db.selectFrom(ids.as('page')).innerJoin('logs', 'logs.id', 'page.id').selectAll('logs');
   return (
-    boundsTime(filters)
+    boundsOnlyTime(filters)
       ? rows.orderBy('logs.created_at', 'desc').orderBy('logs.id', 'desc')
       : rows.orderBy('logs.id', 'desc')
   ).execute();
