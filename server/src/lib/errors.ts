@@ -26,4 +26,3 @@ export const invalidParameter = (detail?: string) =>
     zh: detail ? `无效的参数：${detail}` : '无效的参数',
     en: detail ? `invalid parameter: ${detail}` : 'invalid parameter',
   });
-

@@ -5,4 +5,3 @@ export function languageOf(acceptLanguage: string | undefined): Language {
   if (!acceptLanguage) return 'zh';
   return acceptLanguage.trim().toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
-

@@ -52,4 +52,3 @@ export async function startI18n(): Promise<void> {
   await i18n.changeLanguage(language);
   document.documentElement.lang = language;
 }
-

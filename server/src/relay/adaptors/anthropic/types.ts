@@ -150,11 +150,6 @@ export interface ClaudeResponse {
   usage: ClaudeUsage;
 }
 
-export interface ClaudeErrorBody {
-  type: 'error';
-  error: { type: string; message: string };
-}
-
 /** The events of a Messages stream (the `data:` JSON; its `type` equals the SSE event name). */
 export type ClaudeStreamEvent =
   | { type: 'message_start'; message: ClaudeResponse }

@@ -1,4 +1,4 @@
-import type { RelayCall, RelayMode, UpstreamRequest } from '../../adaptor.js';
+import type { RelayCall, RelayMode } from '../../adaptor.js';
 
 /** How an OpenAI-compatible upstream lays out its URLs and headers (data, not code: STYLE §3.5). */
 export interface OpenAIUrlRules {

@@ -4,11 +4,6 @@
  * reference is the `openai` package's `resources/responses/responses.d.ts`.
  */
 
-export interface ResponsesInputText {
-  type: 'input_text' | 'output_text';
-  text: string;
-}
-
 /** A content part of an input message (`input_text`, `input_image`, `input_file`, `output_text`, `refusal` …). */
 export type ResponsesContentPart = { type: string; [field: string]: unknown };
 
