@@ -16,3 +16,4 @@ export * from './responses.js';
 export * from './status.js';
 export * from './token.js';
 export * from './user.js';
+export { notImplementedRoutes } from './relay-operations.js';

@@ -1,3 +1,4 @@
+import { notImplementedRoutes } from '@modelgate/wire';
 import type { AppContext } from '../../context.js';
 import type { RelayMode } from '../../relay/adaptor.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
@@ -53,35 +54,6 @@ async function runRelay(context: AppContext, runtime: RelayRuntime, mode: RelayM
   await (textModes.has(mode) ? relayText(job) : relayMedia(job));
 }
 
-const notImplemented = [
-  ['POST', '/v1/edits'],
-  ['GET', '/v1/files'],
-  ['POST', '/v1/files'],
-  ['DELETE', '/v1/files/:id'],
-  ['GET', '/v1/files/:id'],
-  ['GET', '/v1/files/:id/content'],
-  ['POST', '/v1/fine_tuning/jobs'],
-  ['GET', '/v1/fine_tuning/jobs'],
-  ['GET', '/v1/fine_tuning/jobs/:id'],
-  ['POST', '/v1/fine_tuning/jobs/:id/cancel'],
-  ['GET', '/v1/fine_tuning/jobs/:id/events'],
-  ['DELETE', '/v1/models/:model'],
-  ['POST', '/v1/assistants'],
-  ['GET', '/v1/assistants'],
-  ['GET', '/v1/assistants/:id'],
-  ['POST', '/v1/assistants/:id'],
-  ['DELETE', '/v1/assistants/:id'],
-  ['POST', '/v1/threads'],
-  ['GET', '/v1/threads/:id'],
-  ['POST', '/v1/threads/:id'],
-  ['DELETE', '/v1/threads/:id'],
-  ['POST', '/v1/threads/:id/messages'],
-  ['GET', '/v1/threads/:id/messages'],
-  ['POST', '/v1/threads/:id/runs'],
-  ['GET', '/v1/threads/:id/runs'],
-  ['POST', '/v1/threads/runs'],
-] as const;
-
 /** The relaying routes of /v1 (server-behaviour §4.1), and the OpenAI ones one-api never served. */
 export function relayRoutes(context: AppContext, runtime: RelayRuntime): RelayRoute[] {
   const route = (path: string, mode: RelayMode, bodyLimitBytes = jsonLimitBytes): RelayRoute => ({
@@ -107,6 +79,6 @@ export function relayRoutes(context: AppContext, runtime: RelayRuntime): RelayRo
     route('/v1/audio/speech', 'audio-speech'),
     route('/v1/audio/transcriptions', 'audio-transcription', uploadLimitBytes),
     route('/v1/audio/translations', 'audio-translation', uploadLimitBytes),
-    ...notImplemented.map(([method, path]): RelayRoute => ({ method, path, endpoint: refused })),
+    ...notImplementedRoutes.map(([method, path]): RelayRoute => ({ method, path, endpoint: refused })),
   ];
 }
