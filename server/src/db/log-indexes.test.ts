@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { availableEngines } from '../../test/engines.js';
 import { startTestServer } from '../../test/test-server.js';
+import { listLogs } from '../domain/log/log.repository.js';
 import { up as dropRedundantLogIndexes } from './migrations/2026_11_21_0800_drop_redundant_log_indexes.js';
 import { indexExists } from './schema-helpers.js';
 
@@ -26,4 +27,25 @@ describe.each(await availableEngines())('consume log indexes on $label', (engine
       await server.close();
     }
   });
+});
+
+test("on SQLite a page number walks a narrow index of ids, not the logs' rows, and lands on the same rows", async () => {
+  const server = await startTestServer({ engine: { name: 'sqlite', redis: false, label: 'sqlite' } });
+  try {
+    const sqlite = server.context.database.sqlite!;
+    const insert = sqlite.prepare("insert into logs (user_id, created_at, type, content) values (1, ?, 2, 'call')");
+    sqlite.transaction(() => {
+      for (let index = 0; index < 300; index++) insert.run(1_700_000_000 + index);
+    })();
+    const plan = sqlite
+      .prepare('explain query plan select id from logs order by id desc limit 10 offset 200')
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail).join(' ')).toContain('COVERING INDEX idx_logs_id');
+
+    const all = sqlite.prepare('select id from logs order by id desc').all() as Array<{ id: number }>;
+    const page = await listLogs(server.context.database.db, {}, 20);
+    expect(page.map((row) => row.id)).toEqual(all.slice(200, 210).map((row) => row.id));
+  } finally {
+    await server.close();
+  }
 });

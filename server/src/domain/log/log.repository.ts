@@ -119,7 +119,10 @@ export async function listLogs(
   const newestFirst = <Q extends { orderBy: (column: 'created_at' | 'id', direction: 'desc') => Q }>(query: Q) =>
     boundsOnlyTime(filters) ? query.orderBy('created_at', 'desc').orderBy('id', 'desc') : query.orderBy('id', 'desc');
   if (page === 0) return newestFirst(matching.selectAll()).limit(limit).execute();
-  const ids = newestFirst(matching.select(['id', 'created_at']))
+  // Only the columns of the walked index, so the offset never reads whole rows (migration 2026_11_25_1500).
+  const ids = (
+    boundsOnlyTime(filters) ? newestFirst(matching.select(['id', 'created_at'])) : newestFirst(matching.select('id'))
+  )
     .limit(limit)
     .offset(page * limit);
   const rows = db.selectFrom(ids.as('page')).innerJoin('logs', 'logs.id', 'page.id').selectAll('logs');
