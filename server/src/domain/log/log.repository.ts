@@ -119,17 +119,25 @@ export async function listLogs(
   const newestFirst = <Q extends { orderBy: (column: 'created_at' | 'id', direction: 'desc') => Q }>(query: Q) =>
     boundsOnlyTime(filters) ? query.orderBy('created_at', 'desc').orderBy('id', 'desc') : query.orderBy('id', 'desc');
   if (page === 0) return newestFirst(matching.selectAll()).limit(limit).execute();
-  // Only the columns of the walked index, so the offset never reads whole rows (migration 2026_11_25_1500).
-  const ids = (
+  // Only the columns of the walked index, so the offset never reads whole rows (migration 2026_11_25_1500);
+  // then the page's rows by id. Two statements: joined to the offset as a derived table, SQLite's planner
+  // scanned every log for the join, and MySQL takes no LIMIT in an IN subquery.
+  const ids = await (
     boundsOnlyTime(filters) ? newestFirst(matching.select(['id', 'created_at'])) : newestFirst(matching.select('id'))
   )
     .limit(limit)
-    .offset(page * limit);
-  const rows = db.selectFrom(ids.as('page')).innerJoin('logs', 'logs.id', 'page.id').selectAll('logs');
-  return (
-    boundsOnlyTime(filters)
-      ? rows.orderBy('logs.created_at', 'desc').orderBy('logs.id', 'desc')
-      : rows.orderBy('logs.id', 'desc')
+    .offset(page * limit)
+    .execute();
+  if (ids.length === 0) return [];
+  return newestFirst(
+    db
+      .selectFrom('logs')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        ids.map((row) => row.id),
+      ),
   ).execute();
 }
 
