@@ -53,7 +53,13 @@ export default function UsageChart({ points, granularity, renderQuota, emptyText
         <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis dataKey="label" tick={{ fontSize: 11 }} />
-          <YAxis tickFormatter={(value: number) => renderQuota(value)} tick={{ fontSize: 11 }} width={72} />
+          {/* Quota comes in whole units: a tick between two units would name an amount no call can cost. */}
+          <YAxis
+            allowDecimals={false}
+            tickFormatter={(value: number) => renderQuota(value)}
+            tick={{ fontSize: 11 }}
+            width={80}
+          />
           <Tooltip formatter={(value) => renderQuota(Number(value))} />
           <Legend />
           {models.map((model, index) => (
