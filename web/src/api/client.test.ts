@@ -1,6 +1,6 @@
-import { AxiosError, AxiosHeaders } from 'axios';
+import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../i18n';
+import { changeLanguage, initI18n } from '../i18n';
 import { bindNavigator } from '../lib/navigation';
 import { notify } from '../lib/notify';
 import { ApiError, client, handleHttpError, request } from './client';
@@ -86,5 +86,20 @@ describe('request', () => {
     await expect(request<number[]>({ url: '/api/x', adapter })).resolves.toEqual([1, 2]);
     await expect(request({ url: '/api/x', adapter })).rejects.toBeInstanceOf(ApiError);
     expect(error).toHaveBeenLastCalledWith('nope');
+  });
+});
+
+describe('the console language', () => {
+  it('goes with every call as Accept-Language and follows a language change', async () => {
+    const sent: unknown[] = [];
+    const adapter = vi.fn(async (config: InternalAxiosRequestConfig) => {
+      sent.push(config.headers.get('Accept-Language'));
+      return { data: { success: true, message: '', data: null }, status: 200, statusText: '', headers: {}, config };
+    });
+    await request({ url: '/api/x', adapter });
+    await changeLanguage('en');
+    await request({ url: '/api/x', adapter });
+    await changeLanguage('zh-CN');
+    expect(sent).toEqual(['zh-CN', 'en']);
   });
 });

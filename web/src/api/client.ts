@@ -20,6 +20,20 @@ export const client = axios.create({
   xsrfHeaderName: 'X-XSRF-TOKEN',
 });
 
+/**
+ * The console's language as an Accept-Language value, sent with every call: the server words its messages
+ * (toasts, CSV headings) by this header, and the browser's own header names the browser's language, not the
+ * one chosen in the console. Accept-Language is a header scripts may set, so no header of our own is needed.
+ */
+export const consoleLanguageHeaders = (): Record<string, string> => ({
+  'Accept-Language': i18n.resolvedLanguage ?? i18n.language ?? 'zh-CN',
+});
+
+client.interceptors.request.use((config) => {
+  for (const [name, value] of Object.entries(consoleLanguageHeaders())) config.headers.set(name, value);
+  return config;
+});
+
 /** A failed call; `shown` says whether the common handler already told the user. */
 export class ApiError extends Error {
   constructor(

@@ -2,14 +2,16 @@ import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { LogEntry } from '../../api/log';
+import { translateLogContent } from '../../lib/log-content';
 import { formatTimestamp } from '../../lib/time';
 import { LogTypeTag } from './log-type-tag';
 
-/** Columns of the log table; channel and username only for admins. */
+/** Columns of the log table; channel and username only for admins; details in the console's language. */
 export function logColumns(
   t: TFunction,
   admin: boolean,
   renderQuota: (quota: number) => string,
+  language: string,
 ): ColumnsType<LogEntry> {
   const columns: ColumnsType<LogEntry> = [
     {
@@ -52,7 +54,7 @@ export function logColumns(
       dataIndex: 'content',
       render: (content: string) => (
         <Typography.Paragraph style={{ margin: 0, maxWidth: 420 }} ellipsis={{ rows: 2, expandable: true }}>
-          {content}
+          {translateLogContent(content, t, language)}
         </Typography.Paragraph>
       ),
     },

@@ -1,3 +1,5 @@
+import { consoleLanguageHeaders } from '../../api/client';
+
 /** Progress of a CSV download: rows and bytes received so far, and the rows expected when the server knows. */
 export interface DownloadProgress {
   rows: number;
@@ -51,7 +53,7 @@ export async function downloadCsv(
   signal?: AbortSignal,
   fetcher: typeof fetch = fetch,
 ): Promise<{ blob: Blob; fileName: string }> {
-  const response = await fetcher(url, { credentials: 'same-origin', signal });
+  const response = await fetcher(url, { credentials: 'same-origin', signal, headers: consoleLanguageHeaders() });
   if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/csv'))
     throw new Error(await failureMessage(response));
   const total = response.headers.get('x-total-count');

@@ -1,11 +1,18 @@
-import { Button, Col, DatePicker, Form, Input, Row, Select } from 'antd';
+import { DownOutlined, FilterOutlined, UpOutlined } from '@ant-design/icons';
+import { Button, Col, DatePicker, Flex, Form, Input, Row, Select, Tag } from 'antd';
 import dayjs from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LogFilters } from '../../api/log';
+import { useWindowWidth } from '../../hooks/use-media';
+import { NARROW_SCREEN_PX } from '../../lib/menu';
+import { countSetFilters } from './log-range';
 import { LOG_TYPES } from './log-type-tag';
 
 export interface LogFilterBarProps {
   value: LogFilters;
+  /** The filters the page started with; a field that differs from them counts as set. */
+  defaults: LogFilters;
   admin: boolean;
   onChange: (next: LogFilters) => void;
   onApply: () => void;
@@ -13,14 +20,45 @@ export interface LogFilterBarProps {
 
 const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
-/** The log filters: type, token, model, time range, and for admins username and channel. */
-export function LogFilterBar({ value, admin, onChange, onApply }: LogFilterBarProps) {
+/**
+ * The log filters: type, token, model, time range, and for admins username and channel. On a phone the seven
+ * fields would push the first log more than a screen down, so they fold behind a toggle that says how many are set.
+ */
+export function LogFilterBar({ value, defaults, admin, onChange, onApply }: LogFilterBarProps) {
   const { t } = useTranslation();
+  const narrow = useWindowWidth() <= NARROW_SCREEN_PX;
+  const [open, setOpen] = useState(false);
   const set = <K extends keyof LogFilters>(key: K, next: LogFilters[K]) => onChange({ ...value, [key]: next });
   const column = { xs: 24, sm: 12, lg: 6 };
+  const setCount = countSetFilters(value, defaults, admin);
+  const apply = (
+    <Button type="primary" htmlType="submit">
+      {t('log.filter.apply')}
+    </Button>
+  );
   return (
     <Form layout="vertical" onFinish={onApply}>
-      <Row gutter={12}>
+      {narrow && (
+        <Flex gap={8} align="center" wrap style={{ marginBottom: open ? 12 : 0 }}>
+          <Button
+            icon={<FilterOutlined />}
+            aria-expanded={open}
+            aria-controls="log-filter-fields"
+            onClick={() => setOpen(!open)}
+          >
+            {t('log.filter.toggle')}
+            {open ? <UpOutlined /> : <DownOutlined />}
+          </Button>
+          {setCount > 0 && (
+            <Tag color="blue" data-testid="log-filter-count">
+              {t('log.filter.setCount', { count: setCount })}
+            </Tag>
+          )}
+          <span style={{ marginInlineStart: 'auto' }}>{apply}</span>
+        </Flex>
+      )}
+      {/* Folded by style, not unmounted, so typed values stay; antd's row would override a hidden attribute. */}
+      <Row gutter={12} id="log-filter-fields" style={narrow && !open ? { display: 'none' } : undefined}>
         <Col {...column}>
           <Form.Item label={t('log.filter.type')}>
             <Select
@@ -104,13 +142,11 @@ export function LogFilterBar({ value, admin, onChange, onApply }: LogFilterBarPr
             </Col>
           </>
         )}
-        <Col {...column} style={{ display: 'flex', alignItems: 'flex-end' }}>
-          <Form.Item>
-            <Button type="primary" htmlType="submit">
-              {t('log.filter.apply')}
-            </Button>
-          </Form.Item>
-        </Col>
+        {!narrow && (
+          <Col {...column} style={{ display: 'flex', alignItems: 'flex-end' }}>
+            <Form.Item>{apply}</Form.Item>
+          </Col>
+        )}
       </Row>
     </Form>
   );

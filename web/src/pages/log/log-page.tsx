@@ -17,13 +17,15 @@ const UsageChart = lazy(() => import('./usage-chart'));
 
 /** Usage logs (/log): filters, consumption figure, usage chart by model, paged table. */
 export default function LogPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const admin = isAdmin(useUser());
   const renderQuota = useRenderQuota();
-  const [draft, setDraft] = useState(() => defaultLogFilters());
+  const [defaults] = useState(() => defaultLogFilters());
+  const [draft, setDraft] = useState(defaults);
   const [applied, setApplied] = useState<AppliedLogFilters>({ filters: draft, run: 0 });
   const data = useLogData(applied, admin);
-  const columns = useMemo(() => logColumns(t, admin, renderQuota), [t, admin, renderQuota]);
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  const columns = useMemo(() => logColumns(t, admin, renderQuota, language), [t, admin, renderQuota, language]);
 
   return (
     <>
@@ -31,6 +33,7 @@ export default function LogPage() {
       <Card style={{ marginBottom: 12 }}>
         <LogFilterBar
           value={draft}
+          defaults={defaults}
           admin={admin}
           onChange={setDraft}
           onApply={() => setApplied(({ run }) => ({ filters: { ...draft }, run: run + 1 }))}

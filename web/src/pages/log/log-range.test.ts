@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartRange, defaultLogFilters } from './log-range';
+import { chartRange, countSetFilters, defaultLogFilters } from './log-range';
 
 describe('log range', () => {
   it('defaults from 2024-01-01 to an hour from now', () => {
@@ -15,5 +15,14 @@ describe('log range', () => {
     expect(long.granularity).toBe('day');
     expect(long.clipped).toBe(true);
     expect((long.end - long.start) / 86_400).toBe(799);
+  });
+  it('counts the filters that differ from the starting ones', () => {
+    const defaults = defaultLogFilters(new Date(2026, 5, 1).getTime());
+    expect(countSetFilters(defaults, defaults, true)).toBe(0);
+    const some = { ...defaults, type: 2, model_name: ' gpt ', token_name: '  ', end_timestamp: 1 };
+    expect(countSetFilters(some, defaults, false)).toBe(3);
+    const admin = { ...defaults, username: 'alice', channel: '3' };
+    expect(countSetFilters(admin, defaults, true)).toBe(2);
+    expect(countSetFilters(admin, defaults, false)).toBe(0);
   });
 });

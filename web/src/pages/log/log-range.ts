@@ -22,6 +22,20 @@ export function defaultLogFilters(nowMs: number = Date.now()): LogFilters {
   };
 }
 
+/** How many filters differ from the page's starting ones (username and channel count for admins only). */
+export function countSetFilters(filters: LogFilters, defaults: LogFilters, admin: boolean): number {
+  const set = [
+    filters.type !== defaults.type,
+    filters.token_name.trim() !== '',
+    filters.model_name.trim() !== '',
+    filters.start_timestamp !== defaults.start_timestamp,
+    filters.end_timestamp !== defaults.end_timestamp,
+    admin && filters.username.trim() !== '',
+    admin && filters.channel.trim() !== '',
+  ];
+  return set.filter(Boolean).length;
+}
+
 export interface ChartRange {
   start: number;
   end: number;
