@@ -1,8 +1,17 @@
 import { Input, Table, type TableProps } from 'antd';
 import type { CSSProperties } from 'react';
+import { useWindowWidth } from '../../hooks/use-media';
+import { NARROW_SCREEN_PX } from '../../lib/menu';
+import { RowCards } from './row-cards';
 
-/** A server list's table: compact, rows keyed by id, no client paging (the server pages), scrolls sideways. */
+/**
+ * A server list's table: compact, rows keyed by id, no client paging (the server pages). Wide screens scroll it
+ * sideways with the actions column (`fixed: 'right'`) pinned in view; narrow screens (the spec's 600 px) show a
+ * card per row instead, where nothing needs a sideways swipe.
+ */
 export function ServerTable<T extends object>(props: TableProps<T>) {
+  const narrow = useWindowWidth() <= NARROW_SCREEN_PX;
+  if (narrow) return <RowCards<T> rowKey="id" pagination={false} {...props} />;
   return <Table<T> rowKey="id" size="small" pagination={false} scroll={{ x: 'max-content' }} {...props} />;
 }
 

@@ -137,6 +137,7 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
   columns.push({
     title: t('channel.column.actions'),
     key: 'actions',
+    fixed: 'right',
     render: (_, channel) => (
       <Space size={4} wrap>
         <Button size="small" onClick={() => actions.test(channel, testModelOf(channel, testModels))}>

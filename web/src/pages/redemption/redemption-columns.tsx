@@ -69,6 +69,7 @@ export function redemptionColumns({
     {
       title: t('redemption.column.actions'),
       key: 'actions',
+      fixed: 'right',
       render: (_, row) => (
         <Space size={4} wrap>
           <Button size="small" type="primary" onClick={() => void copy(row.key)}>

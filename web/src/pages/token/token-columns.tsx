@@ -64,6 +64,7 @@ export function tokenColumns({ t, renderQuota, ...actions }: TokenColumnContext)
     {
       title: t('token.column.actions'),
       key: 'actions',
+      fixed: 'right',
       render: (_, token) => <TokenActions token={token} {...actions} />,
     },
   ];

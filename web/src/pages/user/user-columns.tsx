@@ -70,6 +70,7 @@ export function userColumns({ t, renderQuota, writeRow, onEdit }: UserColumnCont
     {
       title: t('user.column.actions'),
       key: 'actions',
+      fixed: 'right',
       render: (_, user) => {
         const locked = user.role === 100;
         return (
