@@ -478,6 +478,13 @@ export const apiOperations: Operation[] = [
   },
   {
     method: 'GET',
+    path: '/api/served_models',
+    summary: 'The models some enabled channel serves to a user group (the model list for signed-out visitors)',
+    access: 'public',
+    answer: z.array(text),
+  },
+  {
+    method: 'GET',
     path: '/api/status/models',
     summary: 'Service status of the models (and, for admins, the channels)',
     access: 'user',

@@ -22,13 +22,15 @@ export interface RecordEditor<Values, Row, Input> {
   form: FormInstance<Values>;
   record: Row | undefined;
   loading: boolean;
+  /** Why the record could not be read (the server's refusal, say a token of another user), else null. */
+  loadError: string | null;
   saving: boolean;
   save: (input: Input) => void;
 }
 
 /**
  * Loads a record into a form (or starts empty) and saves it. A failed load or save was shown by the API client;
- * the form stays as it is. After a save the resource's lists read again, but not the record itself, so the form
+ * after a failed load the page has no record to edit (loadError), after a failed save the form stays as it is. After a save the resource's lists read again, but not the record itself, so the form
  * keeps what was typed (the key field, say, which the server never sends back).
  */
 export function useRecordEditor<Values, Row, Input, Saved>(
@@ -66,6 +68,7 @@ export function useRecordEditor<Values, Row, Input, Saved>(
     form,
     record: loaded.data,
     loading: record !== null && loaded.isPending,
+    loadError: loaded.error ? loaded.error.message : null,
     saving: saving.isPending,
     save: saving.mutate,
   };

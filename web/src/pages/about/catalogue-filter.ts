@@ -19,12 +19,8 @@ export const INITIAL_FILTER: CatalogueFilter = {
   unit: '1M',
 };
 
-/** Entries the server returned (null: all of them, for visitors), matched by key. */
-export function availableEntries(
-  entries: readonly CatalogueEntry[],
-  available: readonly string[] | null,
-): CatalogueEntry[] {
-  if (available === null) return [...entries];
+/** Entries the server returned (to a visitor: the models served at all), matched by key. */
+export function availableEntries(entries: readonly CatalogueEntry[], available: readonly string[]): CatalogueEntry[] {
   const names = new Set(available);
   return entries.filter((entry) => names.has(entry.key));
 }

@@ -30,6 +30,8 @@ export default function TokenEditPage() {
   });
   const { form } = editor;
   const dollars = Form.useWatch('remain_dollars', form);
+  // An amount means nothing while the quota is unlimited; a quick pick of an amount turns unlimited off.
+  const unlimited = Form.useWatch('unlimited_quota', form) === true;
   const { data: models = [] } = useQuery({
     queryKey: queryKeys.read('user', 'available-models'),
     queryFn: async () => ((await fetchAvailableModels()) ?? []).filter((name) => !name.startsWith('ep-')),
@@ -87,6 +89,7 @@ export default function TokenEditPage() {
         <InputNumber
           min={0}
           step={0.5}
+          disabled={unlimited || editor.loadError !== null}
           style={{ width: '100%' }}
           prefix={t('token.form.dollarPrefix')}
           onChange={(value) => {

@@ -8,9 +8,10 @@ import { ListSearch, ServerTable } from '../../components/server-list/server-lis
 import { ServerPager } from '../../components/server-list/server-pager';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { useRowWrite } from '../../hooks/use-row-write';
+import { useServerAddress } from '../../hooks/use-server-address';
 import { copyText } from '../../lib/clipboard';
 import { notify } from '../../lib/notify';
-import { useChatLink, useStatus } from '../../stores/status.store';
+import { useChatLink } from '../../stores/status.store';
 import { tokenColumns } from './token-columns';
 import { TokenUsageNotice } from './token-usage-notice';
 import { useTokenList } from './use-token-list';
@@ -22,9 +23,8 @@ export default function TokenListPage() {
   const list = useTokenList();
   const writeRow = useRowWrite<TokenDetails>('token');
   const renderQuota = useRenderQuota();
-  const status = useStatus();
   const chatLink = useChatLink();
-  const serverAddress = status.server_address || window.location.origin;
+  const serverAddress = useServerAddress();
 
   const columns = useMemo(
     () =>

@@ -9,6 +9,22 @@ export interface BalanceCirclesProps {
   enlarged: boolean;
 }
 
+/** Width of antd's circle (its default size), in which the amount must fit. */
+const CIRCLE_PX = 120;
+
+/**
+ * An amount inside a circle: the type shrinks as the text grows (digits are about 0.6 em wide, with a margin
+ * for the ring), so '$123456789.00' stays inside instead of spilling over the ring; the full text is its title.
+ */
+function RingAmount({ text }: { text: string }) {
+  const fontSize = Math.min(24, Math.floor((CIRCLE_PX * 0.75) / (0.6 * Math.max(text.length, 1))));
+  return (
+    <span title={text} style={{ fontSize, whiteSpace: 'nowrap' }} className="ring-amount">
+      {text}
+    </span>
+  );
+}
+
 /** Two circles: total consumed and total remaining. */
 export function BalanceCircles({ used, remaining, renderQuota, enlarged }: BalanceCirclesProps) {
   const { t } = useTranslation();
@@ -18,7 +34,12 @@ export function BalanceCircles({ used, remaining, renderQuota, enlarged }: Balan
   return (
     <Flex gap={32} justify="center" wrap style={{ margin: '16px 0' }}>
       <Flex vertical align="center" gap={8} style={style} data-testid="consumed-circle">
-        <Progress type="circle" percent={100 - remainingPercent} status="normal" format={() => renderQuota(used)} />
+        <Progress
+          type="circle"
+          percent={100 - remainingPercent}
+          status="normal"
+          format={() => <RingAmount text={renderQuota(used)} />}
+        />
         <Typography.Text>{t('topup.consumed')}</Typography.Text>
       </Flex>
       <Flex vertical align="center" gap={8} style={style} data-testid="remaining-circle">
@@ -26,7 +47,7 @@ export function BalanceCircles({ used, remaining, renderQuota, enlarged }: Balan
           type="circle"
           percent={remainingPercent}
           strokeColor="#52c41a"
-          format={() => renderQuota(remaining)}
+          format={() => <RingAmount text={renderQuota(remaining)} />}
         />
         <Typography.Text>{t('topup.remaining')}</Typography.Text>
       </Flex>

@@ -16,6 +16,8 @@ describe.each(await availableEngines())('model catalogue routes on $label', (eng
     });
     await createChannel(server, { base_url: 'http://127.0.0.1:9', models: 'vip-only', group: 'vip' });
     await createChannel(server, { base_url: 'http://127.0.0.1:9', models: 'disabled-model', status: 2 });
+    // A group without a ratio: no user is put in it through the console, so visitors are not told of it.
+    await createChannel(server, { base_url: 'http://127.0.0.1:9', models: 'internal-model', group: 'internal' });
   });
   afterAll(async () => server?.close());
 
@@ -62,5 +64,15 @@ describe.each(await availableEngines())('model catalogue routes on $label', (eng
     const userId = await createUser(server, { username: 'plainuser', quota: 0 });
     expect(userId).toBeGreaterThan(0);
     expect((await server.client().get('/api/channel/models')).status).toBe(401);
+  });
+
+  test('GET /api/served_models tells signed-out visitors the enabled models of the ratio groups, ascending', async () => {
+    const anonymous = await server.client().get('/api/served_models');
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toEqual({
+      success: true,
+      message: '',
+      data: ['gpt-4o-mini', 'vip-only', 'zeta-model'],
+    });
   });
 });

@@ -115,5 +115,6 @@ const about: Record<keyof typeof zh, string> = {
   'about.intro.hunyuanEmbedding': 'Hunyuan text embedding model.',
   'about.intro.ai360Chat': '360 AI chat model.',
   'about.intro.ai360Embedding': '360 AI text embedding and semantic similarity models.',
+  'about.frameTitle': 'About',
 };
 export default about;

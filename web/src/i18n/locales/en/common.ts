@@ -27,5 +27,7 @@ const common: Record<keyof typeof zh, string> = {
   'common.error.requestFailed': 'Request failed',
   'common.error.statusLoad': 'Unable to connect to the server normally!',
   'common.newVersion': 'New version available: {{version}}. Refresh the page with Shift + F5',
+  'common.goBack': 'Go back',
+  'common.loadRefused': 'This record cannot be read, so it cannot be edited',
 };
 export default common;

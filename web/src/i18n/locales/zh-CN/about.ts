@@ -114,5 +114,6 @@ const about = {
   'about.intro.hunyuanEmbedding': '混元文本向量模型。',
   'about.intro.ai360Chat': '360 智脑对话模型。',
   'about.intro.ai360Embedding': '360 智脑文本向量与语义相似度模型。',
+  'about.frameTitle': '关于',
 };
 export default about;

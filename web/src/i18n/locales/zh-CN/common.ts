@@ -25,5 +25,7 @@ const common = {
   'common.error.requestFailed': '请求失败',
   'common.error.statusLoad': '无法正常连接至服务器！',
   'common.newVersion': '新版本可用：{{version}}，请使用快捷键 Shift + F5 刷新页面',
+  'common.goBack': '返回上一页',
+  'common.loadRefused': '无法读取此记录，不能编辑',
 };
 export default common;
