@@ -4,6 +4,7 @@ export * from './auth.js';
 export * from './channel.js';
 export * from './envelope.js';
 export * from './fields.js';
+export * from './gemini.js';
 export * from './log.js';
 export * from './openapi.js';
 export type * from './operation.js';

@@ -6,6 +6,7 @@ import { relayRuntime } from '../../relay/runtime.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
 import { anthropicFrontRoutes } from './anthropic-front.routes.js';
 import { dashboardRoutes } from './dashboard.routes.js';
+import { geminiFrontRoutes } from './gemini-front.routes.js';
 import { modelListRoutes } from './models.routes.js';
 import { openAIErrorHandler } from './openai-error.js';
 import { proxyRoutes } from './proxy.routes.js';
@@ -36,6 +37,7 @@ export async function registerRelay(
     ...proxyRoutes(context),
     ...anthropicFrontRoutes(context, runtime),
     ...responsesFrontRoutes(context, runtime),
+    ...geminiFrontRoutes(context, runtime),
     ...modelListRoutes(runtime),
     ...dashboardRoutes(context, limits.api),
   ];
@@ -45,7 +47,7 @@ export async function registerRelay(
     // The entry reads the body itself, from the request as Node hands it over.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    for (const prefix of ['/v1/*', '/dashboard/*'])
+    for (const prefix of ['/v1/*', '/v1beta/*', '/dashboard/*'])
       scope.options(prefix, (request, reply) => {
         reply.hijack();
         entry.preflight(request.raw, reply.raw, request.id);

@@ -23,8 +23,8 @@ export interface EntryCall {
 export interface RelayEndpoint {
   bodyLimitBytes: number;
   handle(call: EntryCall): Promise<void>;
-  /** The token as an Authorization value (default: the Authorization header). */
-  authorization?(headers: IncomingHttpHeaders): string | undefined;
+  /** The token as an Authorization value (default: the Authorization header); `url` has the query (`?key=`). */
+  authorization?(headers: IncomingHttpHeaders, url: string | undefined): string | undefined;
   /** A failure in the front's error shape (default: OpenAI's error object). */
   errorAnswer?: ErrorAnswer;
 }
@@ -107,7 +107,9 @@ export class RelayEntry {
     try {
       const body = await readRequestBody(request, endpoint.bodyLimitBytes);
       const { headers } = request;
-      const authorization = endpoint.authorization ? endpoint.authorization(headers) : headers.authorization;
+      const authorization = endpoint.authorization
+        ? endpoint.authorization(headers, request.url)
+        : headers.authorization;
       const principal = await authenticateRelay(this.context, authorization, this.clientAddress(request));
       await endpoint.handle({ request, params, requestId, principal, body, reply });
     } catch (error) {

@@ -12,6 +12,7 @@ import {
 import type { ChatMessage, ChatRequest, ChatToolChoice } from '../openai-kit/chat-types.js';
 import { isObject } from '../openai-kit/json.js';
 import { requiredKey } from '../openai-kit/upstream-errors.js';
+import { geminiCallOriginal, nativeEmbedBody, nativeGenerateBody } from './gemini-original.js';
 import type { GeminiContent, GeminiEmbeddingRequest, GeminiPart, GeminiRequest } from './types.js';
 
 const safetyCategories = [
@@ -215,14 +216,14 @@ export function buildGeminiRequest(call: RelayCall): UpstreamRequest {
   const prefix = `${call.channel.baseUrl}/${geminiVersion(call)}/models/${encodeURIComponent(call.model)}`;
   const headers = { 'content-type': 'application/json', 'x-goog-api-key': key };
   const value = call.body.kind === 'json' ? call.body.value : {};
+  // A call from the Gemini front sends the client's own body (its method too, for embeddings).
+  const original = geminiCallOriginal(call);
   if (call.mode === 'embeddings') {
-    return {
-      url: `${prefix}:batchEmbedContents`,
-      method: 'POST',
-      headers,
-      body: JSON.stringify(toGeminiEmbeddingRequest(value, call.model)),
-    };
+    const method = original?.method === 'embedContent' ? 'embedContent' : 'batchEmbedContents';
+    const body = original ? nativeEmbedBody(call, original) : toGeminiEmbeddingRequest(value, call.model);
+    return { url: `${prefix}:${method}`, method: 'POST', headers, body: JSON.stringify(body) };
   }
   const url = call.stream ? `${prefix}:streamGenerateContent?alt=sse` : `${prefix}:generateContent`;
-  return { url, method: 'POST', headers, body: JSON.stringify(toGeminiRequest(readChatRequest(call))) };
+  const body = original ? nativeGenerateBody(call, original) : toGeminiRequest(readChatRequest(call));
+  return { url, method: 'POST', headers, body: JSON.stringify(body) };
 }

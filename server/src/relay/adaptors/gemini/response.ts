@@ -9,6 +9,7 @@ import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
 import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
 import { errorBody } from '../openai-kit/upstream-errors.js';
 import { usageOf } from '../openai-kit/usage.js';
+import { geminiCallOriginal, type WithGeminiAnswer } from './gemini-original.js';
 import type { GeminiCandidate, GeminiEmbeddingResponse, GeminiResponse, GeminiUsageMetadata } from './types.js';
 
 const filtered = new Set([
@@ -29,9 +30,12 @@ export function geminiFinishReason(reason: string | undefined, calledFunctions: 
   return calledFunctions ? 'tool_calls' : 'stop';
 }
 
-/** usageMetadata as OpenAI usage (thinking tokens are billed as completion). */
+/**
+ * usageMetadata as OpenAI usage: thinking tokens are billed as completion, the prompt of tool use (Google's
+ * own tools) as prompt; cached tokens are part of promptTokenCount already.
+ */
 export function geminiUsage(metadata: GeminiUsageMetadata | undefined): Usage {
-  const prompt = metadata?.promptTokenCount ?? 0;
+  const prompt = (metadata?.promptTokenCount ?? 0) + (metadata?.toolUsePromptTokenCount ?? 0);
   const completion = (metadata?.candidatesTokenCount ?? 0) + (metadata?.thoughtsTokenCount ?? 0);
   return usageOf(prompt, completion, metadata?.totalTokenCount ?? prompt + completion);
 }
@@ -114,16 +118,33 @@ function parseObject(response: UpstreamResponse): Record<string, unknown> {
   return parsed;
 }
 
-/** Converts a generateContent answer (chat) or a batchEmbedContents answer (embeddings). */
+/**
+ * Converts a generateContent answer (chat) or an embedContent / batchEmbedContents answer (embeddings); for
+ * the Gemini front the answer itself rides along.
+ */
 export function readGeminiResponse(response: UpstreamResponse, call: RelayCall): RelayResult {
   const parsed = parseObject(response);
+  const original = geminiCallOriginal(call);
   if (call.mode === 'embeddings') {
+    const { embeddings, embedding } = parsed as unknown as GeminiEmbeddingResponse;
     // Gemini reports no usage for embeddings; the pipeline counts the input itself.
-    return embeddingsResult(
+    const result = embeddingsResult(
       call,
-      ((parsed as unknown as GeminiEmbeddingResponse).embeddings ?? []).map((embedding) => embedding.values ?? []),
+      (embeddings ?? (embedding ? [embedding] : [])).map((vector) => vector.values ?? []),
       undefined,
     );
+    return original ? withGeminiAnswer(result, parsed) : result;
   }
-  return chatResult(geminiToChatCompletion(parsed as GeminiResponse, call.model));
+  const completion: WithGeminiAnswer<ChatCompletion> = geminiToChatCompletion(parsed as GeminiResponse, call.model);
+  if (original) completion.gemini_response = parsed;
+  return chatResult(completion);
+}
+
+/** An embeddings result whose JSON also carries the Gemini answer, for the Gemini front to send back unchanged. */
+function withGeminiAnswer(result: RelayResult, answer: Record<string, unknown>): RelayResult {
+  const payload: WithGeminiAnswer<Record<string, unknown>> = {
+    ...(JSON.parse(result.body.toString('utf8')) as Record<string, unknown>),
+    gemini_response: answer,
+  };
+  return { ...result, body: Buffer.from(JSON.stringify(payload)) };
 }

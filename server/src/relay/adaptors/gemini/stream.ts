@@ -6,6 +6,7 @@ import type { ChatDelta } from '../openai-kit/chat-types.js';
 import { isObject, parseJson } from '../openai-kit/json.js';
 import { readSseData } from '../../pipeline/sse-lines.js';
 import { candidateContent, geminiFinishReason, geminiUsage } from './response.js';
+import { geminiCallOriginal, type GeminiEventPayload } from './gemini-original.js';
 import type { GeminiResponse } from './types.js';
 
 /**
@@ -14,6 +15,10 @@ import type { GeminiResponse } from './types.js';
  * finishReason. Function calls arrive whole and get indexes per candidate.
  */
 export async function* readGeminiStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
+  if (geminiCallOriginal(call)) {
+    yield* forwardGeminiEvents(body);
+    return;
+  }
   const writer = new ChunkWriter(call.model, readChatRequest(call).stream_options?.include_usage === true);
   const toolCounts = new Map<number, number>();
   let usage: Usage | undefined;
@@ -54,4 +59,29 @@ export async function* readGeminiStream(body: AsyncIterable<Buffer>, call: Relay
     }
   }
   if (sawAnything) yield* writer.usageChunk(usage);
+}
+
+/**
+ * For the Gemini front: every upstream event as one payload carrying the event itself (`{gemini_event}`), for
+ * the front to send on unchanged, with the text and the running usage billing needs.
+ */
+async function* forwardGeminiEvents(body: AsyncIterable<Buffer>): AsyncIterable<RelayChunk> {
+  for await (const data of readSseData(body)) {
+    const parsed = parseJson(data);
+    if (!isObject(parsed)) continue;
+    const payload: GeminiEventPayload = { gemini_event: parsed };
+    const response = parsed as GeminiResponse;
+    let text = '';
+    for (const candidate of response.candidates ?? []) {
+      const content = candidateContent(candidate);
+      text +=
+        content.text + content.reasoning + content.toolCalls.map((toolCall) => toolCall.function.arguments).join('');
+    }
+    yield {
+      data: JSON.stringify(payload),
+      ...(text ? { text } : {}),
+      ...(response.usageMetadata ? { usage: geminiUsage(response.usageMetadata) } : {}),
+    };
+    if (isObject(parsed.error)) return;
+  }
 }

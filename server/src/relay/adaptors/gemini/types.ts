@@ -56,6 +56,8 @@ export interface GeminiUsageMetadata {
   totalTokenCount?: number;
   thoughtsTokenCount?: number;
   cachedContentTokenCount?: number;
+  /** The prompt of Google's own tools (search results …), billed as input: not part of promptTokenCount. */
+  toolUsePromptTokenCount?: number;
 }
 
 export interface GeminiResponse {
@@ -63,12 +65,15 @@ export interface GeminiResponse {
   promptFeedback?: { blockReason?: string };
   usageMetadata?: GeminiUsageMetadata;
   modelVersion?: string;
+  responseId?: string;
 }
 
 export interface GeminiEmbeddingRequest {
   requests: { model: string; content: { parts: { text: string }[] }; outputDimensionality?: number }[];
 }
 
+/** batchEmbedContents answers `embeddings`, embedContent one `embedding`. */
 export interface GeminiEmbeddingResponse {
-  embeddings: { values: number[] }[];
+  embeddings?: { values: number[] }[];
+  embedding?: { values: number[] };
 }

@@ -1,6 +1,7 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
 import { platformBetas, toClaudeRequest } from '../anthropic/request.js';
 import { readChatRequest } from '../openai-kit/chat-request.js';
+import { geminiCallOriginal, nativeGenerateBody } from '../gemini/gemini-original.js';
 import { toGeminiRequest } from '../gemini/request.js';
 import { isVertexClaude } from './models.js';
 import type { VertexEmbeddingRequest, VertexSettings } from './types.js';
@@ -39,12 +40,19 @@ export function toVertexEmbeddingRequest(value: Record<string, unknown>): Vertex
   return body;
 }
 
-/** The body for this call: Claude's Messages body (no model, Vertex version), Gemini's, or an embedding predict. */
+/**
+ * The body for this call: Claude's Messages body (no model, Vertex version), Gemini's (the Gemini front's as
+ * sent), or an embedding predict.
+ */
 export function vertexBody(call: RelayCall): string {
   if (call.mode === 'embeddings')
     return JSON.stringify(toVertexEmbeddingRequest(call.body.kind === 'json' ? call.body.value : {}));
   const request = readChatRequest(call);
-  if (!isVertexClaude(call.model)) return JSON.stringify(toGeminiRequest(request));
+  if (!isVertexClaude(call.model)) {
+    // A call from the Gemini front sends the client's own body.
+    const original = geminiCallOriginal(call);
+    return JSON.stringify(original ? nativeGenerateBody(call, original) : toGeminiRequest(request));
+  }
   const { model: _model, ...claude } = toClaudeRequest(request);
   return JSON.stringify({ anthropic_version: vertexAnthropicVersion, ...claude });
 }

@@ -1,0 +1,78 @@
+import type { RelayCall } from '../../adaptor.js';
+import type { ChatMessage } from '../openai-kit/chat-types.js';
+import { isObject } from '../openai-kit/json.js';
+import type { GeminiResponse } from './types.js';
+
+/**
+ * What the Gemini front keeps of a request beyond OpenAI's shapes, so that a Gemini upstream (the Gemini API,
+ * Gemini on Vertex) receives the client's body as it was sent: every field, part and tool, thought signatures
+ * included. It rides on the OpenAI-shaped request under this symbol key, as the Anthropic front's original
+ * does (claude-original.ts): object spreads keep it, JSON drops it, so no other upstream ever receives it.
+ */
+const geminiOriginal = Symbol('gemini-original');
+
+/** The Gemini API method the client called. */
+export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents';
+
+export interface GeminiRequestOriginal {
+  method: GeminiMethod;
+  /** The client's body as sent (without the model, which the path names). */
+  body: Record<string, unknown>;
+  /**
+   * The system message the front made of `systemInstruction`: while the OpenAI request still has this very
+   * message first, the native body keeps its systemInstruction; a channel's forced system prompt replaces it.
+   */
+  system?: ChatMessage;
+  /** Set when a Gemini adaptor built the upstream request from the body: nothing was dropped then. */
+  sentToGemini?: boolean;
+}
+
+type Marked = { [geminiOriginal]?: GeminiRequestOriginal };
+
+/** `target` with the Gemini front's original attached (the same object). */
+export function withGeminiOriginal<Target extends object>(target: Target, original: GeminiRequestOriginal): Target {
+  (target as Marked)[geminiOriginal] = original;
+  return target;
+}
+
+/** The Gemini front's original of a request, if it came through that front. */
+export const geminiRequestOriginal = (target: object): GeminiRequestOriginal | undefined =>
+  (target as Marked)[geminiOriginal];
+
+/** The original of a call's body, when the call comes from the Gemini front. */
+export const geminiCallOriginal = (call: RelayCall): GeminiRequestOriginal | undefined =>
+  call.body.kind === 'json' ? geminiRequestOriginal(call.body.value) : undefined;
+
+/**
+ * The client's generateContent body for the upstream. A channel that forces its own system prompt (the
+ * pipeline replaced the front's system message) gets that prompt as the systemInstruction.
+ */
+export function nativeGenerateBody(call: RelayCall, original: GeminiRequestOriginal): Record<string, unknown> {
+  const value = call.body.kind === 'json' ? call.body.value : {};
+  const first = Array.isArray(value.messages) ? (value.messages[0] as ChatMessage | undefined) : undefined;
+  original.sentToGemini = true;
+  if (!first || first.role !== 'system' || first === original.system) return original.body;
+  const prompt = typeof first.content === 'string' ? first.content : '';
+  return { ...original.body, systemInstruction: { parts: [{ text: prompt }] } };
+}
+
+/** The client's embedContent / batchEmbedContents body, every `model` in it naming the upstream model. */
+export function nativeEmbedBody(call: RelayCall, original: GeminiRequestOriginal): Record<string, unknown> {
+  original.sentToGemini = true;
+  const model = `models/${call.model}`;
+  const { body } = original;
+  const requests = body.requests;
+  if (!Array.isArray(requests)) return 'model' in body ? { ...body, model } : body;
+  return { ...body, requests: requests.map((request) => (isObject(request) ? { ...request, model } : request)) };
+}
+
+/**
+ * The OpenAI answer of a Gemini front call with the Gemini answer it was converted from, which the front
+ * sends back unchanged; the conversion beside it is what billing and other fronts read.
+ */
+export type WithGeminiAnswer<Answer> = Answer & { gemini_response?: GeminiResponse | Record<string, unknown> };
+
+/** One stream payload of a Gemini front call: the upstream's event itself. */
+export interface GeminiEventPayload {
+  gemini_event: Record<string, unknown>;
+}
