@@ -45,7 +45,11 @@ export interface MockBehaviour {
   /** The assistant's reply text. */
   reply?: string;
   /** Usage to report; `null` omits usage entirely. */
-  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  usage?: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    prompt_tokens_details?: { cached_tokens: number };
+  } | null;
   /** Number of content chunks in a stream. */
   chunks?: number;
   /** Start streams with Azure's empty content-filter chunk. */
@@ -207,7 +211,7 @@ export class MockOpenAIUpstream {
     await this.answer(request, response, recorded);
   }
 
-  private usage(): { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined {
+  private usage(): (NonNullable<MockBehaviour['usage']> & { total_tokens: number }) | undefined {
     const usage = this.behaviour.usage === undefined ? mockDefaults.usage : this.behaviour.usage;
     if (usage === null) return undefined;
     return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };

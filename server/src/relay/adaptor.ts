@@ -88,6 +88,10 @@ export interface Usage {
   total_tokens: number;
   /** Web searches the upstream ran itself (Claude's server tool), charged per search on top of the tokens. */
   web_search_requests?: number;
+  /** The part of the prompt the vendor read from its prompt cache (OpenAI's field; Claude's cache reads), when any. */
+  prompt_tokens_details?: { cached_tokens: number };
+  /** Prompt tokens Claude wrote to its cache, when any (counted in `prompt_tokens` too). */
+  cache_creation_input_tokens?: number;
 }
 
 /** The converted answer for the client, plus what billing needs. */

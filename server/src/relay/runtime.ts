@@ -6,6 +6,7 @@ import { flushBatch, SettlementWriter } from './billing/settlement-writer.js';
 import { ChannelSuccessRate } from './health/channel-success-rate.js';
 import { UpstreamClient } from './pipeline/upstream-client.js';
 import { ChannelRouter } from './routing/channel-router.js';
+import { MemoryStickySessions, RedisStickySessions, type StickySessions } from './routing/sticky-sessions.js';
 
 /** The relay's long-lived state for one server (one AppContext): HTTP pools, routing, batched counters. */
 export interface RelayRuntime {
@@ -23,6 +24,8 @@ export interface RelayRuntime {
   typicalOutput: TypicalOutput;
   /** Set when ENABLE_METRIC: recent outcomes per channel, to disable those that fail too often. */
   successRate: ChannelSuccessRate | null;
+  /** Conversations kept on one channel: in Redis when configured (every node shares them), else here. */
+  stickySessions: StickySessions;
 }
 
 const runtimes = new WeakMap<AppContext, RelayRuntime>();
@@ -49,6 +52,7 @@ export function relayRuntime(context: AppContext): RelayRuntime {
     nodeId: newNodeId(),
     inFlight: new InFlightHolds(),
     typicalOutput: new TypicalOutput(),
+    stickySessions: context.redis ? new RedisStickySessions(context.redis, context.logger) : new MemoryStickySessions(),
   };
   runtimes.set(context, runtime);
   context.bus.subscribe(({ topic }) => {

@@ -7,6 +7,7 @@ import { relayMedia } from '../../relay/pipeline/media-relay.js';
 import type { RelayJob, RelayReply } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
 import { relayErrors } from '../../relay/relay-errors.js';
+import { relaySessionOf } from '../../relay/routing/session-key.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
 import { modelOf, readJobBody } from './relay-body.js';
 import type { EntryCall, RelayEndpoint, RelayRoute } from './relay-entry.js';
@@ -35,6 +36,14 @@ async function runRelay(context: AppContext, runtime: RelayRuntime, mode: RelayM
   const { model, stream } = modelOf(body);
   assertModelAllowed(principal.token, model);
   const [path = '', query = ''] = (request.url ?? '').split('?');
+  // Only conversations gain from a warm prompt cache.
+  const session =
+    body.kind === 'json' && (mode === 'chat' || mode === 'completions')
+      ? relaySessionOf(context.options, principal.token.id, model, request.headers, {
+          promptCacheKey: body.value.prompt_cache_key,
+          user: body.value.user,
+        })
+      : undefined;
   const job: RelayJob = {
     context,
     runtime,
@@ -50,6 +59,7 @@ async function runRelay(context: AppContext, runtime: RelayRuntime, mode: RelayM
     clientHeaders: { contentType: request.headers['content-type'], accept: request.headers.accept },
     cancel: cancelOnClose(reply),
     reply,
+    session,
   };
   await (textModes.has(mode) ? relayText(job) : relayMedia(job));
 }

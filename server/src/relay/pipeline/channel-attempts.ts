@@ -42,15 +42,34 @@ function reportFailure(job: RelayJob, channel: RoutedChannel, error: UpstreamErr
 }
 
 /**
+ * A conversation moves to the channel that answered it (a new one, or after its channel failed); one that
+ * stayed was extended by its lookup. The response the call produced points to the same channel.
+ */
+function recordSession(job: RelayJob, channelId: number): void {
+  const session = job.session;
+  if (!session) return;
+  const keys: string[] = [];
+  if (session.key && session.channelId !== channelId) keys.push(session.key);
+  if (session.responseKey) keys.push(session.responseKey);
+  if (keys.length > 0) job.runtime.stickySessions.record(keys, channelId, session.ttlSeconds);
+}
+
+/**
  * Runs `attempt` on a channel, and on a retryable failure on other channels, up to RetryTimes more: the
- * highest priority tier first, lower tiers when it is used up, never a failed channel twice, never again
- * after a client error or when the client chose the channel. A final 429 says the group is saturated.
+ * highest priority tier first (the conversation's channel when the job names one and that tier has it),
+ * lower tiers when it is used up, never a failed channel twice, never again after a client error or when the
+ * client chose the channel. A final 429 says the group is saturated.
  */
 export async function attemptOnChannels(
   job: RelayJob,
   attempt: (channel: RoutedChannel) => Promise<void>,
 ): Promise<void> {
-  const retries = isForced(job) ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
+  const forced = isForced(job);
+  const retries = forced ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
+  // A forced channel wins over the conversation's; the session is then neither read nor moved.
+  if (forced) job.session = undefined;
+  const session = job.session;
+  if (session?.key) session.channelId = await job.runtime.stickySessions.channelOf(session.key, session.ttlSeconds);
   const group = job.principal.user.group;
   const metric = job.runtime.successRate;
   const meter = relayMetricsOf(job.context);
@@ -79,6 +98,7 @@ export async function attemptOnChannels(
       outcome(true);
       // As in one-api, only a first attempt's success counts for the metric.
       if (metric && index === 0) metric.recordSuccess(channel.row.id);
+      recordSession(job, channel.row.id);
       return;
     } catch (thrown) {
       outcome(false, thrown);

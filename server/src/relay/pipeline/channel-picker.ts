@@ -26,11 +26,12 @@ function firstWanted(
 ): { channel?: RoutedChannel; passedOver: boolean } {
   const { router } = job.runtime;
   const skipped = new Set(tried);
+  const favourite = job.session?.channelId;
   // Bounded: every turn excludes one more channel, and the router runs out.
   for (
-    let channel = router.select(group, job.model, skipped);
+    let channel = router.select(group, job.model, skipped, favourite);
     channel;
-    channel = router.select(group, job.model, skipped)
+    channel = router.select(group, job.model, skipped, favourite)
   ) {
     if (wanted(channel)) return { channel, passedOver: skipped.size > tried.size };
     skipped.add(channel.row.id);
@@ -39,18 +40,19 @@ function firstWanted(
 }
 
 /**
- * The router's next channel for the job within its limit: preferred channels first, then any it allows. A
- * strict limit that leaves nothing on the first try is refused.
+ * The router's next channel for the job within its limit: preferred channels first, then any it allows; in
+ * the tier drawn from, the conversation's channel when it is there. A strict limit that leaves nothing on the
+ * first try is refused.
  */
 function nextChannel(job: RelayJob, group: string, tried: ReadonlySet<number>): RoutedChannel | undefined {
   const limit = job.channelLimit;
-  if (!limit) return job.runtime.router.select(group, job.model, tried);
+  if (!limit) return job.runtime.router.select(group, job.model, tried, job.session?.channelId);
   const { only, prefers } = limit;
   if (prefers) {
     const preferred = firstWanted(job, group, tried, (channel) => prefers(channel) && (!only || only.accepts(channel)));
     if (preferred.channel) return preferred.channel;
   }
-  if (!only) return job.runtime.router.select(group, job.model, tried);
+  if (!only) return job.runtime.router.select(group, job.model, tried, job.session?.channelId);
   const { channel, passedOver } = firstWanted(job, group, tried, only.accepts);
   if (!channel && tried.size === 0 && passedOver) throw only.refusal();
   return channel;

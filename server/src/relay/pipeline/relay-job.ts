@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { RelayCall, RelayMode } from '../adaptor.js';
 import type { RelayPrincipal } from '../auth/token-auth.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
+import type { RelaySession } from '../routing/session-key.js';
 import type { RelayRuntime } from '../runtime.js';
 import type { Cancel } from './cancel.js';
 
@@ -71,6 +72,8 @@ export interface RelayJob {
   channelLimit?: ChannelLimit;
   /** Web searches the upstream may run at most (the Anthropic front's `max_uses`), reserved with the estimate. */
   maxWebSearches?: number;
+  /** Set when the call names its conversation: it goes to the conversation's channel while that one may serve it. */
+  session?: RelaySession;
 }
 
 export const elapsedMs = (job: RelayJob) => Math.round(performance.now() - job.startedAt);

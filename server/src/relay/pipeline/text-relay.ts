@@ -212,6 +212,23 @@ const searchesQuota = (job: RelayJob, searches: number, groupRatio: number) =>
     groupRatio,
   );
 
+/**
+ * The consume log's text: the ratios, then what else the call did: the upstream's own web searches, the
+ * prompt cache the vendor reported (read, written), and for a call naming its conversation whether it stayed
+ * on the conversation's channel (decision 0023).
+ */
+function logContent(job: RelayJob, channel: RoutedChannel, ratios: string, usage: Usage): string {
+  const notes = [ratios];
+  const searches = usage.web_search_requests ?? 0;
+  if (searches > 0) notes.push(`网络搜索 ${searches} 次`);
+  const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  if (cacheRead > 0) notes.push(`缓存读取 ${cacheRead} tokens`);
+  const cacheWritten = usage.cache_creation_input_tokens ?? 0;
+  if (cacheWritten > 0) notes.push(`缓存写入 ${cacheWritten} tokens`);
+  if (job.session?.key) notes.push(job.session.channelId === channel.row.id ? '会话保持命中' : '会话保持未命中');
+  return notes.join('，');
+}
+
 function charge(
   job: RelayJob,
   channel: RoutedChannel,
@@ -230,7 +247,7 @@ function charge(
     quota: textQuota(usage, ratio, pricing.completionRatio) + searchQuota,
     channelId: channel.row.id,
     log: {
-      content: searches > 0 ? `${ratios}，网络搜索 ${searches} 次` : ratios,
+      content: logContent(job, channel, ratios, usage),
       model_name: pricing.upstreamModel,
       prompt_tokens: usage.prompt_tokens,
       completion_tokens: usage.completion_tokens,

@@ -174,14 +174,17 @@ export class ChannelRouter {
 
   /**
    * Picks a channel for a group and model: the highest priority tier that still has channels not yet tried
-   * in this request, then a weighted random draw inside that tier.
+   * in this request, then a weighted random draw inside that tier, unless the `favourite` (a conversation's
+   * channel) is among that tier's candidates: a sticky session never outranks a higher tier.
    */
-  select(group: string, model: string, exclude: ReadonlySet<number>): RoutedChannel | undefined {
+  select(group: string, model: string, exclude: ReadonlySet<number>, favourite?: number): RoutedChannel | undefined {
     const tiers = this.routes.get(group)?.get(model);
     if (!tiers) return undefined;
     for (const tier of tiers) {
       const candidates = tier.filter((channel) => !exclude.has(channel.row.id));
-      if (candidates.length > 0) return weightedPick(candidates);
+      if (candidates.length === 0) continue;
+      const kept = favourite === undefined ? undefined : candidates.find((channel) => channel.row.id === favourite);
+      return kept ?? weightedPick(candidates);
     }
     return undefined;
   }

@@ -276,7 +276,13 @@ describe('extended thinking and prompt caching, for OpenAI clients', () => {
       ],
     });
     // 18 uncached + 1250 written to the cache + 3000 read from it.
-    expect(completion.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+    expect(completion.usage).toEqual({
+      prompt_tokens: 4268,
+      completion_tokens: 96,
+      total_tokens: 4364,
+      prompt_tokens_details: { cached_tokens: 3000 },
+      cache_creation_input_tokens: 1250,
+    });
     expect(result.usage).toEqual(completion.usage);
   });
 
@@ -291,7 +297,13 @@ describe('extended thinking and prompt caching, for OpenAI clients', () => {
     expect(result.reasoning).toBe('The user wants the weather in Paris. I should call get_weather.');
     expect(result.content).toBe('Let me check the weather.');
     expect(result.toolCalls).toEqual([{ id: 'toolu_01ThinkB', name: 'get_weather', arguments: '{"city": "Paris"}' }]);
-    expect(result.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+    expect(result.usage).toEqual({
+      prompt_tokens: 4268,
+      completion_tokens: 96,
+      total_tokens: 4364,
+      prompt_tokens_details: { cached_tokens: 3000 },
+      cache_creation_input_tokens: 1250,
+    });
   });
 });
 

@@ -29,7 +29,17 @@ export const claudeFinishReason = (reason: string | null | undefined): string | 
 export function claudeUsage(usage: ClaudeUsage | undefined): Usage {
   const prompt =
     (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
-  return withWebSearches(usageOf(prompt, usage?.output_tokens ?? 0), usage?.server_tool_use?.web_search_requests);
+  const counts = withPromptCache(usageOf(prompt, usage?.output_tokens ?? 0), usage);
+  return withWebSearches(counts, usage?.server_tool_use?.web_search_requests);
+}
+
+/** `usage` with Claude's cache reads (in OpenAI's `prompt_tokens_details`) and writes, when it reported any. */
+export function withPromptCache(usage: Usage, claude: ClaudeUsage | undefined): Usage {
+  const read = claude?.cache_read_input_tokens ?? 0;
+  const written = claude?.cache_creation_input_tokens ?? 0;
+  if (read > 0) usage.prompt_tokens_details = { cached_tokens: read };
+  if (written > 0) usage.cache_creation_input_tokens = written;
+  return usage;
 }
 
 /** `usage` with the server's web searches, when it ran any. */

@@ -5,7 +5,7 @@ import { parseJson } from '../openai-kit/json.js';
 import { readSseEvents } from '../openai-kit/sse-events.js';
 import { usageOf } from '../openai-kit/usage.js';
 import { forwardsClaudeAnswer, type ClaudeEventPayload } from './claude-original.js';
-import { claudeFinishReason, withWebSearches } from './response.js';
+import { claudeFinishReason, withPromptCache, withWebSearches } from './response.js';
 import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
 
 /**
@@ -22,6 +22,8 @@ export class ClaudeStreamConverter {
   private readonly writer: ChunkWriter;
   private readonly toolIndexByBlock = new Map<number, number>();
   private inputTokens = 0;
+  /** The input usage that gave `inputTokens`, for its cache reads and writes. */
+  private inputUsage: ClaudeUsage | undefined;
   private outputTokens = 0;
   private webSearches: number | undefined;
   private finishReason: string | null = null;
@@ -39,7 +41,10 @@ export class ClaudeStreamConverter {
     if (!usage) return;
     const input =
       (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-    if (input > 0) this.inputTokens = input;
+    if (input > 0) {
+      this.inputTokens = input;
+      this.inputUsage = usage;
+    }
     // output_tokens is cumulative in message_delta, so the last value is the total.
     if (typeof usage.output_tokens === 'number') this.outputTokens = usage.output_tokens;
     // Also a running total.
@@ -47,7 +52,8 @@ export class ClaudeStreamConverter {
   }
 
   get usage(): Usage {
-    return withWebSearches(usageOf(this.inputTokens, this.outputTokens), this.webSearches);
+    const counts = withPromptCache(usageOf(this.inputTokens, this.outputTokens), this.inputUsage);
+    return withWebSearches(counts, this.webSearches);
   }
 
   /** The chunks for one event (most events give one or none; exactly one when forwarding events). */

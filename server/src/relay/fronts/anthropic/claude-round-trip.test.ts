@@ -311,7 +311,13 @@ describe('Claude-only answer fields through the Anthropic front', () => {
       pipelineCall(anthropicToChatRequest(toolLoop), { upstreamModel: 'claude-3-7-sonnet-latest' }),
     );
     // Billing's prompt is the whole input: 18 + 1250 cache writes + 3000 cache reads.
-    expect(result.usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+    expect(result.usage).toEqual({
+      prompt_tokens: 4268,
+      completion_tokens: 96,
+      total_tokens: 4364,
+      prompt_tokens_details: { cached_tokens: 3000 },
+      cache_creation_input_tokens: 1250,
+    });
     const message = chatCompletionToAnthropic(JSON.parse(result.body.toString()), 'claude-3-7-sonnet-20250219');
     expect(message).toEqual({ ...recorded, model: 'claude-3-7-sonnet-20250219' });
     expect(message.usage).toEqual({
@@ -367,7 +373,13 @@ describe('Claude-only answer fields through the Anthropic front', () => {
       if (chunk.usage) usage = chunk.usage;
       text += chunk.text ?? '';
     }
-    expect(usage).toEqual({ prompt_tokens: 4268, completion_tokens: 96, total_tokens: 4364 });
+    expect(usage).toEqual({
+      prompt_tokens: 4268,
+      completion_tokens: 96,
+      total_tokens: 4364,
+      prompt_tokens_details: { cached_tokens: 3000 },
+      cache_creation_input_tokens: 1250,
+    });
     expect(text).toBe('The user wants the weather in Paris. I should call get_weather.Let me check the weather.');
   });
 

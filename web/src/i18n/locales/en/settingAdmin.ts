@@ -31,6 +31,7 @@ const settingAdmin: Record<keyof typeof zh, string> = {
   'settingAdmin.option.ChatLink': 'Chat page link',
   'settingAdmin.option.QuotaPerUnit': 'Quota per dollar',
   'settingAdmin.option.RetryTimes': 'Retries on failure',
+  'settingAdmin.option.StickySessionTtlSeconds': 'Keep a conversation on its channel (seconds)',
   'settingAdmin.option.DisplayInCurrencyEnabled': 'Show quota as currency',
   'settingAdmin.option.DisplayTokenStatEnabled': 'Billing APIs show token quota instead of user quota',
   'settingAdmin.option.ApproximateTokenEnabled': 'Estimate token counts approximately to save work',
@@ -88,6 +89,8 @@ const settingAdmin: Record<keyof typeof zh, string> = {
   'settingAdmin.hint.footer': 'HTML is supported; empty uses the default footer',
   'settingAdmin.hint.webSearchPrice':
     "Charged per web search a Claude channel runs (Claude Code's WebSearch), on top of the tokens and times the group ratio",
+  'settingAdmin.hint.stickySession':
+    "A conversation (Claude Code's or Codex's session, previous_response_id, x-modelgate-session, user) stays on the channel that last answered it, for its vendor's prompt cache, this long after its last call; 0 turns it off",
   'settingAdmin.ratio.invalid.ModelRatio': 'Model ratio is not a valid JSON string',
   'settingAdmin.ratio.invalid.GroupRatio': 'Group ratio is not a valid JSON string',
   'settingAdmin.ratio.invalid.CompletionRatio': 'Completion ratio is not a valid JSON string',

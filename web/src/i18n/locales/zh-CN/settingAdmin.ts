@@ -30,6 +30,7 @@ const settingAdmin = {
   'settingAdmin.option.ChatLink': '聊天页面链接',
   'settingAdmin.option.QuotaPerUnit': '单位美元额度',
   'settingAdmin.option.RetryTimes': '失败重试次数',
+  'settingAdmin.option.StickySessionTtlSeconds': '会话保持时长（秒）',
   'settingAdmin.option.DisplayInCurrencyEnabled': '以货币形式显示额度',
   'settingAdmin.option.DisplayTokenStatEnabled': 'Billing 相关 API 显示令牌额度而非用户额度',
   'settingAdmin.option.ApproximateTokenEnabled': '使用近似的方式估算 token 数以减少计算量',
@@ -88,6 +89,8 @@ const settingAdmin = {
   'settingAdmin.hint.footer': '在此输入新的页脚，留空则使用默认页脚，支持 HTML 代码',
   'settingAdmin.hint.webSearchPrice':
     'Claude 渠道每执行一次网络搜索（如 Claude Code 的 WebSearch）按此另计费用，再乘以分组倍率',
+  'settingAdmin.hint.stickySession':
+    '同一会话（Claude Code、Codex 的会话、previous_response_id、x-modelgate-session、user）在最后一次调用后的这段时间内固定使用上次应答的渠道，以命中上游的提示缓存；0 表示关闭',
   'settingAdmin.ratio.invalid.ModelRatio': '模型倍率不是合法的 JSON 字符串',
   'settingAdmin.ratio.invalid.GroupRatio': '分组倍率不是合法的 JSON 字符串',
   'settingAdmin.ratio.invalid.CompletionRatio': '补全倍率不是合法的 JSON 字符串',

@@ -11,6 +11,7 @@ const GENERAL: OptionField[] = [
   { key: 'ChatLink', kind: 'text', placeholderKey: 'settingAdmin.placeholder.url' },
   { key: 'QuotaPerUnit', kind: 'number', min: 0, step: 0.01 },
   { key: 'RetryTimes', kind: 'number', min: 0, step: 1 },
+  { key: 'StickySessionTtlSeconds', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.stickySession' },
 ];
 /** Days each log type is kept (ModelGate's own options; 0 keeps forever), then the hourly rollups. */
 export const LOG_RETENTION: OptionField[] = [
