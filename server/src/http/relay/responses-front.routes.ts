@@ -114,6 +114,11 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
     const job = frontChatJob(context, runtime, { principal, requestId, reply }, chat, {
       reply: reportingDropped(reply, dropped, chat),
       front: responsesOutput(responseContext, store),
+      sessionClues: {
+        promptCacheKey: body.prompt_cache_key,
+        previousResponseId: body.previous_response_id,
+        responseId: body.store === false ? undefined : responseContext.id,
+      },
     });
     await relayText(job);
   });
