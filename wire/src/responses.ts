@@ -28,6 +28,8 @@ export const responsesCreateBody = z
     instructions: text.nullable().optional(),
     previous_response_id: z.string().min(1).max(200).nullable().optional(),
     store: z.boolean().nullable().optional(),
+    /** Refused when true: the gateway answers within the request (no background responses to poll or cancel). */
+    background: z.boolean().nullable().optional(),
     stream: z.boolean().nullable().optional(),
     tools: z.array(typed).max(512).optional(),
     tool_choice: z.union([z.enum(['auto', 'none', 'required']), typed]).optional(),

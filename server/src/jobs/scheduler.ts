@@ -10,6 +10,7 @@ import { optionReloadJob } from './option-reload.job.js';
 import { plannerStatisticsJob } from './planner-statistics.job.js';
 import { relayStatsFlushJob } from './relay-stats-flush.job.js';
 import { reservationSweepJob } from './reservation-sweep.job.js';
+import { responseExpiryJob } from './response-expiry.job.js';
 
 /** Every background job of the server. */
 export const jobs: Job[] = [
@@ -22,6 +23,7 @@ export const jobs: Job[] = [
   logRollupBackfillJob,
   logRetentionJob,
   plannerStatisticsJob,
+  responseExpiryJob,
 ];
 
 /**

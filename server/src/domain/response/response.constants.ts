@@ -5,8 +5,5 @@
  */
 export const responseRetentionSeconds = 30 * 86_400;
 
-/** Expired rows deleted per statement, so the cleanup never holds a long lock on a busy table. */
-export const expiredDeleteBatch = 500;
-
 /** The most input items one list call returns (OpenAI's limit). */
 export const maxInputItemsPerPage = 100;

@@ -4,7 +4,7 @@ import { freshDatabase, type FreshDatabase } from '../../../test/test-server.js'
 import { openDatabase, type DatabaseHandle } from '../../db/connect.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { isAppError } from '../../lib/errors.js';
-import { expiredDeleteBatch, responseRetentionSeconds } from './response.constants.js';
+import { responseRetentionSeconds } from './response.constants.js';
 import {
   conversationAfterOrThrow,
   deleteExpiredResponses,
@@ -113,13 +113,21 @@ describe.each(await availableEngines())('stored Responses API responses on $labe
     expect(await findResponseOfUser(db(), 1, 'resp_delete', now)).toBeUndefined();
   });
 
-  test('the cleanup deletes expired rows in batches and keeps the others', async () => {
+  test('the cleanup deletes expired rows a slice of expiry time at a time and keeps the others', async () => {
     await db().deleteFrom('responses').execute();
-    const expired = Array.from({ length: expiredDeleteBatch + 3 }, (_, index) =>
-      stored(`resp_exp_${index}`, { createdAt: now - responseRetentionSeconds - index }),
+    const expired = Array.from({ length: 30 }, (_, index) =>
+      stored(`resp_exp_${index}`, { createdAt: now - responseRetentionSeconds - index * 100 }),
     );
     for (const response of [...expired, stored('resp_keep')]) await saveResponse(db(), response);
-    expect(await deleteExpiredResponses(db(), now)).toBe(expired.length);
+    const slices: number[] = [];
+    const options = {
+      sliceWidth: 500,
+      targetSliceMs: 0,
+      onSlice: ({ slices: count }: { slices: number }) => void slices.push(count),
+    };
+    expect(await deleteExpiredResponses(db(), now, options)).toBe(expired.length);
+    // 30 rows spread over 2,900 s of expiry, 500 s a slice.
+    expect(slices.length).toBe(6);
     const left = await db().selectFrom('responses').select('id').execute();
     expect(left.map((row) => row.id)).toEqual(['resp_keep']);
     expect(await deleteExpiredResponses(db(), now)).toBe(0);

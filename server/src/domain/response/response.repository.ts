@@ -1,5 +1,6 @@
 import type { Db } from '../../db/tables.js';
-import { expiredDeleteBatch, maxInputItemsPerPage, responseRetentionSeconds } from './response.constants.js';
+import { deleteInSlices, type SliceOptions } from '../../db/sliced-delete.js';
+import { maxInputItemsPerPage, responseRetentionSeconds } from './response.constants.js';
 import { previousResponseNotFound } from './response.errors.js';
 
 /** A JSON object as stored: a Responses input or output item, usage, settings. */
@@ -83,6 +84,43 @@ export async function findResponseOfUser(
   };
 }
 
+/** Item ids as OpenAI and the gateway make them: only these are searched for (they go into a LIKE pattern). */
+const itemIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * The output item with this id among this user's stored responses (what an `item_reference` names). `hint` is
+ * the response holding it when the caller knows (the front remembers its recent answers' items); otherwise
+ * the user's unexpired responses are searched for it, newest first.
+ */
+export async function findOutputItemOfUser(
+  db: Db,
+  userId: number,
+  itemId: string,
+  now: number,
+  hint?: string,
+): Promise<JsonObject | undefined> {
+  const named = (items: JsonObject[]) => items.find((item) => item.id === itemId);
+  if (hint) {
+    const item = named((await findResponseOfUser(db, userId, hint, now))?.outputItems ?? []);
+    if (item) return item;
+  }
+  if (!itemIdPattern.test(itemId)) return undefined;
+  const rows = await db
+    .selectFrom('responses')
+    .select('output_items')
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .where('output_items', 'like', `%"id":"${itemId}"%`)
+    .orderBy('created_at', 'desc')
+    .limit(5)
+    .execute();
+  for (const row of rows) {
+    const item = named(parsed<JsonObject[]>(row.output_items, []));
+    if (item) return item;
+  }
+  return undefined;
+}
+
 /** Deletes this user's response; whether there was one. */
 export async function deleteResponseOfUser(db: Db, userId: number, id: string): Promise<boolean> {
   const result = await db.deleteFrom('responses').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
@@ -126,26 +164,31 @@ export async function conversationAfterOrThrow(
   return [...previous.inputItems, ...previous.outputItems, ...input];
 }
 
-/** Deletes the responses expired at `now`, a batch at a time (for the cleanup job); how many went. */
-export async function deleteExpiredResponses(db: Db, now: number): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const ids = await db
-      .selectFrom('responses')
-      .select('id')
-      .where('expires_at', '<=', now)
-      .limit(expiredDeleteBatch)
-      .execute();
-    if (ids.length === 0) return deleted;
-    const result = await db
-      .deleteFrom('responses')
-      .where(
-        'id',
-        'in',
-        ids.map((row) => row.id),
-      )
-      .executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
-    if (ids.length < expiredDeleteBatch) return deleted;
-  }
+/**
+ * Deletes the responses expired at `now` (for the cleanup job), in slices of expiry time with the relay served
+ * between them (db/sliced-delete.ts; the rows hold whole conversations, so one statement over all of them could
+ * hold SQLite's event loop or a table lock for long). How many went.
+ */
+export async function deleteExpiredResponses(db: Db, now: number, options: SliceOptions = {}): Promise<number> {
+  const oldest = await db
+    .selectFrom('responses')
+    .select((expression) => expression.fn.min('expires_at').as('expiresAt'))
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  if (oldest?.expiresAt === null || oldest?.expiresAt === undefined) return 0;
+  return deleteInSlices(
+    Number(oldest.expiresAt),
+    now,
+    async (from, to) => {
+      const result = await db
+        .deleteFrom('responses')
+        .where('expires_at', '>=', from)
+        .where('expires_at', '<=', to)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    // Slices are spans of expiry time: an hour wide at first, growing over the empty years before the oldest
+    // row (a test, a restored database) in a few steps.
+    { sliceWidth: 3600, maxSliceWidth: 365 * 86_400, ...options },
+  );
 }

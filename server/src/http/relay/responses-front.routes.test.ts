@@ -92,7 +92,15 @@ describe('Responses API front (POST /v1/responses) on an OpenAI chat channel', (
     server = await startTestServer();
     await setOption(server, 'ModelRatio', JSON.stringify({ 'gpt-4.1': 1, 'gpt-5-codex': 1 }));
     await setOption(server, 'CompletionRatio', JSON.stringify({ 'gpt-4.1': 4, 'gpt-5-codex': 4 }));
-    channelId = (await createChannel(server, { type: 1, base_url: upstream.url, models: 'gpt-4.1,gpt-5-codex' })).id;
+    // Its config makes the OpenAI channel convert Responses to chat (natively served calls: responses-native).
+    channelId = (
+      await createChannel(server, {
+        type: 1,
+        base_url: upstream.url,
+        models: 'gpt-4.1,gpt-5-codex',
+        config: JSON.stringify({ responses_api: 'chat' }),
+      })
+    ).id;
     userId = await createUser(server, { username: 'codex', quota: 1_000_000 });
     const token = await createToken(server, userId);
     tokenId = token.id;

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import {
   conversationAfterOrThrow,
   deleteResponseOfUser,
+  findOutputItemOfUser,
   findResponseOfUser,
   inputItemsPage,
   saveResponse,
@@ -10,11 +11,22 @@ import {
 } from '../../domain/response/response.repository.js';
 import { responseNotFound } from '../../domain/response/response.errors.js';
 import { nowSeconds } from '../../lib/time.js';
+import type { ResponsesEventPayload } from '../../relay/adaptors/openai/responses-answer.js';
+import { withResponsesOriginal, type ResponsesOriginal } from '../../relay/adaptors/openai/responses-original.js';
+import { channelServesResponses } from '../../relay/adaptors/openai/responses-pass-through.js';
 import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.js';
+import { isObject, tryParseObject } from '../../relay/adaptors/openai-kit/json.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
-import { reportingDropped } from '../../relay/fronts/anthropic/dropped-header.js';
+import { reportingDroppedUnless } from '../../relay/fronts/responses/dropped.js';
 import { ResponsesRequestError } from '../../relay/fronts/responses/errors.js';
-import { inputItemsOf, responsesToChatRequest } from '../../relay/fronts/responses/request.js';
+import { resolveItemReferences } from '../../relay/fronts/responses/item-references.js';
+import { nativeResponsesRequest } from '../../relay/fronts/responses/native-request.js';
+import { NativeEventRelay, ownResponse } from '../../relay/fronts/responses/native-stream.js';
+import {
+  inputItemsOf,
+  responsesToChatRequest,
+  type ConvertedResponsesRequest,
+} from '../../relay/fronts/responses/request.js';
 import {
   chatCompletionToResponse,
   inputItemWithId,
@@ -22,8 +34,8 @@ import {
   type ResponseContext,
 } from '../../relay/fronts/responses/response.js';
 import { ResponsesEventWriter } from '../../relay/fronts/responses/stream.js';
-import type { ResponsesRequest, ResponsesResponse } from '../../relay/fronts/responses/types.js';
-import type { FrontOutput } from '../../relay/pipeline/relay-job.js';
+import type { ResponsesInputItem, ResponsesRequest, ResponsesResponse } from '../../relay/fronts/responses/types.js';
+import type { ChannelLimit, FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
 import { frontChatJob, parseJsonBody } from './front-job.js';
@@ -33,6 +45,8 @@ import { sendJson } from './relay-entry.js';
 import { responsesBodyProblem, responsesCreateBody } from './responses-front.schema.js';
 
 const bodyLimitBytes = 32 * 1024 * 1024;
+/** Output item ids remembered per node for `item_reference` (some 100 bytes each). */
+const maxRecentItems = 20_000;
 
 /** OpenAI's error object, with the offending field in `param` when the request could not be converted. */
 const responsesErrorAnswer: ErrorAnswer = (error, requestId, acceptLanguage, logUnexpected) => {
@@ -43,9 +57,42 @@ const responsesErrorAnswer: ErrorAnswer = (error, requestId, acceptLanguage, log
 
 function parseCreateBody(raw: Buffer): ResponsesRequest {
   const checked = responsesCreateBody.safeParse(parseJsonBody(raw));
-  if (checked.success) return checked.data as ResponsesRequest;
-  const problem = responsesBodyProblem(checked.error);
-  throw new ResponsesRequestError(problem.param, problem.detail);
+  if (!checked.success) {
+    const problem = responsesBodyProblem(checked.error);
+    throw new ResponsesRequestError(problem.param, problem.detail);
+  }
+  // A background response outlives its request: it would need a worker that runs it, keeps its events for
+  // clients that come back, and lets `cancel` stop it. The gateway answers in the request only.
+  if (checked.data.background === true)
+    throw new ResponsesRequestError('background', 'background responses are not supported by this gateway');
+  return checked.data as ResponsesRequest;
+}
+
+/**
+ * The chat request the relay runs and what it leaves out. A request the conversion refuses (an input only
+ * OpenAI reads: a file by id, a computer call …) can still go to a channel that takes Responses natively: it
+ * is limited to those, and refused with the conversion's reason when the model has none.
+ */
+function chatJobOf(
+  body: ResponsesRequest,
+  items: ResponsesInputItem[],
+): ConvertedResponsesRequest & { channelLimit?: ChannelLimit } {
+  try {
+    return responsesToChatRequest(body, items);
+  } catch (error) {
+    if (!(error instanceof ResponsesRequestError)) throw error;
+    const refusal = error;
+    return {
+      chat: { model: body.model, messages: [], ...(body.stream ? { stream: true } : {}) },
+      dropped: [],
+      channelLimit: {
+        only: {
+          accepts: (channel) => channelServesResponses(channel.adaptor, channel.settings),
+          refusal: () => refusal,
+        },
+      },
+    };
+  }
 }
 
 /** What a stored response keeps besides its conversation: the response object without output and usage. */
@@ -63,11 +110,13 @@ const storedResponseObject = (stored: StoredResponse) => ({
 });
 
 /**
- * OpenAI's Responses API in front of every channel (beyond one-api): `POST /v1/responses` is converted to a
- * chat request (with the stored conversation of `previous_response_id` before its input), relayed (routing,
- * billing, retries as any chat call) and its answer or stream converted back; what chat channels cannot take
- * is named in `x-modelgate-dropped`. Responses are stored unless `store` is false, readable, listable and
- * deletable by their owner until they expire.
+ * OpenAI's Responses API in front of every channel (beyond one-api): `POST /v1/responses` is relayed as a chat
+ * call (routing, billing, retries), with the stored conversation of `previous_response_id` before its input.
+ * Channels that speak the Responses API (OpenAI, Azure, OpenAI-protocol channels marked so) get the request
+ * natively and their answer or events go back as they came; the others get it converted to chat, its answer
+ * or stream converted back, and what they cannot take named in `x-modelgate-dropped`. Responses are stored
+ * unless `store` is false, readable, listable and deletable by their owner until they expire; `background`
+ * responses are not run, so none can be cancelled.
  */
 export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime): RelayRoute[] {
   const db = context.database.db;
@@ -75,6 +124,17 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
   // still find it, so reads of an id wait for its write on this node first.
   const saving = new Map<string, Promise<void>>();
   const saved = (id: string | null | undefined) => (id ? saving.get(id) : undefined);
+  // The response holding each recent output item, so that an `item_reference` to it (the AI SDK's next step)
+  // is found without a search: bounded, the oldest forgotten first (a miss only costs the search).
+  const recentItems = new Map<string, string>();
+  const rememberItems = (response: ResponsesResponse) => {
+    for (const item of response.output) {
+      if (typeof item.id !== 'string') continue;
+      recentItems.delete(item.id);
+      recentItems.set(item.id, response.id);
+      if (recentItems.size > maxRecentItems) recentItems.delete(recentItems.keys().next().value!);
+    }
+  };
   const endpoint = (handle: RelayEndpoint['handle']): RelayEndpoint => ({
     bodyLimitBytes,
     handle,
@@ -84,13 +144,22 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
   const create = endpoint(async ({ principal, body: raw, reply, requestId }) => {
     const body = parseCreateBody(raw);
     const now = nowSeconds();
-    const input = inputItemsOf(body.input);
+    const { items: input, referenced } = await resolveItemReferences(inputItemsOf(body.input), async (itemId) => {
+      const hint = recentItems.get(itemId);
+      await saved(hint);
+      return (await findOutputItemOfUser(db, principal.user.id, itemId, now, hint)) as ResponsesInputItem | undefined;
+    });
     await saved(body.previous_response_id);
     const items = body.previous_response_id
       ? await conversationAfterOrThrow(db, principal.user.id, body.previous_response_id, input, now)
       : input;
-    const { chat, dropped } = responsesToChatRequest(body, items);
+    const { chat, dropped, channelLimit } = chatJobOf(body, items);
     assertModelAllowed(principal.token, chat.model);
+    const original: ResponsesOriginal = {
+      request: nativeResponsesRequest(body, items.slice(0, items.length - input.length), input, referenced),
+      messages: chat.messages,
+    };
+    withResponsesOriginal(chat, original);
     const responseContext: ResponseContext = { id: responseId(), createdAt: now, request: body };
     // A failed write costs the client only its previous_response_id.
     const store = (response: ResponsesResponse) => {
@@ -110,15 +179,12 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
         .catch((error: unknown) => context.logger.warn({ err: error, requestId }, 'storing a response failed'))
         .finally(() => saving.delete(response.id));
       saving.set(response.id, write);
+      rememberItems(response);
     };
     const job = frontChatJob(context, runtime, { principal, requestId, reply }, chat, {
-      reply: reportingDropped(reply, dropped, chat),
+      reply: reportingDroppedUnless(reply, dropped, () => original.sentNatively === true),
       front: responsesOutput(responseContext, store),
-      sessionClues: {
-        promptCacheKey: body.prompt_cache_key,
-        previousResponseId: body.previous_response_id,
-        responseId: body.store === false ? undefined : responseContext.id,
-      },
+      channelLimit,
     });
     await relayText(job);
   });
@@ -155,26 +221,68 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
       has_more: page.hasMore,
     });
   });
+  // Only background responses can be cancelled, and the gateway runs none (see parseCreateBody): a stored
+  // response is answered as OpenAI answers for one created without `background`, an unknown id as GET does.
+  const cancel = endpoint(async ({ principal, params, reply }) => {
+    await storedOrThrow(principal.user.id, params.id);
+    sendJson(reply, 400, {
+      error: {
+        message: 'Only responses created with background=true can be cancelled.',
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    });
+  });
   return [
     { method: 'POST', path: '/v1/responses', endpoint: create },
+    { method: 'POST', path: '/v1/responses/:id/cancel', endpoint: cancel },
     { method: 'GET', path: '/v1/responses/:id', endpoint: read },
     { method: 'DELETE', path: '/v1/responses/:id', endpoint: remove },
     { method: 'GET', path: '/v1/responses/:id/input_items', endpoint: inputItems },
   ];
 }
 
-/** The relay's OpenAI output as a response object or the Responses event stream; `store` gets the result. */
+/** The adaptor's payloads of a natively served stream (responses-answer.ts) start so. */
+const nativeEventPrefix = '{"responses_event":';
+
+/**
+ * The relay's output as a response object or the Responses event stream; `store` gets the result. A channel
+ * that served the Responses request natively answers with a response object (sent on with the gateway's id)
+ * or its own events (sent on event for event); a chat answer is converted.
+ */
 function responsesOutput(context: ResponseContext, store: (response: ResponsesResponse) => void): FrontOutput {
-  const writer = new ResponsesEventWriter(context);
+  const converter = new ResponsesEventWriter(context);
+  const native = new NativeEventRelay(context);
+  let servedNatively = false;
+  let stored = false;
+  const storeOnce = (result: ResponsesResponse | undefined) => {
+    if (!result || stored) return;
+    stored = true;
+    store(result);
+  };
+  /** A stream payload of a native answer: its event, or the relay's error or end (the upstream broke off). */
+  const nativeText = (data: string): string => {
+    if (data.startsWith(nativeEventPrefix))
+      return native.accept((JSON.parse(data) as ResponsesEventPayload).responses_event);
+    const relayError = tryParseObject(data)?.error;
+    const message = isObject(relayError) && typeof relayError.message === 'string' ? relayError.message : undefined;
+    return native.fail(message ?? "the upstream's stream ended before the response was finished");
+  };
   return {
     whole: (body) => {
-      const response = chatCompletionToResponse(JSON.parse(body.toString('utf8')) as ChatCompletion, context);
-      store(response);
+      const answer = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+      const response =
+        answer.object === 'response'
+          ? ownResponse(answer, context)
+          : chatCompletionToResponse(answer as unknown as ChatCompletion, context);
+      storeOnce(response);
       return { headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(response)) };
     },
     event: (data) => {
-      const text = writer.payload(data);
-      if (writer.result && text !== '') store(writer.result);
+      servedNatively ||= data.startsWith(nativeEventPrefix);
+      const text = servedNatively ? nativeText(data) : converter.payload(data);
+      storeOnce(servedNatively ? native.result : converter.result);
       return text;
     },
   };

@@ -27,7 +27,7 @@ export const inputItemWithId = (item: ResponsesInputItem): ResponsesInputItem =>
     : { id: `${item.type === 'message' || !item.type ? 'msg' : 'item'}_${randomHex(24)}`, ...item };
 
 /** OpenAI chat usage, with the prompt's cached part and the completion's reasoning part when reported. */
-export type ChatUsageDetails = Partial<Usage> & {
+export type ChatUsageDetails = Partial<Omit<Usage, 'prompt_tokens_details'>> & {
   prompt_tokens_details?: { cached_tokens?: unknown } | null;
   completion_tokens_details?: { reasoning_tokens?: unknown } | null;
 };

@@ -51,9 +51,12 @@ describe('chat chunks as the Responses event sequence', () => {
   test.each([
     ['chat-text-stream.sse', 'responses-text-stream.sse'],
     ['chat-function-call-stream.sse', 'responses-function-call-stream.sse'],
+    ['chat-incomplete-stream.sse', 'responses-incomplete-stream.sse'],
+    ['chat-failed-stream.sse', 'responses-failed-stream.sse'],
   ])('%s replays as %s, event for event', (chat, recorded) => {
     const expected = events(fixture(recorded));
-    const actual = events(convertChatStream(fixture(chat), { model: 'gpt-4.1-2025-04-14' }));
+    const request = { model: 'gpt-4.1-2025-04-14', max_output_tokens: chat.includes('incomplete') ? 4 : null };
+    const actual = events(convertChatStream(fixture(chat), request));
     expect(actual.map((event) => event.type)).toEqual(expected.map((event) => event.type));
     expect(actual.map((event) => event.sequence_number)).toEqual(expected.map((_, index) => index));
     const actualIds = new Map<string, string>();

@@ -235,7 +235,8 @@ export class ResponsesEventWriter {
     yield* this.close('incomplete');
     this.ended = true;
     this.result = {
-      ...responseObject(this.context, 'failed', this.output, responsesUsage(this.usage)),
+      // OpenAI's failed responses carry no usage when none was counted.
+      ...responseObject(this.context, 'failed', this.output, this.usage ? responsesUsage(this.usage) : null),
       error: { code, message },
     };
     yield this.event({ type: 'response.failed', response: this.result });

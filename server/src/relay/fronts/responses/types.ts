@@ -30,6 +30,7 @@ export interface ResponsesRequest {
   previous_response_id?: string | null;
   store?: boolean | null;
   stream?: boolean | null;
+  background?: boolean | null;
   [field: string]: unknown;
 }
 

@@ -1,0 +1,68 @@
+import type { RelayChunk, RelayResult, Usage, UpstreamResponse } from '../../adaptor.js';
+import { readSseData } from '../../pipeline/sse-lines.js';
+import { isObject, parseJsonObject, stringOf, tryParseObject } from '../openai-kit/json.js';
+import { usageOf } from '../openai-kit/usage.js';
+
+/**
+ * A Responses API `usage` as the relay bills it: `input_tokens` (the cached ones are part of it and, as on
+ * chat calls, billed at the model's one input price) and `output_tokens` (reasoning included).
+ */
+export function usageOfResponse(usage: unknown): Usage | undefined {
+  if (!isObject(usage)) return undefined;
+  const input = Number(usage.input_tokens ?? 0);
+  const output = Number(usage.output_tokens ?? 0);
+  if (!Number.isFinite(input) || !Number.isFinite(output)) return undefined;
+  const total = Number(usage.total_tokens);
+  return usageOf(input, output, Number.isFinite(total) ? total : undefined);
+}
+
+/** The generated text of a response object's output (messages and call arguments), for counting without usage. */
+function outputText(output: unknown): string {
+  if (!Array.isArray(output)) return '';
+  let text = '';
+  for (const item of output) {
+    if (!isObject(item)) continue;
+    text += stringOf(item.arguments);
+    if (Array.isArray(item.content))
+      for (const part of item.content) if (isObject(part)) text += stringOf(part.text) + stringOf(part.refusal);
+  }
+  return text;
+}
+
+/** A whole Responses answer: the response object goes on as it came; usage and text for billing. */
+export function readResponsesAnswer(response: UpstreamResponse): RelayResult {
+  const payload = parseJsonObject(response.body);
+  return {
+    status: response.status,
+    headers: { 'content-type': 'application/json' },
+    body: response.body,
+    usage: usageOfResponse(payload.usage),
+    text: outputText(payload.output),
+  };
+}
+
+/** One stream payload of a natively served Responses call: the upstream's event, for the front to send on. */
+export interface ResponsesEventPayload {
+  responses_event: Record<string, unknown> & { type: string };
+}
+
+/** The events that end a Responses stream, each carrying the final response and its usage. */
+export const finalResponseEvents = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/**
+ * A Responses event stream read event by event: each becomes one payload carrying the event itself, with the
+ * text of its deltas and, on the final event (completed, incomplete or failed alike), the response's usage.
+ */
+export async function* readResponsesStream(body: AsyncIterable<Buffer>): AsyncIterable<RelayChunk> {
+  for await (const data of readSseData(body)) {
+    const event = tryParseObject(data);
+    if (!event || typeof event.type !== 'string') continue;
+    const payload: ResponsesEventPayload = { responses_event: event as ResponsesEventPayload['responses_event'] };
+    const text = event.type.endsWith('.delta') ? stringOf(event.delta) : '';
+    const usage =
+      finalResponseEvents.has(event.type) && isObject(event.response)
+        ? usageOfResponse(event.response.usage)
+        : undefined;
+    yield { data: JSON.stringify(payload), ...(text ? { text } : {}), ...(usage ? { usage } : {}) };
+  }
+}
