@@ -26,6 +26,7 @@ import {
 } from './log.js';
 import type { Operation } from './operation.js';
 import { optionEntry, updateOptionBody } from './option.js';
+import { pricingOperations } from './pricing.js';
 import { runProgress } from './progress.js';
 import {
   createRedemptionBody,
@@ -497,4 +498,5 @@ export const apiOperations: Operation[] = [
     access: 'admin',
     answer: releaseInfo,
   },
+  ...pricingOperations,
 ];

@@ -9,6 +9,7 @@ export * from './log.js';
 export * from './openapi.js';
 export type * from './operation.js';
 export * from './option.js';
+export * from './pricing.js';
 export * from './progress.js';
 export * from './redemption.js';
 export * from './relay.js';

@@ -10,6 +10,7 @@ import * as addUserSessionGeneration from './migrations/2026_11_25_1000_add_user
 import * as logListIndexes from './migrations/2026_11_25_1200_log_list_indexes.js';
 import * as createResponses from './migrations/2026_11_25_1400_create_responses.js';
 import * as logOffsetIndex from './migrations/2026_11_25_1500_log_offset_index.js';
+import * as createModelPrices from './migrations/2026_11_25_2200_create_model_prices.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
 export interface DialectMigration {
@@ -28,6 +29,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_25_1300_log_rollups_by_model': logRollupsByModel,
   '2026_11_25_1400_create_responses': createResponses,
   '2026_11_25_1500_log_offset_index': logOffsetIndex,
+  '2026_11_25_2200_create_model_prices': createModelPrices,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -14,6 +14,7 @@ import { modelsRoutes } from './models/models.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { openApiRoutes } from './openapi/openapi.routes.js';
 import { optionRoutes } from './option/option.routes.js';
+import { pricingRoutes } from './pricing/pricing.routes.js';
 import { redemptionRoutes } from './redemption/redemption.routes.js';
 import { serviceStatusRoutes } from './service-status/service-status.routes.js';
 import type { RouteKit, RouteModule } from './route-kit.js';
@@ -32,6 +33,7 @@ const modules: RouteModule[] = [
   optionRoutes,
   channelRoutes,
   modelsRoutes,
+  pricingRoutes,
   serviceStatusRoutes,
   openApiRoutes,
 ];

@@ -1,0 +1,218 @@
+import type { ListPrice, PriceSource, PriceTier, TokenPrices } from '@modelgate/wire';
+import { ceiling, compare, exact, floor, isZero, over, plus, remainder, times, zero, type Fraction } from './exact.js';
+import {
+  inputClasses,
+  outputClasses,
+  promptTokens,
+  type CallUsage,
+  type RatioPrice,
+  type ResolvedPrice,
+  type TokenClass,
+} from './price.js';
+
+type UnitItem = 'per_call' | 'image' | 'audio_second' | 'web_search';
+
+export interface ReceiptLine {
+  item: TokenClass | UnitItem;
+  count: number;
+  /** US$ per 1M tokens, US$ per unit, or (a ratio price) quota per token before the group ratio. */
+  unit_price: number;
+  unit: 'usd_per_mtok' | 'usd_per_unit' | 'quota_per_token' | 'usd_per_1000';
+  quota: number;
+}
+
+/** What a call was charged, line by line: the lines' quotas add up to `quota`, the charge. */
+export interface Receipt {
+  model: string;
+  source: Exclude<PriceSource, 'missing'>;
+  reference: string;
+  /** The group ratio applied to every line; 1 when the group has a price of its own. */
+  group_ratio: number;
+  group_price: boolean;
+  /** The threshold of the context tier that priced the call, or null for the base prices. */
+  tier: number | null;
+  prompt_tokens: number;
+  quota_per_unit: number;
+  lines: ReceiptLine[];
+  quota: number;
+}
+
+const million = 1_000_000n;
+
+/** A class without a price of its own is charged as its parent (text input or output). */
+const parents: Record<TokenClass, TokenClass | null> = {
+  input: null,
+  output: null,
+  cache_read: 'input',
+  cache_write: 'input',
+  cache_write_1h: 'cache_write',
+  input_audio: 'input',
+  input_image: 'input',
+  output_audio: 'output',
+  output_image: 'output',
+};
+
+function classPrice(prices: TokenPrices, tokenClass: TokenClass): number {
+  const own = prices[tokenClass];
+  if (own !== undefined) return own;
+  const parent = parents[tokenClass];
+  return parent ? classPrice(prices, parent) : 0;
+}
+
+/** The tier with the highest threshold the prompt exceeds: it prices the whole request. */
+function tierFor(price: ListPrice, prompt: number): PriceTier | null {
+  let chosen: PriceTier | null = null;
+  for (const tier of price.tiers ?? [])
+    if (prompt > tier.above && (!chosen || tier.above > chosen.above)) chosen = tier;
+  return chosen;
+}
+
+interface ExactLine {
+  line: ReceiptLine;
+  value: Fraction;
+}
+
+/**
+ * Shares a rounded total among lines by largest remainder: each line gets its exact value rounded down,
+ * and the units left go to the lines with the largest fractions, so the lines add up to the total exactly.
+ */
+function allocate(lines: ExactLine[], total: number): void {
+  for (const entry of lines) entry.line.quota = floor(entry.value);
+  let left = total - lines.reduce((sum, entry) => sum + entry.line.quota, 0);
+  const byFraction = [...lines].sort((a, b) => compare(remainder(b.value), remainder(a.value)));
+  for (let index = 0; left > 0 && byFraction.length > 0; index = (index + 1) % byFraction.length, left--)
+    byFraction[index]!.line.quota += 1;
+  for (const entry of byFraction.reverse()) {
+    if (left >= 0) break;
+    const taken = Math.min(entry.line.quota, -left);
+    entry.line.quota -= taken;
+    left += taken;
+  }
+}
+
+function tokenCounts(usage: CallUsage): [TokenClass, number][] {
+  return [...inputClasses, ...outputClasses]
+    .map((tokenClass): [TokenClass, number] => [tokenClass, usage[tokenClass] ?? 0])
+    .filter(([, count]) => count > 0);
+}
+
+/** Token lines of a list price: Σ count × US$/1M × QuotaPerUnit × group ratio, rounded up once. */
+function listTokenLines(usage: CallUsage, prices: TokenPrices, scale: Fraction): ReceiptLine[] {
+  const lines = tokenCounts(usage).map(([tokenClass, count]): ExactLine => {
+    const unitPrice = classPrice(prices, tokenClass);
+    const value = over(times(exact(count), exact(unitPrice), scale), million);
+    return { line: { item: tokenClass, count, unit_price: unitPrice, unit: 'usd_per_mtok', quota: 0 }, value };
+  });
+  const sum = lines.reduce((total, entry) => plus(total, entry.value), zero);
+  allocate(lines, isZero(sum) ? 0 : ceiling(sum));
+  return lines.map((entry) => entry.line);
+}
+
+/**
+ * Token lines of a ratio price: one-api's ceil((prompt + completion × completion ratio) × model ratio ×
+ * group ratio) in its own floating-point order, at least 1 when the ratio is not 0; 0 with no tokens.
+ */
+function ratioTokenLines(usage: CallUsage, ratio: RatioPrice, groupRatio: number): ReceiptLine[] {
+  const combined = ratio.model_ratio * groupRatio;
+  const counts = tokenCounts(usage);
+  const output = (tokenClass: TokenClass) => (outputClasses as readonly string[]).includes(tokenClass);
+  const prompt = counts.filter(([tokenClass]) => !output(tokenClass)).reduce((sum, [, count]) => sum + count, 0);
+  const completion = counts.filter(([tokenClass]) => output(tokenClass)).reduce((sum, [, count]) => sum + count, 0);
+  let total = 0;
+  if (prompt + completion > 0) {
+    total = Math.ceil((prompt + completion * ratio.completion_ratio) * combined);
+    if (combined !== 0 && total <= 0) total = 1;
+  }
+  const lines = counts.map(([tokenClass, count]): ExactLine => {
+    const perToken = output(tokenClass) ? ratio.model_ratio * ratio.completion_ratio : ratio.model_ratio;
+    const weight = output(tokenClass) ? count * ratio.completion_ratio : count;
+    const value = exact(Math.max(0, weight * combined));
+    return { line: { item: tokenClass, count, unit_price: perToken, unit: 'quota_per_token', quota: 0 }, value };
+  });
+  allocate(lines, total);
+  return lines.map((entry) => entry.line);
+}
+
+/** Per-call and per-unit lines of a list price, each rounded up on its own. */
+function listUnitLines(usage: CallUsage, price: ListPrice, scale: Fraction): ReceiptLine[] {
+  const units: [UnitItem, number, number | undefined][] = [
+    ['per_call', usage.calls ?? 1, price.per_call],
+    ['image', usage.images ?? 0, price.per_image],
+    ['audio_second', usage.audio_seconds ?? 0, price.per_audio_second],
+    ['web_search', usage.web_searches ?? 0, price.per_web_search],
+  ];
+  return units
+    .filter(([, count, unitPrice]) => count > 0 && unitPrice !== undefined && unitPrice > 0)
+    .map(([item, count, unitPrice]) => ({
+      item,
+      count,
+      unit_price: unitPrice!,
+      unit: 'usd_per_unit',
+      quota: ceiling(times(exact(count), exact(unitPrice!), scale)),
+    }));
+}
+
+/**
+ * Prices one call. Rounding: the token lines together are rounded up once (one-api's rule: a ratio price
+ * charges exactly its formula), each per-call or per-unit line on its own (as ModelGate's web-search
+ * charge always was); the token total is shared among the token lines by largest remainder, so the
+ * receipt's lines always add up to the charge.
+ */
+export function priceCall(
+  usage: CallUsage,
+  resolved: ResolvedPrice,
+  groupRatio: number,
+  quotaPerUnit: number,
+): { quota: number; receipt: Receipt } {
+  const appliedRatio = resolved.groupPrice ? 1 : groupRatio;
+  const prompt = promptTokens(usage);
+  let tier: number | null = null;
+  let lines: ReceiptLine[];
+  const { price } = resolved;
+  if (price.kind === 'ratio') {
+    lines = ratioTokenLines(usage, price.ratio, appliedRatio);
+    const searches = usage.web_searches ?? 0;
+    if (searches > 0 && price.ratio.web_searches_per_1000 > 0)
+      lines.push({
+        item: 'web_search',
+        count: searches,
+        unit_price: price.ratio.web_searches_per_1000,
+        unit: 'usd_per_1000',
+        // ModelGate's web-search charge as it was: floating point, in this order.
+        quota: Math.ceil(((searches * price.ratio.web_searches_per_1000) / 1000) * quotaPerUnit * appliedRatio),
+      });
+  } else {
+    const chosen = tierFor(price.list, prompt);
+    tier = chosen?.above ?? null;
+    const { above: _above, ...tierPrices } = chosen ?? { above: 0 };
+    const prices: TokenPrices = { ...price.list, ...tierPrices };
+    const scale = times(exact(quotaPerUnit), exact(appliedRatio));
+    lines = [...listTokenLines(usage, prices, scale), ...listUnitLines(usage, price.list, scale)];
+  }
+  const quota = lines.reduce((sum, line) => sum + line.quota, 0);
+  return {
+    quota,
+    receipt: {
+      model: resolved.model,
+      source: resolved.source,
+      reference: resolved.reference,
+      group_ratio: appliedRatio,
+      group_price: resolved.groupPrice,
+      tier,
+      prompt_tokens: prompt,
+      quota_per_unit: quotaPerUnit,
+      lines,
+      quota,
+    },
+  };
+}
+
+/** The receipt with what the balance saw: the hold, and what settlement gave back or charged on top. */
+export function settleReceipt(receipt: Receipt, reserved: number) {
+  return {
+    ...receipt,
+    reserved,
+    refunded: Math.max(0, reserved - receipt.quota),
+    charged_on_top: Math.max(0, receipt.quota - reserved),
+  };
+}

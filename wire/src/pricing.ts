@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import type { Operation } from './operation.js';
+
+/** A price: a finite, non-negative number of US dollars. */
+const usd = z.number().finite().nonnegative();
+
+/** Modest bounds: a price far above any vendor's is a typo (a per-token price entered per million, say). */
+const perMillion = usd.max(100_000);
+const perUnit = usd.max(10_000);
+
+/**
+ * The token classes a call may use, in US$ per 1M tokens. A class without a price is charged as its parent:
+ * cache reads and writes as input, the 1-hour write as the 5-minute one, audio and image tokens as text.
+ */
+export const tokenPrices = z.object({
+  input: perMillion.optional(),
+  output: perMillion.optional(),
+  cache_read: perMillion.optional(),
+  /** A 5-minute cache write (Anthropic's default), or the vendor's only cache-write price. */
+  cache_write: perMillion.optional(),
+  cache_write_1h: perMillion.optional(),
+  input_audio: perMillion.optional(),
+  output_audio: perMillion.optional(),
+  input_image: perMillion.optional(),
+  output_image: perMillion.optional(),
+});
+
+/** From this prompt size up (strictly above `above` prompt tokens), the whole request is priced by the tier. */
+export const priceTier = tokenPrices.extend({ above: z.number().int().positive() });
+
+/** One model's price: token classes, per-call and per-unit prices, and context tiers. */
+export const listPrice = tokenPrices
+  .extend({
+    per_call: perUnit.optional(),
+    per_image: perUnit.optional(),
+    per_audio_second: perUnit.optional(),
+    per_web_search: perUnit.optional(),
+    tiers: z.array(priceTier).max(8).optional(),
+  })
+  .strict()
+  .refine(
+    (price) => new Set(price.tiers?.map((tier) => tier.above)).size === (price.tiers?.length ?? 0),
+    'tiers must have distinct thresholds',
+  );
+
+const modelName = z.string().trim().min(1).max(191);
+/** '' prices the model for every group; a group's own price replaces it (and its ratio) for that group. */
+const groupName = z.string().trim().max(64).default('');
+
+export const setPriceBody = z.object({
+  model: modelName,
+  group: groupName,
+  price: listPrice,
+  note: z.string().max(255).default(''),
+});
+
+export const deletePriceQuery = z.object({ model: modelName, group: groupName });
+
+export const priceListQuery = z.object({ model: z.string().max(191).optional() });
+
+export const priceSource = z.enum(['admin', 'ratio', 'catalogue', 'default', 'missing']);
+
+/** One model's effective price as the relay would charge it (for one channel type, or any when null). */
+export const effectivePrice = z.object({
+  model: z.string(),
+  channel_type: z.number().nullable(),
+  group: z.string(),
+  source: priceSource,
+  price: listPrice.nullable(),
+  /** one-api's ratios when the source is `ratio` (quota per token = model ratio × group ratio). */
+  ratio: z.object({ model_ratio: z.number(), completion_ratio: z.number() }).nullable(),
+  /** Where a catalogue price comes from: the price database and its provider, or the supplement's page. */
+  reference: z.string(),
+  note: z.string(),
+});
+
+/**
+ * A models.dev file (https://models.dev/api.json): sent in the body, or read by root from a path on the
+ * server. `providers` chooses which of its providers to take (all when absent); `models` limits the apply.
+ */
+export const priceImportBody = z
+  .object({
+    data: z.record(z.string(), z.unknown()).optional(),
+    path: z.string().min(1).max(1024).optional(),
+    providers: z.array(z.string().min(1).max(64)).max(100).optional(),
+    models: z.array(modelName).max(10_000).optional(),
+  })
+  .refine((body) => (body.data === undefined) !== (body.path === undefined), 'send either data or path');
+
+export const priceChange = z.object({
+  model: z.string(),
+  provider: z.string(),
+  before: listPrice.nullable(),
+  before_source: priceSource,
+  after: listPrice,
+});
+
+export const priceImportPreview = z.object({
+  changes: z.array(priceChange),
+  unchanged: z.number(),
+  /** Models two chosen providers price differently: left out until one provider is chosen. */
+  conflicts: z.array(z.string()),
+  /** Models whose cost the file gives in a shape this price model cannot hold, and why. */
+  skipped: z.array(z.object({ model: z.string(), provider: z.string(), reason: z.string() })),
+  applied: z.number(),
+});
+
+export type ListPrice = z.infer<typeof listPrice>;
+export type TokenPrices = z.infer<typeof tokenPrices>;
+export type PriceTier = z.infer<typeof priceTier>;
+export type PriceSource = z.infer<typeof priceSource>;
+export type EffectivePrice = z.infer<typeof effectivePrice>;
+export type PriceImportPreview = z.infer<typeof priceImportPreview>;
+
+/** The price routes (admin; reading a file on the server is root's). */
+export const pricingOperations: Operation[] = [
+  {
+    method: 'GET',
+    path: '/api/price/',
+    summary: 'Effective prices of the served, priced and ratio-priced models, with their source',
+    access: 'admin',
+    query: priceListQuery,
+    answer: z.array(effectivePrice),
+  },
+  {
+    method: 'PUT',
+    path: '/api/price/',
+    summary: "Set a model's price (for every group, or one group)",
+    access: 'admin',
+    body: setPriceBody,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/price/',
+    summary: "Delete a model's price set by an admin",
+    access: 'admin',
+    query: deletePriceQuery,
+  },
+  {
+    method: 'POST',
+    path: '/api/price/import/preview',
+    summary: 'What a models.dev price file would change',
+    access: 'admin',
+    body: priceImportBody,
+    answer: priceImportPreview,
+  },
+  {
+    method: 'POST',
+    path: '/api/price/import',
+    summary: "Apply a models.dev price file's changes as admin prices",
+    access: 'admin',
+    body: priceImportBody,
+    answer: priceImportPreview,
+  },
+];
