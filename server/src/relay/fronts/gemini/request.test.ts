@@ -1,9 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { geminiGenerateContentBody } from '@modelgate/wire';
 import { describe, expect, test } from 'vitest';
 import { geminiToEmbeddingsRequest } from './embeddings.js';
 import { withCamelCaseFields } from './field-names.js';
 import { geminiToChatRequest } from './request.js';
 import type { GeminiFrontRequest } from './types.js';
+
+/** Gemini CLI 0.61.0's second request of a read_file turn, as captured (long texts and tool list trimmed). */
+const cliRequest = JSON.parse(
+  readFileSync(new URL('./__fixtures__/gemini-cli-0.61.0-request.json', import.meta.url), 'utf8'),
+) as { body: unknown };
 
 const parse = (body: unknown) => geminiGenerateContentBody.parse(withCamelCaseFields(body)) as GeminiFrontRequest;
 
@@ -131,6 +137,48 @@ describe('a generateContent request converted to an OpenAI chat request', () => 
     });
     expect(chat.stream).toBeUndefined();
     expect(dropped).toEqual(['contents[0].parts[3].inlineData']);
+  });
+
+  test("Gemini CLI's own request: its tools, its read_file call answered by id, what other channels lose", () => {
+    const { chat, dropped } = geminiToChatRequest(parse(cliRequest.body), 'gemini-2.5-flash', true);
+    expect(chat.tools?.map((tool) => tool.function.name)).toEqual(['update_topic', 'list_directory', 'read_file']);
+    expect(chat.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(chat.messages[2]!.tool_calls).toEqual([
+      {
+        id: 'read_file_1795644895108_0',
+        type: 'function',
+        function: { name: 'read_file', arguments: '{"file_path":"/home/user/project/notes.txt"}' },
+      },
+    ]);
+    expect(chat.messages[3]).toEqual({
+      role: 'tool',
+      tool_call_id: 'read_file_1795644895108_0',
+      content: '{"output":"the secret word is periwinkle\\n"}',
+    });
+    expect(chat).toMatchObject({ temperature: 1, top_p: 0.95, stream: true });
+    expect(dropped).toEqual([
+      'contents[1].parts[0].thoughtSignature',
+      'generationConfig.topK',
+      'generationConfig.thinkingConfig',
+    ]);
+  });
+
+  test('an answer whose id no call has goes to the open call of its name', () => {
+    const { chat } = geminiToChatRequest(
+      parse({
+        contents: [
+          { role: 'user', parts: [{ text: 'Read it.' }] },
+          { role: 'model', parts: [{ functionCall: { name: 'read_file', args: {} } }] },
+          {
+            role: 'user',
+            parts: [{ functionResponse: { id: 'read_file_9_0', name: 'read_file', response: { output: 'x' } } }],
+          },
+        ],
+      }),
+      'm',
+      false,
+    );
+    expect(chat.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1_0', content: '{"output":"x"}' });
   });
 
   test('a body the schema refuses names the field in Google’s spelling', async () => {

@@ -116,14 +116,19 @@ class ContentsConverter {
 
   /**
    * A user turn: its function responses as tool messages first (they must follow the call), then the rest.
-   * Answers naming their call's id take it first; the others take the oldest open call of their name.
+   * An answer takes the open call of its id; one without (or with an id no call has) the oldest of its name.
    */
   private addUserTurn(content: GeminiFrontContent, path: string): void {
-    const answered = new Map<number, string | undefined>();
-    for (const byId of [true, false])
-      for (const [index, part] of content.parts.entries())
-        if (part.functionResponse && Boolean(part.functionResponse.id) === byId)
-          answered.set(index, this.answer(part.functionResponse.id, part.functionResponse.name));
+    const answered = new Map<number, string>();
+    for (const [index, { functionResponse }] of content.parts.entries()) {
+      const id = functionResponse?.id;
+      if (id && this.takeCall((call) => call.id === id)) answered.set(index, id);
+    }
+    for (const [index, { functionResponse }] of content.parts.entries()) {
+      if (!functionResponse || answered.has(index)) continue;
+      const id = this.takeCall((call) => call.name === functionResponse.name);
+      if (id) answered.set(index, id);
+    }
     const parts: ChatContentPart[] = [];
     for (const [index, part] of content.parts.entries()) {
       const partPath = `${path}.parts[${index}]`;
@@ -131,6 +136,7 @@ class ContentsConverter {
       if (part.functionResponse) {
         const callId = answered.get(index);
         const result = JSON.stringify(part.functionResponse.response ?? {});
+        // An answer to no call of this conversation stays readable as text.
         if (callId) this.messages.push({ role: 'tool', tool_call_id: callId, content: result });
         else parts.push({ type: 'text', text: `${part.functionResponse.name}: ${result}` });
         continue;
@@ -145,11 +151,10 @@ class ContentsConverter {
     this.messages.push({ role: 'user', content: onlyText ?? parts });
   }
 
-  /** The id of the open call an answer takes: the one of its id, else the oldest of its name. */
-  private answer(id: string | undefined, name: string): string | undefined {
-    const position = this.unanswered.findIndex((call) => (id ? call.id === id : call.name === name));
-    if (position < 0) return undefined;
-    return this.unanswered.splice(position, 1)[0]!.id;
+  /** Takes the oldest open call that `matches` out of the open ones; its id, or undefined. */
+  private takeCall(matches: (call: { id: string; name: string }) => boolean): string | undefined {
+    const position = this.unanswered.findIndex(matches);
+    return position < 0 ? undefined : this.unanswered.splice(position, 1)[0]!.id;
   }
 
   /** Names the fields no conversion reads (executableCode, videoMetadata, thoughtSignature …). */
