@@ -8,6 +8,7 @@ import {
   type ScriptedUpstream,
 } from '../../../test/gemini-front-upstreams.js';
 import { geminiMockKey } from '../../../test/mock-upstreams/gemini.js';
+import { startVertexMock } from '../../../test/mock-upstreams/vertexai.js';
 import { balances, createChannel, createToken, createUser, setOption, settled } from '../../../test/relay-fixtures.js';
 import { startedForSuite } from '../../../test/suite-lifecycle.js';
 import { startTestServer } from '../../../test/test-server.js';
@@ -32,6 +33,7 @@ const prices: Record<string, { model: number; completion: number }> = {
   'text-embedding-004': { model: 0.25, completion: 1 },
   'gpt-4o-mini': { model: 0.5, completion: 2 },
   'text-embedding-3-small': { model: 0.1, completion: 1 },
+  'gemini-2.0-flash-001': { model: 2, completion: 3 },
 };
 
 const weatherTool = {
@@ -320,6 +322,59 @@ describe("Gemini's API in front of every channel, driven by @google/genai", () =
         // The SDK names Gemini's supportedGenerationMethods supportedActions.
         supportedActions: expect.arrayContaining(['generateContent']),
       });
+    });
+  });
+
+  describe('on a Vertex AI channel (its model mapped, its own system prompt)', () => {
+    const vertex = startedForSuite(() => startVertexMock());
+
+    test("the client's body reaches Vertex as sent, the channel's prompt as systemInstruction; billed exactly", async () => {
+      await createChannel(server, {
+        type: 42,
+        name: 'vertex',
+        group: 'vertex-channel',
+        key: `us-central1|mock-project|${JSON.stringify(vertex.serviceAccount)}`,
+        base_url: vertex.url,
+        models: 'gemini-on-vertex',
+        model_mapping: JSON.stringify({ 'gemini-on-vertex': 'gemini-2.0-flash-001' }),
+        system_prompt: 'Be brief.',
+      });
+      const userId = await createUser(server, { username: 'vertex-1', group: 'vertex-channel', quota: 9e7 });
+      const token = await createToken(server, userId);
+      const before = await balances(server, userId, token.id);
+      const ai = new GoogleGenAI({ apiKey: `sk-${token.key}`, httpOptions: { baseUrl: server.url } });
+      const response = await ai.models.generateContent({
+        model: 'gemini-on-vertex',
+        contents: 'Hi!',
+        config: {
+          systemInstruction: 'Talk a lot.',
+          safetySettings: [{ category: 'HARM_CATEGORY_HATE_SPEECH' as never, threshold: 'OFF' as never }],
+        },
+      });
+      // The recorded answer of the mock, as Vertex sent it.
+      expect(response.text).toBe('Hello! How can I help you today?');
+      expect(response.modelVersion).toBe('gemini-1.5-flash-002');
+      const sent = vertex.requests.find((request) => request.path.includes('publishers/google'))!;
+      expect(sent.path).toBe(
+        '/v1/projects/mock-project/locations/us-central1/publishers/google/models/gemini-2.0-flash-001:generateContent',
+      );
+      expect(sent.json).toEqual({
+        contents: [{ parts: [{ text: 'Hi!' }], role: 'user' }],
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
+        // The SDK's empty generationConfig, passed on as it came.
+        generationConfig: {},
+        safetySettings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'OFF' }],
+      });
+      const after = await balances(server, userId, token.id);
+      const [log] = await server.context.logDatabase.db
+        .selectFrom('logs')
+        .select(['quota', 'prompt_tokens', 'completion_tokens', 'model_name'])
+        .where('user_id', '=', userId)
+        .where('type', '=', 2)
+        .execute();
+      expect(log).toMatchObject({ prompt_tokens: 9, completion_tokens: 10, model_name: 'gemini-2.0-flash-001' });
+      expect(Number(log!.quota)).toBe(Math.ceil((9 + 10 * 3) * 2));
+      expect(before.userQuota - after.userQuota).toBe(Number(log!.quota));
     });
   });
 
