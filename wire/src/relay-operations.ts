@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { anthropicCountTokensBody, anthropicMessagesBody } from './anthropic.js';
+import { geminiModel, geminiModelList } from './gemini.js';
 import { responsesCreateBody } from './responses.js';
 import { openAIModelList } from './channel.js';
 import type { Operation } from './operation.js';
@@ -104,6 +105,29 @@ export const relayOperations: Operation[] = [
     access: 'api-key',
     params: z.object({ id: z.string() }),
   })),
+  ...['/v1beta', '/v1'].map((prefix): Operation => ({
+    method: 'POST',
+    path: `${prefix}/models/:model`,
+    summary:
+      "Gemini's API, relayed to any channel: models/{model}:generateContent, :streamGenerateContent (alt=sse or a JSON array), :countTokens, :embedContent, :batchEmbedContents",
+    access: 'api-key',
+    params: z.object({ model: z.string().describe('The model and the method: gemini-2.5-flash:generateContent') }),
+  })),
+  {
+    method: 'GET',
+    path: '/v1beta/models',
+    summary: "The models the key may call, in Gemini's shape",
+    access: 'api-key',
+    answer: geminiModelList,
+  },
+  {
+    method: 'GET',
+    path: '/v1beta/models/:model',
+    summary: "A model the key may call, in Gemini's shape",
+    access: 'api-key',
+    params: modelParams,
+    answer: geminiModel,
+  },
   {
     method: 'GET',
     path: '/v1/models',

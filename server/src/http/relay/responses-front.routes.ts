@@ -185,6 +185,11 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
       reply: reportingDroppedUnless(reply, dropped, () => original.sentNatively === true),
       front: responsesOutput(responseContext, store),
       channelLimit,
+      sessionClues: {
+        promptCacheKey: body.prompt_cache_key,
+        previousResponseId: body.previous_response_id,
+        responseId: body.store === false ? undefined : responseContext.id,
+      },
     });
     await relayText(job);
   });
