@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { RateLimits } from './middleware/rate-limit.js';
 
@@ -47,14 +48,66 @@ function setSecurityHeaders(reply: FastifyReply, policy: string): void {
   reply.header('Referrer-Policy', 'same-origin');
 }
 
+/** Hashed build output (vite's assets/ folder): a changed file gets a new name, so a copy never goes stale. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Cache-Control of a served file; `path` may be a pre-compressed sibling (index.html.gz, app-1a2b.js.br). */
+function cacheControl(assetsFolder: string, path: string): string {
+  return path.startsWith(assetsFolder) ? IMMUTABLE : 'no-cache';
+}
+
+type Encoding = 'br' | 'gzip';
+
+/**
+ * The encoding to answer with: brotli when accepted, then gzip, else none. A q of 0 refuses a coding; `*` stands
+ * for any coding not named.
+ */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name = '', ...parameters] = part.split(';').map((value) => value.trim());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    weights.set(name, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const weight = (coding: Encoding) => weights.get(coding) ?? weights.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return null;
+}
+
+/** index.html as sent for each console route: raw, and each encoding when it is smaller. */
+function indexVariants(html: Buffer): Partial<Record<Encoding, Buffer>> {
+  const variants: Partial<Record<Encoding, Buffer>> = {};
+  const br = brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } });
+  const gzip = gzipSync(html, { level: 9 });
+  if (br.length < html.length) variants.br = br;
+  if (gzip.length < html.length) variants.gzip = gzip;
+  return variants;
+}
+
+function sendIndex(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  html: Buffer,
+  variants: Partial<Record<Encoding, Buffer>>,
+) {
+  reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+  const encoding = pickEncoding(request.headers['accept-encoding']);
+  const encoded = encoding ? variants[encoding] : undefined;
+  if (encoding && encoded) return reply.header('Content-Encoding', encoding).send(encoded);
+  return reply.send(html);
+}
+
 /** OpenAI's error object, which one-api answers for unknown API paths. */
 const invalidUrl = (method: string, path: string) => ({
   error: { message: `Invalid URL (${method} ${path})`, type: 'invalid_request_error', param: '', code: '' },
 });
 
 /**
- * Serves the built console from WEB_DIST: hashed assets cached for a week, index.html never cached, and
- * every other non-API path answered with index.html so the console's history routing works.
+ * Serves the built console from WEB_DIST: hashed assets cached for a year, index.html never cached, and
+ * every other non-API path answered with index.html so the console's history routing works. The build writes
+ * .br and .gz files next to its assets (web/vite.config.ts); they are sent to browsers that accept them.
  */
 export async function registerConsole(app: FastifyInstance, context: AppContext, limits: RateLimits): Promise<void> {
   const root = context.config.WEB_DIST;
@@ -62,6 +115,8 @@ export async function registerConsole(app: FastifyInstance, context: AppContext,
   // Read once: the fallback answers every console path, and the built file does not change while we run.
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile) : null;
   const policy = indexHtml ? consolePolicy(indexHtml.toString('utf8')) : '';
+  const indexEncoded = indexHtml ? indexVariants(indexHtml) : {};
+  const assetsFolder = resolve(root, 'assets') + sep;
   if (indexHtml) {
     await app.register(async (scope) => {
       scope.addHook('onRequest', limits.web);
@@ -70,8 +125,10 @@ export async function registerConsole(app: FastifyInstance, context: AppContext,
         wildcard: false,
         index: false,
         preCompressed: true,
+        // The compressed siblings are chosen by Accept-Encoding, not addressed by name.
+        globIgnore: ['**/*.br', '**/*.gz'],
         setHeaders: (response, path) => {
-          response.header('Cache-Control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=604800, immutable');
+          response.header('Cache-Control', cacheControl(assetsFolder, path));
           setSecurityHeaders(response, policy);
         },
       });
@@ -97,7 +154,12 @@ export async function registerConsole(app: FastifyInstance, context: AppContext,
     if (!indexHtml) {
       return reply.status(404).type('text/plain').send('Not found: the console is not built (npm run build -w web)');
     }
+    // A chunk of an earlier build (a tab open across an upgrade): the console page in its place would only fail
+    // as a script with a misleading type error.
+    if (path.startsWith('/assets/')) {
+      return reply.status(404).header('Cache-Control', 'no-cache').type('text/plain').send('Not found');
+    }
     setSecurityHeaders(reply, policy);
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    return sendIndex(request, reply, indexHtml, indexEncoded);
   });
 }
