@@ -1,15 +1,8 @@
-import type {
-  geminiBatchEmbedContentsBody,
-  geminiCountTokensBody,
-  geminiEmbedContentBody,
-  geminiGenerateContentBody,
-} from '@modelgate/wire';
+import type { geminiEmbedContentBody, geminiGenerateContentBody } from '@modelgate/wire';
 import type { z } from 'zod';
 
 /** A generateContent request as the front reads it (camelCase, checked by the wire schema). */
 export type GeminiFrontRequest = z.infer<typeof geminiGenerateContentBody>;
 export type GeminiFrontContent = GeminiFrontRequest['contents'][number];
 export type GeminiFrontPart = GeminiFrontContent['parts'][number];
-export type GeminiCountTokensRequest = z.infer<typeof geminiCountTokensBody>;
 export type GeminiEmbedContentRequest = z.infer<typeof geminiEmbedContentBody>;
-export type GeminiBatchEmbedContentsRequest = z.infer<typeof geminiBatchEmbedContentsBody>;
