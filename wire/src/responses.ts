@@ -12,7 +12,11 @@ const inputItem = z
   .object({
     type: z.string().min(1).max(64).optional(),
     role: z.string().max(32).optional(),
-    content: z.union([text, z.array(typed).max(10_000)]).optional(),
+    // null on the reasoning items OpenAI returns (and Codex sends back as they came).
+    content: z
+      .union([text, z.array(typed).max(10_000)])
+      .nullable()
+      .optional(),
   })
   .loose();
 

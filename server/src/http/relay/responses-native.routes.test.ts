@@ -352,6 +352,21 @@ describe('the Responses API natively on channels that speak it', () => {
     });
   });
 
+  test("a client's own reasoning items go upstream as it sent them (Codex: content null, encrypted content)", async () => {
+    const member = await gateway.member();
+    const input = [
+      { type: 'reasoning', id: 'rs_1', summary: [], content: null, encrypted_content: 'gAAAA-sealed' },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go on' }] },
+    ];
+    const answer = await fetch(`${gateway.server.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${member.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4.1', input, store: false }),
+    });
+    expect(answer.status).toBe(200);
+    expect(upstreamBody().input).toEqual(input);
+  });
+
   test('text.format json_schema goes upstream as sent and the JSON comes back', async () => {
     const member = await gateway.member();
     answerWith({ output: [{ type: 'message', text: '{"city":"Paris"}' }], usage: { input: 10, output: 5 } });

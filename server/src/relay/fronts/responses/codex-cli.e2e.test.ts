@@ -1,0 +1,293 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { expectBilledExactly, type ReportedUsage } from '../../../../test/exact-billing.js';
+import { anthropicMockKey } from '../../../../test/mock-upstreams/anthropic.js';
+import {
+  openAIResponsesMockKey,
+  startOpenAIResponsesMock,
+  type MockAnswer,
+} from '../../../../test/mock-upstreams/openai-responses.js';
+import { lastUserTurn, startScriptedClaude } from '../../../../test/mock-upstreams/scripted-claude.js';
+import { createChannel, createToken, createUser, setOption } from '../../../../test/relay-fixtures.js';
+import { startedForSuite } from '../../../../test/suite-lifecycle.js';
+import { startTestServer, type TestServer } from '../../../../test/test-server.js';
+
+/** The real client, installed from npm (`@openai/codex` 0.169.0, a native binary behind a Node launcher). */
+const codexBinary = fileURLToPath(new URL('../../../../../node_modules/.bin/codex', import.meta.url));
+/** The model Codex is configured with; the gateway serves it on both channels. */
+const model = 'gpt-5-codex';
+const completionRatio = 4;
+const keyVariable = 'MODELGATE_API_KEY';
+const secretWord = 'periwinkle';
+const toolPrompt = 'Read notes.txt in the current directory and tell me the secret word.';
+
+type Json = Record<string, unknown>;
+
+/** Whether a Responses request already carries a tool's output (Codex's second request of a tool turn). */
+const toolOutputOf = (body: Json) =>
+  Array.isArray(body.input) ? (body.input as Json[]).find((item) => item.type === 'function_call_output') : undefined;
+
+/**
+ * Codex's configuration in a temporary CODEX_HOME: ModelGate as its model provider over the Responses API, its
+ * key in an environment variable, no approvals (exec runs unattended) and a sandbox limited to the workspace,
+ * no retries (each upstream call is counted), and nothing sent anywhere else. By default 0.169 calls out on
+ * every run: analytics to ab.chatgpt.com (off with `analytics.enabled`), and its plugin marketplace to
+ * github.com, api.github.com and chatgpt.com (off with the `plugins` feature); the update check, feedback and
+ * OpenTelemetry export are off too. The test runs with --strict-config, so every key here is one Codex knows.
+ */
+function codexConfig(gatewayUrl: string): string {
+  return `model = "${model}"
+model_provider = "modelgate"
+approval_policy = "never"
+sandbox_mode = "workspace-write"
+check_for_update_on_startup = false
+
+[model_providers.modelgate]
+name = "ModelGate"
+base_url = "${gatewayUrl}/v1"
+env_key = "${keyVariable}"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+
+[feedback]
+enabled = false
+
+[otel]
+exporter = "none"
+`;
+}
+
+/**
+ * An HTTP proxy on loopback that refuses every request and remembers where it was going: Codex's traffic to
+ * anywhere but 127.0.0.1 (NO_PROXY) is sent through it, so any call out (update check, telemetry) is seen.
+ */
+async function startOutboundRecorder(): Promise<{ url: string; attempts: string[]; close(): Promise<void> }> {
+  const attempts: string[] = [];
+  const server: Server = createServer((request, response) => {
+    attempts.push(`${request.method ?? ''} ${request.url ?? ''}`);
+    response.writeHead(403).end();
+  });
+  server.on('connect', (request, socket) => {
+    attempts.push(`CONNECT ${request.url ?? ''}`);
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    attempts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+interface CodexRun {
+  code: number | null;
+  /** Codex's last message (`--output-last-message`). */
+  lastMessage: string;
+  /** Its JSONL events (`--json`) and stderr, for failure messages. */
+  output: string;
+  events: Json[];
+}
+
+/** `codex exec` against the gateway, in a fresh CODEX_HOME and HOME, in `workspace`. */
+function runCodex(
+  gatewayUrl: string,
+  key: string,
+  prompt: string,
+  workspace: string,
+  proxyUrl: string,
+): Promise<CodexRun> {
+  const home = mkdtempSync(join(tmpdir(), 'mg-codex-home-'));
+  const codexHome = join(home, '.codex');
+  mkdirSync(codexHome);
+  writeFileSync(join(codexHome, 'config.toml'), codexConfig(gatewayUrl));
+  const lastMessageFile = join(home, 'last-message.txt');
+  const child = spawn(
+    codexBinary,
+    [
+      'exec',
+      '--strict-config',
+      '--json',
+      '--skip-git-repo-check',
+      '--ephemeral',
+      '-C',
+      workspace,
+      '-o',
+      lastMessageFile,
+      prompt,
+    ],
+    {
+      cwd: workspace,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        CODEX_HOME: codexHome,
+        [keyVariable]: key,
+        HTTP_PROXY: proxyUrl,
+        HTTPS_PROXY: proxyUrl,
+        ALL_PROXY: proxyUrl,
+        NO_PROXY: '127.0.0.1,localhost',
+        RUST_LOG: 'error',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+  child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => {
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      let lastMessage = '';
+      try {
+        lastMessage = readFileSync(lastMessageFile, 'utf8').trim();
+      } catch {
+        lastMessage = '';
+      }
+      const events = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Json);
+      rmSync(home, { recursive: true, force: true });
+      resolve({ code, lastMessage, output: `${stdout}\n${stderr}`, events });
+    });
+  });
+}
+
+/**
+ * A gateway serving Codex's model natively on an OpenAI channel (group `openai`) and converted on a Claude
+ * channel (group `claude`); both upstreams answer Codex's tool turn with a call of its `exec_command` tool, then
+ * with the word the command printed, and report a distinct usage per call.
+ */
+async function startGateway() {
+  const reported: ReportedUsage[] = [];
+  const openai = await startOpenAIResponsesMock((body) => {
+    const usage = { input: 4000 + reported.length * 53, output: 40 + reported.length * 7, cached: 3000 };
+    reported.push({ prompt: usage.input, completion: usage.output });
+    const output = toolOutputOf(body);
+    let answer: MockAnswer['output'] = [{ type: 'message', text: 'Hello from ModelGate.' }];
+    if (output) answer = [{ type: 'message', text: `The secret word is ${secretWord}.` }];
+    else if (JSON.stringify(body.input).includes('notes.txt'))
+      answer = [
+        { type: 'reasoning', summary: 'Read the file.', encryptedContent: 'gAAAA-codex' },
+        { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'cat notes.txt' }) },
+      ];
+    return { output: answer, usage };
+  });
+  const claude = await startScriptedClaude((body) => {
+    const last = lastUserTurn(body);
+    if (last.hasToolResult) return { text: `The secret word is ${secretWord}.` };
+    if (last.text.includes('notes.txt')) return { toolUse: { name: 'exec_command', input: { cmd: 'cat notes.txt' } } };
+    return { text: 'Hello from ModelGate.' };
+  });
+  const server = await startTestServer();
+  await setOption(server, 'ModelRatio', JSON.stringify({ [model]: 1 }));
+  await setOption(server, 'CompletionRatio', JSON.stringify({ [model]: completionRatio }));
+  await createChannel(server, {
+    type: 1,
+    group: 'openai',
+    key: openAIResponsesMockKey,
+    base_url: openai.url,
+    models: model,
+  });
+  await createChannel(server, {
+    type: 14,
+    group: 'claude',
+    key: anthropicMockKey,
+    base_url: claude.url,
+    models: model,
+  });
+  const outbound = await startOutboundRecorder();
+  const folder = mkdtempSync(join(tmpdir(), 'mg-codex-'));
+  return {
+    server,
+    openai,
+    claude,
+    reported,
+    outbound,
+    folder,
+    async close() {
+      await server.close();
+      await Promise.all([openai.close(), claude.close(), outbound.close()]);
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('Codex CLI 0.169 (the real client, `codex exec`) through the Responses front', () => {
+  const gateway = startedForSuite(startGateway);
+
+  /** A user of the group, a workspace holding notes.txt, and Codex run there with the user's key. */
+  async function codexOn(group: string) {
+    const server: TestServer = gateway.server;
+    const userId = await createUser(server, { username: `codex-${group}`, group, quota: 50_000_000 });
+    const token = await createToken(server, userId);
+    const workspace = join(gateway.folder, group);
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'notes.txt'), `the secret word is ${secretWord}\n`);
+    const run = (prompt: string) => runCodex(server.url, `sk-${token.key}`, prompt, workspace, gateway.outbound.url);
+    return { account: { userId, tokenId: token.id }, run };
+  }
+
+  test('on an OpenAI channel (Responses natively): a plain turn and a tool turn, billed exactly', async () => {
+    const { account, run } = await codexOn('openai');
+    const plain = await expectBilledExactly(gateway.server, account, gateway.reported, completionRatio, () =>
+      run('Say hi.'),
+    );
+    expect(plain.lastMessage, plain.output).toBe('Hello from ModelGate.');
+    const first = gateway.openai.requests.find((request) => request.path === '/v1/responses')!.json!;
+    // Codex's own request reached OpenAI whole: its built-in and namespace tools, reasoning, include.
+    expect(first).toMatchObject({ model, stream: true, store: false, include: ['reasoning.encrypted_content'] });
+    expect((first.tools as Json[]).map((tool) => tool.type)).toEqual(
+      expect.arrayContaining(['function', 'web_search']),
+    );
+
+    const toolTurn = await expectBilledExactly(gateway.server, account, gateway.reported, completionRatio, () =>
+      run(toolPrompt),
+    );
+    expect(toolTurn.lastMessage, toolTurn.output).toBe(`The secret word is ${secretWord}.`);
+    const withOutput = gateway.openai.requests.map((request) => request.json!).find(toolOutputOf)!;
+    expect(String(toolOutputOf(withOutput)!.output)).toContain(secretWord);
+    // The reasoning item came back with its encrypted content: Codex keeps the conversation itself.
+    expect(withOutput.input).toContainEqual(
+      expect.objectContaining({ type: 'reasoning', encrypted_content: 'gAAAA-codex' }),
+    );
+    expect(gateway.outbound.attempts).toEqual([]);
+  }, 180_000);
+
+  test('on a Claude channel (converted): the same turns, the command run by Codex, billed exactly', async () => {
+    const { account, run } = await codexOn('claude');
+    const plain = await expectBilledExactly(gateway.server, account, gateway.claude.reported, completionRatio, () =>
+      run('Say hi.'),
+    );
+    expect(plain.lastMessage, plain.output).toBe('Hello from ModelGate.');
+    const toolTurn = await expectBilledExactly(gateway.server, account, gateway.claude.reported, completionRatio, () =>
+      run(toolPrompt),
+    );
+    expect(toolTurn.lastMessage, toolTurn.output).toBe(`The secret word is ${secretWord}.`);
+    const toolResult = gateway.claude.requests.find((request) => {
+      const turns = (request.json?.messages ?? []) as { content: unknown }[];
+      return JSON.stringify(turns).includes('tool_result') && JSON.stringify(turns).includes(secretWord);
+    });
+    expect(toolResult, 'the command ran and its output went to Claude as a tool_result').toBeDefined();
+    expect(gateway.outbound.attempts).toEqual([]);
+  }, 180_000);
+});
