@@ -1,10 +1,28 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../web/src/pages/about/catalogue.data.ts';
 import { settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 
 const suite = useSuite();
+
+// Visitors see the models some channel serves: one channel of the vip group serves the whole catalogue (root, in
+// the default group, does not see it).
+beforeAll(async () => {
+  const created = await suite.stack.root.post('/api/channel/', {
+    name: 'e2e catalogue channel',
+    type: 1,
+    key: 'sk-e2e-not-used',
+    base_url: 'http://127.0.0.1:9',
+    other: '',
+    model_mapping: '',
+    system_prompt: '',
+    models: CATALOGUE.map((entry) => entry.key).join(','),
+    group: 'vip',
+    config: '{}',
+  });
+  expect(created.body.success).toBe(true);
+});
 
 const rowNames = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row td:first-child').allInnerTexts();
 
@@ -17,7 +35,7 @@ async function chooseOption(page: Page, testId: string, option: string) {
 }
 
 describe.each(VIEWPORTS)('model list at $width px in $language', ({ width, language }) => {
-  it('shows the whole catalogue to visitors with working filters', async () => {
+  it('shows visitors the served models (here the whole catalogue) with working filters', async () => {
     const view = await suite.open({ width, language });
     const { page } = view;
     await page.goto('/about');

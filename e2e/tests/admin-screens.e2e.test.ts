@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectToast, label, settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
-import { clearToasts, confirmPopup, rowWith, whole } from './page-helpers.ts';
+import { clearToasts, confirmPopup, LIST_ROW, rowWith, whole } from './page-helpers.ts';
 
 const suite = useSuite();
 
@@ -60,9 +60,9 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     await admin.page.goto('/redemption');
     await admin.page.getByPlaceholder(t('redemption.search.placeholder')).fill(name);
     await admin.page.getByPlaceholder(t('redemption.search.placeholder')).press('Enter');
-    await expect.poll(() => admin.page.locator('tr.ant-table-row').count()).toBe(2);
+    await expect.poll(() => admin.page.locator(LIST_ROW).count()).toBe(2);
     const rowWithStatus = (key: string) =>
-      admin.page.locator('tr.ant-table-row').filter({ has: admin.page.getByText(t(key), { exact: true }) });
+      admin.page.locator(LIST_ROW).filter({ has: admin.page.getByText(t(key), { exact: true }) });
     const used = rowWithStatus('redemption.status.used');
     expect(await used.getByRole('button', { name: label(language, 'redemption.action.enable') }).isDisabled()).toBe(
       true,
@@ -87,25 +87,26 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     await expectToast(page, t('user.toast.created'));
 
     await page.goto('/user');
-    // Super-admin rows cannot be acted on.
+    // Super-admin rows cannot be acted on. (Exact texts below: on a phone a row is a card whose labels, such as
+    // 'Username', contain the role 'User'.)
     const rootRow = rowWith(page, 'root');
     expect(await rootRow.getByRole('button', { name: label(language, 'user.action.promote') }).isDisabled()).toBe(true);
     const search = page.getByPlaceholder(t('user.search.placeholder'));
     await search.fill(username);
     await search.press('Enter');
     const row = rowWith(page, username);
-    await row.getByText(t('user.role.common')).waitFor();
+    await row.getByText(t('user.role.common'), { exact: true }).waitFor();
     await row.getByRole('button', { name: label(language, 'user.action.promote') }).click();
-    await row.getByText(t('user.role.admin')).waitFor();
+    await row.getByText(t('user.role.admin'), { exact: true }).waitFor();
     await clearToasts(page);
     await row.getByRole('button', { name: label(language, 'user.action.demote') }).click();
-    await row.getByText(t('user.role.common')).waitFor();
+    await row.getByText(t('user.role.common'), { exact: true }).waitFor();
     await clearToasts(page);
     await row.getByRole('button', { name: label(language, 'user.action.disable') }).click();
-    await row.getByText(t('user.status.banned')).waitFor();
+    await row.getByText(t('user.status.banned'), { exact: true }).waitFor();
     await clearToasts(page);
     await row.getByRole('button', { name: label(language, 'user.action.enable') }).click();
-    await row.getByText(t('user.status.enabled')).waitFor();
+    await row.getByText(t('user.status.enabled'), { exact: true }).waitFor();
 
     await clearToasts(page);
     await row.getByRole('button', { name: label(language, 'user.action.edit') }).click();

@@ -4,9 +4,14 @@ import type { Locator, Page } from 'playwright-core';
 import { forgetToasts, settledPopup } from '../support/browser.ts';
 import { repositoryRoot } from '../support/paths.ts';
 
-/** The table row that contains a text. */
-export const rowWith = (page: Page, content: string): Locator =>
-  page.locator('tr.ant-table-row', { hasText: content }).first();
+/** A row of a server list: a table row on wide screens, a card on phones (600 px wide or less). */
+export const LIST_ROW = 'tr.ant-table-row, [data-testid="row-card"]';
+
+/** A row's cells: table cells, or a card's values. */
+export const ROW_CELL = 'td, [data-testid="row-card-value"]';
+
+/** The list row (table row or card) that contains a text. */
+export const rowWith = (page: Page, content: string): Locator => page.locator(LIST_ROW, { hasText: content }).first();
 
 /** Confirms the open Popconfirm once it shows this question (when given) and has finished zooming in. */
 export async function confirmPopup(page: Page, question?: string): Promise<void> {
