@@ -148,8 +148,15 @@ describe('the Responses API natively on channels that speak it', () => {
       output_tokens: 7,
       input_tokens_details: { cached_tokens: 32 },
     });
-    // The 32 cached tokens are part of the 40 input tokens: billed once, at the input price.
+    // The 32 cached tokens are part of the 40 input tokens: billed once, at the input price, and noted.
     expect(bill).toEqual({ quota: 40 + 7 * 4, logs: 1 });
+    const log = await gateway.server.context.logDatabase.db
+      .selectFrom('logs')
+      .select(['prompt_tokens', 'completion_tokens', 'content'])
+      .where('user_id', '=', member.userId)
+      .executeTakeFirstOrThrow();
+    expect(log).toMatchObject({ prompt_tokens: 40, completion_tokens: 7 });
+    expect(log.content).toContain('缓存读取 32 tokens');
     expect((await member.client.responses.retrieve(response.id)).output).toEqual(response.output);
   });
 

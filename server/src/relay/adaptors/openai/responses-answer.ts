@@ -5,7 +5,8 @@ import { usageOf } from '../openai-kit/usage.js';
 
 /**
  * A Responses API `usage` as the relay bills it: `input_tokens` (the cached ones are part of it and, as on
- * chat calls, billed at the model's one input price) and `output_tokens` (reasoning included).
+ * chat calls, billed at the model's one input price; their count goes to the consume log) and
+ * `output_tokens` (reasoning included).
  */
 export function usageOfResponse(usage: unknown): Usage | undefined {
   if (!isObject(usage)) return undefined;
@@ -13,7 +14,10 @@ export function usageOfResponse(usage: unknown): Usage | undefined {
   const output = Number(usage.output_tokens ?? 0);
   if (!Number.isFinite(input) || !Number.isFinite(output)) return undefined;
   const total = Number(usage.total_tokens);
-  return usageOf(input, output, Number.isFinite(total) ? total : undefined);
+  const read = usageOf(input, output, Number.isFinite(total) ? total : undefined);
+  const cached = isObject(usage.input_tokens_details) ? Number(usage.input_tokens_details.cached_tokens) : 0;
+  if (cached > 0) read.prompt_tokens_details = { cached_tokens: cached };
+  return read;
 }
 
 /** The generated text of a response object's output (messages and call arguments), for counting without usage. */
