@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../connect.js';
 import { ensureTable, type ColumnSpec } from '../schema-helpers.js';
 
-// Prices an admin sets or imports (issue 19, decision 0024): one row per model, and per group for a group's
+// Prices an admin sets or imports (issue 19, decision 0026): one row per model, and per group for a group's
 // own price (`price_group` '' = every group). The price is JSON text; one row each keeps an import of
 // hundreds of models within MySQL's TEXT, which a single option value (one-api's ModelRatio) is not.
 const modelPrices: ColumnSpec[] = [

@@ -81,7 +81,7 @@ export const optionDefinitions = {
   QuotaPerUnit: float(500000),
   // Not one-api's: USD per 1,000 web searches a Claude upstream runs for the Anthropic front (Anthropic's price).
   WebSearchPrice: float(10),
-  // Not one-api's (decision 0024): the price of a model no price covers, as a flat list price in US$
+  // Not one-api's (decision 0026): the price of a model no price covers, as a flat list price in US$
   // ({"input": 3, "output": 15}); {} refuses such models. And the admin prices' revision, changed at each
   // write of the model_prices table so every node reloads it as it reloads the options.
   DefaultModelPrice: json({}),

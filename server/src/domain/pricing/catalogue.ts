@@ -7,7 +7,7 @@ import { readModelsDev } from './models-dev.js';
 /**
  * The built-in list prices: @pydantic/genai-prices (its bundled data only: nothing is fetched) for the
  * vendors it covers, and catalogue-supplement.json, a models.dev-format file kept by hand with each entry's
- * page and date, for the vendors it lacks (decision 0024).
+ * page and date, for the vendors it lacks (decision 0026).
  */
 export interface CataloguePrice {
   list: ListPrice;

@@ -1,65 +1,43 @@
 /**
- * Exact fractions for prices: 1,000 tokens at US$2.5 per million are 0.0025 × 500,000 = 1,250 quota, while
- * binary floating point makes that 1250.0000000000002 and rounding up would charge 1,251. Each decimal a
- * price, a ratio or QuotaPerUnit is written with is read as the exact value the admin meant.
+ * Exact decimals for prices: 3,000 tokens at US$1.10 per 1M are 0.0033 × 500,000 = 1,650 quota, while binary
+ * floating point makes that 1650.0000000000002 and rounding up would charge 1,651. Each price, ratio and
+ * QuotaPerUnit is read as the decimal it is written as (its shortest round-trip form): `units / 10^scale`.
  */
-export interface Fraction {
-  numerator: bigint;
-  denominator: bigint;
+export interface Decimal {
+  units: bigint;
+  scale: number;
 }
 
-const gcd = (a: bigint, b: bigint): bigint => {
-  let [x, y] = [a < 0n ? -a : a, b];
-  while (y !== 0n) [x, y] = [y, x % y];
-  return x;
+const powers: bigint[] = [1n];
+export const tenTo = (exponent: number): bigint => {
+  while (powers.length <= exponent) powers.push(powers[powers.length - 1]! * 10n);
+  return powers[exponent]!;
 };
 
-const reduced = (numerator: bigint, denominator: bigint): Fraction => {
-  const divisor = gcd(numerator, denominator) || 1n;
-  return { numerator: numerator / divisor, denominator: denominator / divisor };
-};
+/** Prices and ratios repeat from call to call: each number is parsed once. */
+const parsed = new Map<number, Decimal>();
 
-export const zero: Fraction = { numerator: 0n, denominator: 1n };
-
-/** The decimal a finite number prints as (its shortest round-trip form), as an exact fraction. */
-export function exact(value: number): Fraction {
+export function decimal(value: number): Decimal {
+  const known = parsed.get(value);
+  if (known) return known;
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
   const [mantissa = '0', exponentText] = String(value).toLowerCase().split('e');
-  const exponent = Number(exponentText ?? 0);
   const [whole = '0', decimals = ''] = mantissa.split('.');
-  const digits = BigInt(`${whole}${decimals}`);
-  const scale = decimals.length - exponent;
-  return scale >= 0
-    ? reduced(digits, 10n ** BigInt(scale))
-    : { numerator: digits * 10n ** BigInt(-scale), denominator: 1n };
+  let units = BigInt(`${whole}${decimals}`);
+  let scale = decimals.length - Number(exponentText ?? 0);
+  if (scale < 0) {
+    units *= tenTo(-scale);
+    scale = 0;
+  }
+  const result = { units, scale };
+  if (parsed.size >= 10_000) parsed.clear();
+  parsed.set(value, result);
+  return result;
 }
 
-export const times = (...factors: Fraction[]): Fraction =>
-  factors.reduce(
-    (product, factor) => reduced(product.numerator * factor.numerator, product.denominator * factor.denominator),
-    { numerator: 1n, denominator: 1n },
-  );
+/** The units of `value` at a larger scale. */
+export const atScale = (value: Decimal, scale: number): bigint => value.units * tenTo(scale - value.scale);
 
-export const plus = (a: Fraction, b: Fraction): Fraction =>
-  reduced(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
-
-export const over = (a: Fraction, divisor: bigint): Fraction => reduced(a.numerator, a.denominator * divisor);
-
-/** The smallest whole number at or above a non-negative fraction. */
-export const ceiling = (value: Fraction): number =>
-  Number((value.numerator + value.denominator - 1n) / value.denominator);
-
-export const floor = (value: Fraction): number => Number(value.numerator / value.denominator);
-
-/** The part below one: compared as fractions, never as rounded numbers. */
-export const remainder = (value: Fraction): Fraction => reduced(value.numerator % value.denominator, value.denominator);
-
-export const compare = (a: Fraction, b: Fraction): number => {
-  const difference = a.numerator * b.denominator - b.numerator * a.denominator;
-  return difference === 0n ? 0 : difference < 0n ? -1 : 1;
-};
-
-export const isZero = (value: Fraction) => value.numerator === 0n;
-
-/** A fraction as a number, for display only. */
-export const approximate = (value: Fraction) => Number(value.numerator) / Number(value.denominator);
+/** The smallest whole number at or above numerator / denominator (both non-negative). */
+export const ceilingOf = (numerator: bigint, denominator: bigint): number =>
+  Number((numerator + denominator - 1n) / denominator);

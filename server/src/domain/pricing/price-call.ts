@@ -1,5 +1,5 @@
 import type { ListPrice, PriceSource, PriceTier, TokenPrices } from '@modelgate/wire';
-import { ceiling, compare, exact, floor, isZero, over, plus, remainder, times, zero, type Fraction } from './exact.js';
+import { atScale, ceilingOf, decimal, tenTo, type Decimal } from './exact.js';
 import {
   inputClasses,
   outputClasses,
@@ -37,8 +37,6 @@ export interface Receipt {
   quota: number;
 }
 
-const million = 1_000_000n;
-
 /** A class without a price of its own is charged as its parent (text input or output). */
 const parents: Record<TokenClass, TokenClass | null> = {
   input: null,
@@ -67,28 +65,25 @@ function tierFor(price: ListPrice, prompt: number): PriceTier | null {
   return chosen;
 }
 
-interface ExactLine {
-  line: ReceiptLine;
-  value: Fraction;
-}
-
 /**
- * Shares a rounded total among lines by largest remainder: each line gets its exact value rounded down,
- * and the units left go to the lines with the largest fractions, so the lines add up to the total exactly.
+ * Shares a rounded total among lines by largest remainder: each line gets its exact value rounded down
+ * (`floors`), and the units left go to the lines with the largest fractions (`byFraction`, largest first), so
+ * the lines add up to the total exactly.
  */
-function allocate(lines: ExactLine[], total: number): void {
-  for (const entry of lines) entry.line.quota = floor(entry.value);
-  let left = total - lines.reduce((sum, entry) => sum + entry.line.quota, 0);
-  const byFraction = [...lines].sort((a, b) => compare(remainder(b.value), remainder(a.value)));
-  for (let index = 0; left > 0 && byFraction.length > 0; index = (index + 1) % byFraction.length, left--)
-    byFraction[index]!.line.quota += 1;
-  for (const entry of byFraction.reverse()) {
+function allocate(lines: ReceiptLine[], total: number, floors: number[], byFraction: number[]): void {
+  lines.forEach((line, index) => (line.quota = floors[index]!));
+  let left = total - floors.reduce((sum, quota) => sum + quota, 0);
+  for (let at = 0; left > 0 && byFraction.length > 0; at = (at + 1) % byFraction.length, left--)
+    lines[byFraction[at]!]!.quota += 1;
+  for (const index of [...byFraction].reverse()) {
     if (left >= 0) break;
-    const taken = Math.min(entry.line.quota, -left);
-    entry.line.quota -= taken;
+    const taken = Math.min(lines[index]!.quota, -left);
+    lines[index]!.quota -= taken;
     left += taken;
   }
 }
+
+const indices = (length: number) => Array.from({ length }, (_, index) => index);
 
 function tokenCounts(usage: CallUsage): [TokenClass, number][] {
   return [...inputClasses, ...outputClasses]
@@ -96,16 +91,30 @@ function tokenCounts(usage: CallUsage): [TokenClass, number][] {
     .filter(([, count]) => count > 0);
 }
 
-/** Token lines of a list price: Σ count × US$/1M × QuotaPerUnit × group ratio, rounded up once. */
-function listTokenLines(usage: CallUsage, prices: TokenPrices, scale: Fraction): ReceiptLine[] {
-  const lines = tokenCounts(usage).map(([tokenClass, count]): ExactLine => {
-    const unitPrice = classPrice(prices, tokenClass);
-    const value = over(times(exact(count), exact(unitPrice), scale), million);
-    return { line: { item: tokenClass, count, unit_price: unitPrice, unit: 'usd_per_mtok', quota: 0 }, value };
+/**
+ * Token lines of a list price: Σ count × US$/1M × QuotaPerUnit × group ratio, rounded up once, in exact
+ * integers: every price is brought to the largest scale among them, over one common denominator.
+ */
+function listTokenLines(usage: CallUsage, prices: TokenPrices, scale: Decimal): ReceiptLine[] {
+  const counts = tokenCounts(usage);
+  const unitPrices = counts.map(([tokenClass]) => classPrice(prices, tokenClass));
+  const decimals = unitPrices.map(decimal);
+  const priceScale = Math.max(0, ...decimals.map((price) => price.scale));
+  const denominator = tenTo(priceScale + scale.scale + 6);
+  const numerators = counts.map(
+    ([, count], index) => BigInt(count) * atScale(decimals[index]!, priceScale) * scale.units,
+  );
+  const sum = numerators.reduce((total, numerator) => total + numerator, 0n);
+  const lines = counts.map(([tokenClass, count], index): ReceiptLine => {
+    return { item: tokenClass, count, unit_price: unitPrices[index]!, unit: 'usd_per_mtok', quota: 0 };
   });
-  const sum = lines.reduce((total, entry) => plus(total, entry.value), zero);
-  allocate(lines, isZero(sum) ? 0 : ceiling(sum));
-  return lines.map((entry) => entry.line);
+  const remainders = numerators.map((numerator) => numerator % denominator);
+  const byFraction = indices(lines.length).sort((a, b) =>
+    remainders[b]! > remainders[a]! ? 1 : remainders[b]! < remainders[a]! ? -1 : a - b,
+  );
+  const floors = numerators.map((numerator) => Number(numerator / denominator));
+  allocate(lines, ceilingOf(sum, denominator), floors, byFraction);
+  return lines;
 }
 
 /**
@@ -123,18 +132,21 @@ function ratioTokenLines(usage: CallUsage, ratio: RatioPrice, groupRatio: number
     total = Math.ceil((prompt + completion * ratio.completion_ratio) * combined);
     if (combined !== 0 && total <= 0) total = 1;
   }
-  const lines = counts.map(([tokenClass, count]): ExactLine => {
+  const values = counts.map(([tokenClass, count]) =>
+    Math.max(0, (output(tokenClass) ? count * ratio.completion_ratio : count) * combined),
+  );
+  const lines = counts.map(([tokenClass, count]): ReceiptLine => {
     const perToken = output(tokenClass) ? ratio.model_ratio * ratio.completion_ratio : ratio.model_ratio;
-    const weight = output(tokenClass) ? count * ratio.completion_ratio : count;
-    const value = exact(Math.max(0, weight * combined));
-    return { line: { item: tokenClass, count, unit_price: perToken, unit: 'quota_per_token', quota: 0 }, value };
+    return { item: tokenClass, count, unit_price: perToken, unit: 'quota_per_token', quota: 0 };
   });
-  allocate(lines, total);
-  return lines.map((entry) => entry.line);
+  const fractions = values.map((value) => value - Math.floor(value));
+  const byFraction = indices(lines.length).sort((a, b) => fractions[b]! - fractions[a]! || a - b);
+  allocate(lines, total, values.map(Math.floor), byFraction);
+  return lines;
 }
 
 /** Per-call and per-unit lines of a list price, each rounded up on its own. */
-function listUnitLines(usage: CallUsage, price: ListPrice, scale: Fraction): ReceiptLine[] {
+function listUnitLines(usage: CallUsage, price: ListPrice, scale: Decimal): ReceiptLine[] {
   const units: [UnitItem, number, number | undefined][] = [
     ['per_call', usage.calls ?? 1, price.per_call],
     ['image', usage.images ?? 0, price.per_image],
@@ -148,7 +160,10 @@ function listUnitLines(usage: CallUsage, price: ListPrice, scale: Fraction): Rec
       count,
       unit_price: unitPrice!,
       unit: 'usd_per_unit',
-      quota: ceiling(times(exact(count), exact(unitPrice!), scale)),
+      quota: ceilingOf(
+        decimal(count).units * decimal(unitPrice!).units * scale.units,
+        tenTo(decimal(count).scale + decimal(unitPrice!).scale + scale.scale),
+      ),
     }));
 }
 
@@ -186,7 +201,9 @@ export function priceCall(
     tier = chosen?.above ?? null;
     const { above: _above, ...tierPrices } = chosen ?? { above: 0 };
     const prices: TokenPrices = { ...price.list, ...tierPrices };
-    const scale = times(exact(quotaPerUnit), exact(appliedRatio));
+    const perUnit = decimal(quotaPerUnit);
+    const ratio = decimal(appliedRatio);
+    const scale = { units: perUnit.units * ratio.units, scale: perUnit.scale + ratio.scale };
     lines = [...listTokenLines(usage, prices, scale), ...listUnitLines(usage, price.list, scale)];
   }
   const quota = lines.reduce((sum, line) => sum + line.quota, 0);

@@ -23,7 +23,7 @@ export const priceMissing = (model: string) =>
  * Whether the admin stored a ratio option. ModelGate never writes an option's default to the database, so
  * an option differs from its default text exactly when a row holds it: a one-api database's ratios (its
  * console saves the whole map), or an admin's edit through /api/option. A row holding ModelGate's very
- * default text would read as not stored, and price the same models from the catalogue (decision 0024).
+ * default text would read as not stored, and price the same models from the catalogue (decision 0026).
  */
 const isStored = (context: AppContext, key: 'ModelRatio' | 'CompletionRatio') =>
   context.options.string(key) !== optionDefinitions[key].defaultValue;
@@ -68,7 +68,7 @@ function defaultPrice(context: AppContext): ListPrice | null {
  * The price of a call of `model` on a channel of `channelType` for a user of `group`, in this order: the
  * admin's price (the group's own, then every group's; `model(type)` before `model`), one-api's ratios the
  * admin stored, the built-in catalogue at time `at`, the admin's default for unknown models; otherwise the
- * call is refused (decision 0024).
+ * call is refused (decision 0026).
  */
 export function resolvePrice(
   context: AppContext,

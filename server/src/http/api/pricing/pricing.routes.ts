@@ -20,7 +20,7 @@ const rootOnlyPath = () =>
   });
 
 /**
- * Model prices (decision 0024): the effective prices with their source, an admin's price per model (and
+ * Model prices (decision 0026): the effective prices with their source, an admin's price per model (and
  * group), and a models.dev file's import, previewed as a diff before it is applied. The admin prices are
  * read here at start, before the server answers any call.
  */
