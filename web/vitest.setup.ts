@@ -1,6 +1,16 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import i18n from 'i18next';
 import { afterEach } from 'vitest';
+import { initI18n, loadNamespaces } from './src/i18n';
+import en from './src/i18n/locales/en';
+import zhCN from './src/i18n/locales/zh-CN';
+
+// Tests render pages without their routes, which load each page's texts: every text (and antd's) up front.
+initI18n();
+i18n.addResourceBundle('zh-CN', 'translation', zhCN, true, true);
+i18n.addResourceBundle('en', 'translation', en, true, true);
+await loadNamespaces([]);
 
 afterEach(() => {
   cleanup();

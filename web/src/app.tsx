@@ -1,44 +1,37 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
-import type { Locale } from 'antd/es/locale';
-import zhCN from 'antd/locale/zh_CN';
-import { useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { ConfigProvider, theme } from 'antd';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { usePrefersDark } from './hooks/use-media';
-import { bindNotify } from './lib/notify';
-import { createQueryClient } from './lib/query-client';
+import { useAntLocale } from './i18n';
 
-/** Hands antd's themed notification instance to the module-level toasts. */
-function NotifyBinder() {
-  const { notification } = AntApp.useApp();
-  useEffect(() => bindNotify(notification), [notification]);
-  return null;
+// The toasts' code loads just after the first render, not with the initial JavaScript: a toast asked for before
+// it arrives waits in lib/notify's queue.
+const NotifyHolder = lazy(() => import('./components/layout/notify-holder'));
+
+/** The text colour, font and size of the theme for everything inside (what antd's App element would give). */
+function AppSurface({ children }: { children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div
+      className="app-surface"
+      style={{
+        color: token.colorText,
+        fontFamily: token.fontFamily,
+        fontSize: token.fontSize,
+        lineHeight: token.lineHeight,
+      }}
+    >
+      {children}
+    </div>
+  );
 }
 
-function useAntLocale(language: string): Locale {
-  const [locale, setLocale] = useState<Locale>(zhCN);
-  useEffect(() => {
-    let cancelled = false;
-    if (language === 'en') {
-      void import('antd/locale/en_US').then((module) => {
-        if (!cancelled) setLocale(module.default);
-      });
-    } else {
-      setLocale(zhCN);
-    }
-    return () => {
-      cancelled = true;
-    };
-  }, [language]);
-  return locale;
-}
-
-/** Theme (dark mode follows the system), antd locale, the App context for toasts and the query client. */
+/**
+ * Theme (dark mode follows the system), antd locale and the toasts. The query client and antd's App context (modal
+ * and message) come with the pages (components/layout/page-app.tsx).
+ */
 export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
   const dark = usePrefersDark();
-  const { i18n } = useTranslation();
-  const locale = useAntLocale(i18n.language);
+  const locale = useAntLocale();
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
   }, [dark]);
@@ -51,10 +44,12 @@ export function AppProviders({ children }: { children: ReactNode }) {
         components: { Menu: { itemPaddingInline: 14 } },
       }}
     >
-      <AntApp>
-        <NotifyBinder />
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AntApp>
+      <AppSurface>
+        <Suspense fallback={null}>
+          <NotifyHolder />
+        </Suspense>
+        {children}
+      </AppSurface>
     </ConfigProvider>
   );
 }

@@ -3,52 +3,91 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/layout/app-layout';
 import { RouteError } from './components/route-error/route-error';
 import { PrivateRoute, type Access } from './components/route-guard/private-route';
+import { loadNamespaces, type Namespace } from './i18n';
 
-/** One console route: its path, the lazily loaded page and who may see it. */
+/** One console route: its path, its page (a file under pages/), who may see it and the texts its page shows. */
 export interface RouteDefinition {
   path: string;
-  page: LazyExoticComponent<ComponentType>;
+  /** The page file under pages/, without its extension. */
+  module: string;
   access: Access;
+  /** The texts files the page needs besides the shell's (i18n/index.ts); checked by routes.test.ts. */
+  texts: Namespace[];
 }
 
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+const pageModules = import.meta.glob<{ default: ComponentType }>('./pages/*/*-page.tsx');
+
+/**
+ * A lazily loaded page inside antd's App context; its code, its texts and the App context load side by side.
+ */
+function lazyPage({ module, texts }: RouteDefinition): LazyExoticComponent<ComponentType> {
+  const load = pageModules[`./pages/${module}.tsx`];
+  if (!load) throw new Error(`no page file pages/${module}.tsx`);
+  return lazy(async () => {
+    const [{ default: Page }, { PageApp }] = await Promise.all([
+      load(),
+      import('./components/layout/page-app'),
+      loadNamespaces(texts),
+    ]);
+    return {
+      default: () => (
+        <PageApp>
+          <Page />
+        </PageApp>
+      ),
+    };
+  });
+}
 
 /** The route table of spec section 2. */
-const routeDefinitions: RouteDefinition[] = [
-  { path: '/', access: 'public', page: page(() => import('./pages/home/home-page')) },
-  { path: '/login', access: 'public', page: page(() => import('./pages/login/login-page')) },
-  { path: '/register', access: 'public', page: page(() => import('./pages/register/register-page')) },
-  { path: '/reset', access: 'public', page: page(() => import('./pages/reset/reset-request-page')) },
-  { path: '/user/reset', access: 'public', page: page(() => import('./pages/reset/reset-confirm-page')) },
-  { path: '/oauth/github', access: 'public', page: page(() => import('./pages/oauth/github-callback-page')) },
-  { path: '/oauth/lark', access: 'public', page: page(() => import('./pages/oauth/lark-callback-page')) },
-  { path: '/about', access: 'public', page: page(() => import('./pages/about/about-page')) },
-  { path: '/chat', access: 'public', page: page(() => import('./pages/chat/chat-page')) },
-  { path: '/setting', access: 'signedIn', page: page(() => import('./pages/setting/setting-page')) },
-  { path: '/channel', access: 'admin', page: page(() => import('./pages/channel/channel-list-page')) },
-  { path: '/channel/add', access: 'admin', page: page(() => import('./pages/channel/channel-edit-page')) },
-  { path: '/channel/edit/:id', access: 'admin', page: page(() => import('./pages/channel/channel-edit-page')) },
-  { path: '/token', access: 'signedIn', page: page(() => import('./pages/token/token-list-page')) },
-  { path: '/token/add', access: 'signedIn', page: page(() => import('./pages/token/token-edit-page')) },
-  { path: '/token/edit/:id', access: 'signedIn', page: page(() => import('./pages/token/token-edit-page')) },
-  { path: '/redemption', access: 'admin', page: page(() => import('./pages/redemption/redemption-list-page')) },
-  { path: '/redemption/add', access: 'admin', page: page(() => import('./pages/redemption/redemption-edit-page')) },
+export const routeDefinitions: RouteDefinition[] = [
+  { path: '/', access: 'public', module: 'home/home-page', texts: ['home'] },
+  { path: '/login', access: 'public', module: 'login/login-page', texts: ['login'] },
+  { path: '/register', access: 'public', module: 'register/register-page', texts: ['register'] },
+  { path: '/reset', access: 'public', module: 'reset/reset-request-page', texts: ['reset'] },
+  { path: '/user/reset', access: 'public', module: 'reset/reset-confirm-page', texts: ['reset'] },
+  { path: '/oauth/github', access: 'public', module: 'oauth/github-callback-page', texts: ['oauth', 'login'] },
+  { path: '/oauth/lark', access: 'public', module: 'oauth/lark-callback-page', texts: ['oauth', 'login'] },
+  { path: '/about', access: 'public', module: 'about/about-page', texts: ['about'] },
+  { path: '/chat', access: 'public', module: 'chat/chat-page', texts: ['chat'] },
   {
-    path: '/redemption/edit/:id',
-    access: 'admin',
-    page: page(() => import('./pages/redemption/redemption-edit-page')),
+    path: '/setting',
+    access: 'signedIn',
+    module: 'setting/setting-page',
+    texts: ['setting', 'settingAdmin', 'register'],
   },
-  { path: '/user', access: 'admin', page: page(() => import('./pages/user/user-list-page')) },
-  { path: '/user/add', access: 'admin', page: page(() => import('./pages/user/user-add-page')) },
-  { path: '/user/edit/:id', access: 'admin', page: page(() => import('./pages/user/user-edit-page')) },
-  { path: '/user/edit', access: 'signedIn', page: page(() => import('./pages/user/user-edit-page')) },
-  { path: '/topup', access: 'signedIn', page: page(() => import('./pages/topup/topup-page')) },
-  { path: '/log', access: 'signedIn', page: page(() => import('./pages/log/log-page')) },
-  { path: '/status', access: 'signedIn', page: page(() => import('./pages/status/status-page')) },
-  { path: '*', access: 'public', page: page(() => import('./pages/not-found/not-found-page')) },
+  { path: '/channel', access: 'admin', module: 'channel/channel-list-page', texts: ['channel'] },
+  { path: '/channel/add', access: 'admin', module: 'channel/channel-edit-page', texts: ['channel'] },
+  { path: '/channel/edit/:id', access: 'admin', module: 'channel/channel-edit-page', texts: ['channel'] },
+  { path: '/token', access: 'signedIn', module: 'token/token-list-page', texts: ['token'] },
+  { path: '/token/add', access: 'signedIn', module: 'token/token-edit-page', texts: ['token'] },
+  { path: '/token/edit/:id', access: 'signedIn', module: 'token/token-edit-page', texts: ['token'] },
+  { path: '/redemption', access: 'admin', module: 'redemption/redemption-list-page', texts: ['redemption'] },
+  { path: '/redemption/add', access: 'admin', module: 'redemption/redemption-edit-page', texts: ['redemption'] },
+  { path: '/redemption/edit/:id', access: 'admin', module: 'redemption/redemption-edit-page', texts: ['redemption'] },
+  { path: '/user', access: 'admin', module: 'user/user-list-page', texts: ['user'] },
+  { path: '/user/add', access: 'admin', module: 'user/user-add-page', texts: ['user'] },
+  { path: '/user/edit/:id', access: 'admin', module: 'user/user-edit-page', texts: ['user'] },
+  { path: '/user/edit', access: 'signedIn', module: 'user/user-edit-page', texts: ['user'] },
+  { path: '/topup', access: 'signedIn', module: 'topup/topup-page', texts: ['topup'] },
+  { path: '/log', access: 'signedIn', module: 'log/log-page', texts: ['log'] },
+  { path: '/status', access: 'signedIn', module: 'status/status-page', texts: ['status', 'channel'] },
+  { path: '*', access: 'public', module: 'not-found/not-found-page', texts: [] },
 ];
 
-function toRoute({ path, page: Page, access }: RouteDefinition): RouteObject {
+/** One lazy component per page file, shared by the routes that show it (add and edit). */
+const lazyPages = new Map<string, LazyExoticComponent<ComponentType>>();
+const pageOf = (definition: RouteDefinition) => {
+  const existing = lazyPages.get(definition.module);
+  if (existing) return existing;
+  const created = lazyPage(definition);
+  lazyPages.set(definition.module, created);
+  return created;
+};
+
+function toRoute(definition: RouteDefinition): RouteObject {
+  const { path, access } = definition;
+  const Page = pageOf(definition);
   const element = (
     <PrivateRoute access={access}>
       <Page />

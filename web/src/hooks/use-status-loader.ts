@@ -1,21 +1,36 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchStatus } from '../api/status';
+import type { ServerStatus } from '../api/types';
 import { notify } from '../lib/notify';
-import { queryKeys } from '../lib/query-keys';
 import { shouldShowNewVersion } from '../lib/version';
 import { applyStatus } from '../stores/status.store';
 
-/** Loads /api/status once at start, stores it, and announces a newer server version. */
+/** The one load of /api/status (a second mount, as StrictMode makes in development, shares it). */
+let statusLoad: Promise<ServerStatus> | null = null;
+
+/**
+ * Loads /api/status once at start, stores it, and announces a newer server version. A plain call rather than a
+ * query: the query client comes with the pages (components/layout/page-app.tsx), and nothing else reads this answer.
+ */
 export function useStatusLoader(): void {
   const { t } = useTranslation();
-  const { data: status } = useQuery({
-    queryKey: queryKeys.read('status', 'server'),
-    queryFn: fetchStatus,
-    staleTime: Infinity,
-    meta: { failureMessage: 'common.error.statusLoad' },
-  });
+  const [status, setStatus] = useState<ServerStatus>();
+  useEffect(() => {
+    let mounted = true;
+    statusLoad ??= fetchStatus();
+    statusLoad.then(
+      (answer) => {
+        if (mounted) setStatus(answer);
+      },
+      () => {
+        if (mounted) notify.error(t('common.error.statusLoad'));
+      },
+    );
+    return () => {
+      mounted = false;
+    };
+  }, [t]);
   useEffect(() => {
     if (!status) return;
     applyStatus(status);

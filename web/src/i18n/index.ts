@@ -1,10 +1,58 @@
+import type { Locale } from 'antd/es/locale';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { StorageKey } from '../lib/storage-keys';
-import zhCN from './locales/zh-CN';
+import { createStore, useStore } from '../stores/create-store';
+import common from './locales/zh-CN/common';
+import footer from './locales/zh-CN/footer';
+import header from './locales/zh-CN/header';
+import type { namespaces } from './locales/zh-CN';
 
 export const LANGUAGES = ['zh-CN', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
+
+/** A texts file: every key in it starts with its name ('token.list.title'). */
+export type Namespace = keyof typeof namespaces;
+
+/** What the shell (header, footer, loading, errors) shows; the Chinese texts of these come with the initial code. */
+const CORE: readonly Namespace[] = ['common', 'header', 'footer'];
+
+type Texts = Record<string, string>;
+/** Each other texts file as its own chunk, loaded with the pages that show it (routes.tsx). */
+const loaders: Record<Language, Record<string, () => Promise<Texts>>> = {
+  'zh-CN': import.meta.glob<Texts>(
+    ['./locales/zh-CN/*.ts', '!./locales/zh-CN/index.ts', '!./locales/zh-CN/{common,footer,header}.ts'],
+    { import: 'default' },
+  ),
+  en: import.meta.glob<Texts>(['./locales/en/*.ts', '!./locales/en/index.ts'], { import: 'default' }),
+};
+
+/**
+ * antd's own texts (tables' empty text, pagination, date pickers) in the current language, loaded like a page's
+ * texts: before the first page shows, and before a language switch takes effect. Until then antd speaks English.
+ */
+const antLocale = createStore<Locale | undefined>(undefined);
+const antLocaleLoaders: Record<Language, () => Promise<Locale>> = {
+  'zh-CN': () => import('antd/es/locale/zh_CN').then((module) => module.default),
+  en: () => import('antd/es/locale/en_US').then((module) => module.default),
+};
+const antLocales = new Map<Language, Locale>();
+
+async function loadAntLocale(language: Language): Promise<Locale> {
+  const known = antLocales.get(language);
+  if (known) return known;
+  const locale = await antLocaleLoaders[language]();
+  antLocales.set(language, locale);
+  return locale;
+}
+
+/** antd's texts for the ConfigProvider (app.tsx). */
+export const useAntLocale = (): Locale | undefined => useStore(antLocale);
+
+/** The namespaces asked for so far: a language switch loads each of them in the new language first. */
+const wanted = new Set<Namespace>(CORE);
+/** `language/namespace` of every texts file added to i18next. */
+const loaded = new Set<string>(CORE.map((namespace) => `zh-CN/${namespace}`));
 
 /** Chinese is the default; English is remembered once chosen. */
 export function storedLanguage(): Language {
@@ -13,14 +61,17 @@ export function storedLanguage(): Language {
 
 let initialised = false;
 
-/** Initialises i18next with the Chinese texts bundled; keys are flat and dotted ('login.form.username'). */
+/**
+ * Initialises i18next with the shell's Chinese texts; keys are flat and dotted ('login.form.username'). Unit
+ * tests add every text at once (vitest.setup.ts).
+ */
 export function initI18n(): typeof i18n {
   if (initialised) return i18n;
   initialised = true;
   void i18n.use(initReactI18next).init({
     lng: 'zh-CN',
     fallbackLng: 'zh-CN',
-    resources: { 'zh-CN': { translation: zhCN } },
+    resources: { 'zh-CN': { translation: { ...common, ...header, ...footer } } },
     keySeparator: false,
     nsSeparator: false,
     interpolation: { escapeValue: false },
@@ -30,15 +81,31 @@ export function initI18n(): typeof i18n {
   return i18n;
 }
 
-/** Loads the English texts on demand; they are a separate chunk. */
-async function ensureLanguage(language: Language): Promise<void> {
-  if (language !== 'en' || i18n.hasResourceBundle('en', 'translation')) return;
-  const { default: en } = await import('./locales/en');
-  i18n.addResourceBundle('en', 'translation', en);
+async function loadTexts(language: Language, namespaces: Iterable<Namespace>): Promise<void> {
+  await Promise.all(
+    [...namespaces].map(async (namespace) => {
+      const id = `${language}/${namespace}`;
+      const load = loaders[language][`./locales/${id}.ts`];
+      if (loaded.has(id) || !load) return;
+      i18n.addResourceBundle(language, 'translation', await load(), true, true);
+      loaded.add(id);
+    }),
+  );
+}
+
+const currentLanguage = (): Language => (i18n.language === 'en' ? 'en' : 'zh-CN');
+
+/** Loads the texts of a page, and antd's, in the current language; the route waits for them with the page's code. */
+export async function loadNamespaces(namespaces: readonly Namespace[]): Promise<void> {
+  for (const namespace of namespaces) wanted.add(namespace);
+  const language = currentLanguage();
+  const [locale] = await Promise.all([loadAntLocale(language), loadTexts(language, namespaces)]);
+  if (currentLanguage() === language) antLocale.set(locale);
 }
 
 export async function changeLanguage(language: Language): Promise<void> {
-  await ensureLanguage(language);
+  const [locale] = await Promise.all([loadAntLocale(language), loadTexts(language, wanted)]);
+  antLocale.set(locale);
   await i18n.changeLanguage(language);
   localStorage.setItem(StorageKey.language, language);
   document.documentElement.lang = language;
@@ -48,7 +115,7 @@ export async function changeLanguage(language: Language): Promise<void> {
 export async function startI18n(): Promise<void> {
   initI18n();
   const language = storedLanguage();
-  await ensureLanguage(language);
+  await loadTexts(language, wanted);
   await i18n.changeLanguage(language);
   document.documentElement.lang = language;
 }

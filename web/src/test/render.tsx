@@ -2,11 +2,13 @@ import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AppProviders } from '../app';
+import { PageApp } from '../components/layout/page-app';
 import { initI18n } from '../i18n';
+import { createQueryClient } from '../lib/query-client';
 
 initI18n();
 
-/** Renders routes inside the app's providers at a start path. */
+/** Renders routes inside the app's providers and what the routes give each page (a fresh query client) at a start path. */
 export function renderRoutes(
   routes: RouteObject[],
   path = '/',
@@ -14,7 +16,9 @@ export function renderRoutes(
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const result = render(
     <AppProviders>
-      <RouterProvider router={router} />
+      <PageApp queryClient={createQueryClient()}>
+        <RouterProvider router={router} />
+      </PageApp>
     </AppProviders>,
   );
   return { ...result, router };

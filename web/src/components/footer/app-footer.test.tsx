@@ -7,10 +7,13 @@ import { AppFooter } from './app-footer';
 initI18n();
 
 describe('AppFooter', () => {
-  it('shows the server footer without scripts or handlers', () => {
+  it('shows the server footer without scripts or handlers', async () => {
     applyStatus({ footer_html: '<a href="/x" onclick="alert(1)">Powered</a><script>window.bad = 1</script>' });
     render(<AppFooter />);
     const footer = screen.getByTestId('footer');
+    // The sanitising HtmlContent is loaded on demand.
+    await screen.findByText('Powered');
+    expect(footer.querySelector('a')).not.toBeNull();
     expect(footer.querySelector('a')?.getAttribute('onclick')).toBeNull();
     expect(footer.querySelector('script')).toBeNull();
     expect(footer).toHaveTextContent('Powered');

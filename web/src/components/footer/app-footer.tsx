@@ -1,10 +1,14 @@
-import { Layout, theme } from 'antd';
-import { useEffect, useState } from 'react';
+import { theme } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StorageKey } from '../../lib/storage-keys';
 import { useStatus } from '../../stores/status.store';
-import { HtmlContent } from '../html-content/html-content';
 import { useSystemBrand } from '../header/use-system-brand';
+
+// Loaded only when the server stores footer HTML: its sanitiser is not part of the initial JavaScript.
+const HtmlContent = lazy(() =>
+  import('../html-content/html-content').then(({ HtmlContent }) => ({ default: HtmlContent })),
+);
 
 /** Re-reads of the stored footer after start (spec section 4): 5 times, 200 ms apart. */
 const FOOTER_REREAD = { times: 5, intervalMs: 200 } as const;
@@ -29,14 +33,16 @@ export function AppFooter() {
 
   const footer = status.footer_html ?? storedFooter;
   return (
-    <Layout.Footer className="app-footer" data-testid="footer">
+    <footer className="app-footer" data-testid="footer">
       {footer ? (
-        <HtmlContent html={footer} />
+        <Suspense fallback={null}>
+          <HtmlContent html={footer} />
+        </Suspense>
       ) : (
         <span style={{ color: token.colorTextSecondary }}>
           {t('footer.default', { name: systemName, version: status.version ?? '' })}
         </span>
       )}
-    </Layout.Footer>
+    </footer>
   );
 }

@@ -1,4 +1,4 @@
-import { Flex, Spin, theme } from 'antd';
+import { Flex, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 export interface LoadingProps {
@@ -22,7 +22,12 @@ export function Loading({ prompt }: LoadingProps) {
       aria-live="polite"
       data-testid="loading"
     >
-      <Spin />
+      {/* A CSS ring rather than antd's Spin, which is not part of the initial JavaScript. */}
+      <span
+        className="loading-spinner"
+        aria-hidden
+        style={{ borderColor: token.colorPrimary, borderRightColor: 'transparent' }}
+      />
       <span style={{ color: token.colorTextSecondary }}>{text}</span>
     </Flex>
   );
