@@ -12,8 +12,6 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 /** Text files worth compressing; images such as PNG are compressed already. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
-/** Below this a compressed answer saves less than its headers cost. */
-const MIN_BYTES = 1024;
 
 /**
  * Writes a .br (quality 11) and a .gz (level 9) file next to each text file of the build, kept only when smaller;
@@ -34,7 +32,6 @@ function precompress(): Plugin {
         files.map(async (file) => {
           const path = join(outDir, file);
           const raw = await readFile(path);
-          if (raw.length < MIN_BYTES) return;
           const [br, gz] = await Promise.all([
             brotli(raw, {
               params: {
