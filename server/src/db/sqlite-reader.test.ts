@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../test/engines.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
-import { backgroundWriter, readOnlyDatabase, readRows } from './sqlite-reader.js';
+import { readOnlyDatabase, readRows } from './sqlite-reader.js';
 
 /** About half a second of SQLite work on the 2-core machine. */
 const heavyCount = sql<{
@@ -72,37 +72,4 @@ describe.each(await availableEngines())('SQLite reader on $label', (engine) => {
     const row = await reads.selectFrom('users').select('display_name').where('id', '=', 1).executeTakeFirst();
     expect(row?.display_name).toBe('seen by the reader');
   });
-
-  test.runIf(engine.name === 'sqlite')(
-    'a background delete runs in its own thread: it counts its rows, the server sees them gone, and a long one leaves the event loop free',
-    async () => {
-      const handle = server.context.database;
-      const sqlite = handle.sqlite!;
-      const insert = sqlite.prepare("insert into logs (user_id, created_at, type, content) values (1, ?, 4, 'old')");
-      sqlite.transaction(() => {
-        for (let index = 0; index < 200_000; index++) insert.run(1_000 + (index % 1000));
-      })();
-      const writes = backgroundWriter(server.context, handle);
-      expect(writes).not.toBe(handle.db);
-      // Control: the same delete on the server's connection holds the loop for its whole length.
-      let deleted = 0;
-      const free = await maxLoopDelayDuring(async () => {
-        const result = await writes.deleteFrom('logs').where('created_at', '<', 1_500).executeTakeFirst();
-        deleted = Number(result.numDeletedRows);
-      });
-      expect(deleted).toBe(100_000);
-      const blocked = await maxLoopDelayDuring(() =>
-        handle.db.deleteFrom('logs').where('created_at', '<', 2_000).where('type', '=', 4).execute(),
-      );
-      // Measured here: 16 ms in the thread, 344 ms on the server's connection.
-      expect(blocked).toBeGreaterThan(150);
-      expect(free).toBeLessThan(100);
-      const left = await handle.db
-        .selectFrom('logs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('type', '=', 4)
-        .executeTakeFirst();
-      expect(Number(left?.n)).toBe(0);
-    },
-  );
 });

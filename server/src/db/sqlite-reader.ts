@@ -24,7 +24,7 @@ import {
 const workerSource = `(${sqliteReaderWorker.toString()})(require);`;
 
 interface Pending {
-  resolve(result: { rows: unknown[]; changes?: number }): void;
+  resolve(rows: unknown[]): void;
   reject(error: Error): void;
 }
 
@@ -41,12 +41,11 @@ export class SqliteReader {
   private nextId = 1;
   private closed = false;
 
-  constructor(file: string, busyTimeoutMs = 5000, writable = false) {
+  constructor(file: string, busyTimeoutMs = 5000) {
     const workerData: ReaderWorkerData = {
       driverPath: createRequire(import.meta.url).resolve('better-sqlite3'),
       file,
       busyTimeoutMs,
-      writable,
     };
     this.worker = new Worker(workerSource, { eval: true, workerData });
     this.worker.unref(); // an idle reader never keeps the process alive
@@ -54,7 +53,7 @@ export class SqliteReader {
       const waiting = this.pending.get(response.id);
       if (!waiting) return;
       this.pending.delete(response.id);
-      if ('rows' in response) waiting.resolve(response);
+      if ('rows' in response) waiting.resolve(response.rows);
       else waiting.reject(Object.assign(new Error(response.error.message), { code: response.error.code }));
     });
     const failAll = (error: Error) => {
@@ -67,17 +66,12 @@ export class SqliteReader {
   }
 
   /** Runs one compiled query in the reader thread; answers its rows. */
-  async all<Row>(query: { sql: string; parameters: readonly unknown[] }): Promise<Row[]> {
-    return (await this.run(query)).rows as Row[];
-  }
-
-  /** Runs one compiled statement in the thread; answers its rows and, for a write, how many rows it changed. */
-  run(query: { sql: string; parameters: readonly unknown[] }): Promise<{ rows: unknown[]; changes?: number }> {
+  all<Row>(query: { sql: string; parameters: readonly unknown[] }): Promise<Row[]> {
     if (this.closed) return Promise.reject(new Error('the SQLite reader is closed'));
     const id = this.nextId++;
     const request: ReaderRequest = { id, sql: query.sql, parameters: query.parameters };
-    return new Promise<{ rows: unknown[]; changes?: number }>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return new Promise<Row[]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
       if (this.pending.size === 1) this.worker.ref(); // keep answering while a query is out
       this.worker.postMessage(request);
     }).finally(() => {
@@ -93,7 +87,7 @@ export class SqliteReader {
   }
 }
 
-/** A Kysely driver whose every query goes to a thread of its own (single statements, no transactions). */
+/** A Kysely driver whose every query goes to the reader thread (read-only, no transactions). */
 class ReaderDriver implements Driver {
   constructor(private readonly reader: SqliteReader) {}
   async init(): Promise<void> {}
@@ -101,10 +95,7 @@ class ReaderDriver implements Driver {
     const reader = this.reader;
     return {
       async executeQuery<Row>(compiled: CompiledQuery): Promise<QueryResult<Row>> {
-        const { rows, changes } = await reader.run(compiled);
-        return changes === undefined
-          ? { rows: rows as Row[] }
-          : { rows: rows as Row[], numAffectedRows: BigInt(changes) };
+        return { rows: await reader.all<Row>(compiled) };
       },
       // eslint-disable-next-line require-yield
       async *streamQuery<Row>(): AsyncIterableIterator<QueryResult<Row>> {
@@ -113,7 +104,7 @@ class ReaderDriver implements Driver {
     };
   }
   async beginTransaction(): Promise<void> {
-    throw new Error('a SQLite thread runs single statements: no transactions');
+    throw new Error('the SQLite reader is read-only: no transactions');
   }
   async commitTransaction(): Promise<void> {}
   async rollbackTransaction(): Promise<void> {}
@@ -135,9 +126,7 @@ interface OpenReader {
   db: Kysely<Database>;
 }
 
-type ThreadMode = 'read' | 'write';
-
-const threadsByContext = new WeakMap<AppContext, Map<DatabaseHandle, Partial<Record<ThreadMode, OpenReader>>>>();
+const readersByContext = new WeakMap<AppContext, Map<DatabaseHandle, OpenReader>>();
 
 /** The file behind a SQLite handle, or null for a database that another connection cannot open. */
 function sharedFile(handle: DatabaseHandle): string | null {
@@ -146,26 +135,23 @@ function sharedFile(handle: DatabaseHandle): string | null {
   return handle.sqlite.memory || file === '' || file === ':memory:' ? null : file;
 }
 
-function openThread(context: AppContext, handle: DatabaseHandle, file: string, mode: ThreadMode = 'read'): OpenReader {
-  let threads = threadsByContext.get(context);
-  if (!threads) {
-    const created = new Map<DatabaseHandle, Partial<Record<ThreadMode, OpenReader>>>();
-    threads = created;
-    threadsByContext.set(context, created);
+function openReader(context: AppContext, handle: DatabaseHandle, file: string): OpenReader {
+  let readers = readersByContext.get(context);
+  if (!readers) {
+    const created = new Map<DatabaseHandle, OpenReader>();
+    readers = created;
+    readersByContext.set(context, created);
     // Shutdown tasks run before the databases close.
     context.shutdownTasks.push(async () => {
-      const open = [...created.values()].flatMap((byMode) => Object.values(byMode));
-      await Promise.allSettled(open.map((thread) => thread.reader.close()));
+      await Promise.allSettled([...created.values()].map((open) => open.reader.close()));
       created.clear();
     });
   }
-  const byMode = threads.get(handle) ?? {};
-  threads.set(handle, byMode);
-  let open = byMode[mode];
+  let open = readers.get(handle);
   if (!open) {
-    const reader = new SqliteReader(file, context.config.SQLITE_BUSY_TIMEOUT, mode === 'write');
+    const reader = new SqliteReader(file, context.config.SQLITE_BUSY_TIMEOUT);
     open = { reader, db: new Kysely<Database>({ dialect: readerDialect(reader) }) };
-    byMode[mode] = open;
+    readers.set(handle, open);
   }
   return open;
 }
@@ -177,19 +163,7 @@ function openThread(context: AppContext, handle: DatabaseHandle, file: string, m
  */
 export function readOnlyDatabase(context: AppContext, handle: DatabaseHandle): Kysely<Database> {
   const file = sharedFile(handle);
-  return file === null ? handle.db : openThread(context, handle, file).db;
-}
-
-/**
- * The query builder for background deletes of this database (retention, an admin's cleanup): on SQLite one
- * that runs in a thread of its own with its own connection, so a slice of a delete never holds the event
- * loop (at 10M logs, slices on the event loop moved the relay's p99 by +7 ms and an /api/status call waited
- * up to 108 ms); the server's connection only waits for the write lock when it writes while a slice commits.
- * Elsewhere the handle's own.
- */
-export function backgroundWriter(context: AppContext, handle: DatabaseHandle): Kysely<Database> {
-  const file = sharedFile(handle);
-  return file === null ? handle.db : openThread(context, handle, file, 'write').db;
+  return file === null ? handle.db : openReader(context, handle, file).db;
 }
 
 /**
@@ -205,5 +179,5 @@ export async function readRows<Row>(
   const compiled = query.compile();
   const file = sharedFile(handle);
   if (file === null) return (await handle.db.executeQuery(compiled)).rows;
-  return openThread(context, handle, file).reader.all<Row>(compiled);
+  return openReader(context, handle, file).reader.all<Row>(compiled);
 }

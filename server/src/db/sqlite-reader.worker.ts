@@ -5,9 +5,9 @@ export interface ReaderRequest {
   parameters: readonly unknown[];
 }
 
-/** The thread's answer: the rows (and, for a write, the rows it changed), or the error's message and code. */
+/** The reader thread's answer: the rows, or the error's message and code. */
 export type ReaderResponse =
-  { id: number; rows: unknown[]; changes?: number } | { id: number; error: { message: string; code?: string } };
+  { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string } };
 
 /** What the thread is started with. */
 export interface ReaderWorkerData {
@@ -15,8 +15,6 @@ export interface ReaderWorkerData {
   driverPath: string;
   file: string;
   busyTimeoutMs: number;
-  /** A thread for background deletes: its connection may write. */
-  writable: boolean;
 }
 
 type RequireFunction = (id: string) => unknown;
@@ -30,14 +28,9 @@ export function sqliteReaderWorker(load: RequireFunction): void {
   const { parentPort, workerData } = load('node:worker_threads') as typeof import('node:worker_threads');
   const data = workerData as ReaderWorkerData;
   const Driver = load(data.driverPath) as typeof import('better-sqlite3');
-  // A reader is read-only: a write sent there by mistake fails loudly instead of bypassing the server's write
-  // path. A writer leaves checkpoints to the checkpoint thread, as the server's connection does.
-  const database = new Driver(data.file, { readonly: !data.writable, fileMustExist: true });
+  // Read-only: a write sent here by mistake fails loudly instead of bypassing the server's write path.
+  const database = new Driver(data.file, { readonly: true, fileMustExist: true });
   database.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
-  if (data.writable) {
-    database.pragma('synchronous = NORMAL');
-    database.pragma('wal_autocheckpoint = 0');
-  }
   const statements = new Map<string, ReturnType<typeof database.prepare>>();
   parentPort?.on('message', (request: ReaderRequest) => {
     try {
@@ -48,12 +41,9 @@ export function sqliteReaderWorker(load: RequireFunction): void {
         statements.set(request.sql, statement);
       }
       const parameters = request.parameters as unknown[];
-      if (!statement.reader) {
-        const { changes } = statement.run(parameters); // on a reader, fails: the connection is read-only
-        parentPort.postMessage({ id: request.id, rows: [], changes } satisfies ReaderResponse);
-        return;
-      }
-      parentPort.postMessage({ id: request.id, rows: statement.all(parameters) } satisfies ReaderResponse);
+      if (!statement.reader) statement.run(parameters); // fails: the connection is read-only
+      const rows = statement.reader ? statement.all(parameters) : [];
+      parentPort.postMessage({ id: request.id, rows } satisfies ReaderResponse);
     } catch (error) {
       const failure = error as { message?: string; code?: string };
       parentPort.postMessage({

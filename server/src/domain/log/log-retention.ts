@@ -8,7 +8,7 @@ import {
   type SliceOptions,
   type SliceProgress,
 } from '../../db/sliced-delete.js';
-import { backgroundWriter, readOnlyDatabase } from '../../db/sqlite-reader.js';
+import { readOnlyDatabase } from '../../db/sqlite-reader.js';
 import type { Db } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
 import { readRunProgress, startExclusiveRun, type RunProgress, type RunReporter } from '../channel/exclusive-run.js';
@@ -133,13 +133,12 @@ export async function applyLogRetention(
   };
   const result: RetentionResult = { logs: {}, rollups: 0 };
   const reads = readOnlyDatabase(context, handle);
-  const writes = backgroundWriter(context, handle);
   const rollups = await tableExists(handle.db, 'log_rollups');
   for (const { type, option } of logRetentionOptions) {
     const days = context.options.number(option);
     if (!(days > 0) || sliceOptions.signal?.aborted) continue;
     const fromId = type === LogType.Consume && rollups ? await firstRolledUpId(handle.db) : null;
-    result.logs[type] = await deleteLogsBefore(writes, now - days * daySeconds, {
+    result.logs[type] = await deleteLogsBefore(handle.db, now - days * daySeconds, {
       ...slices,
       type,
       reads,
@@ -149,7 +148,7 @@ export async function applyLogRetention(
   }
   const rollupDays = context.options.number(rollupRetentionOption);
   if (rollupDays > 0 && rollups && !sliceOptions.signal?.aborted) {
-    result.rollups = await deleteRollupsBefore(writes, now - rollupDays * daySeconds, slices);
+    result.rollups = await deleteRollupsBefore(handle.db, now - rollupDays * daySeconds, slices);
   }
   return result;
 }
@@ -210,7 +209,7 @@ export async function startLogCleanup(
   const run = await startExclusiveRun(context, logCleanupRunName, 'manual', async (reporter, signal) => {
     try {
       const progress = progressOf(reporter);
-      deleted = await deleteLogsBefore(backgroundWriter(context, handle), timestamp, {
+      deleted = await deleteLogsBefore(handle.db, timestamp, {
         ...backgroundSlicePacing(handle.dialect),
         ...sliceOptions,
         reads: readOnlyDatabase(context, handle),
