@@ -141,6 +141,23 @@ export async function balances(server: TestServer, userId: number, tokenId: numb
   };
 }
 
+/** What a user and each of `channelIds` were charged while `run` ran (a retry's failed channel: nothing). */
+export async function chargesDuring(
+  server: TestServer,
+  member: { userId: number; tokenId: number },
+  channelIds: number[],
+  run: () => Promise<unknown>,
+): Promise<{ user: number; channels: number[] }> {
+  const read = () => Promise.all(channelIds.map((id) => balances(server, member.userId, member.tokenId, id)));
+  const before = await read();
+  await run();
+  const after = await read();
+  return {
+    user: (after[0]?.userUsed ?? 0) - (before[0]?.userUsed ?? 0),
+    channels: after.map((balance, index) => balance.channelUsed - before[index]!.channelUsed),
+  };
+}
+
 /** Sets an option the way the option API does (database row, then the in-memory store). */
 export async function setOption(server: TestServer, key: string, value: string): Promise<void> {
   const db = server.context.database.db;

@@ -5,7 +5,14 @@ import { toolLoop, toolLoopForOpenAI, weatherTool } from '../../../test/claude-c
 import { availableEngines } from '../../../test/engines.js';
 import { anthropicMockKey, checkClaudeMessages, startAnthropicMock } from '../../../test/mock-upstreams/anthropic.js';
 import { fixture, fixtureJson, type MockUpstream, startMockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
-import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
+import {
+  balances,
+  chargesDuring,
+  createChannel,
+  createToken,
+  createUser,
+  setOption,
+} from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
 const toolCallStream = [
@@ -869,6 +876,84 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
     const sent = openaiMock.requests.at(-1)!.json as { tools: { function: { name: string } }[] };
     expect(sent.tools.map((tool) => tool.function.name)).toEqual(['get_weather']);
     expect(JSON.stringify(sent)).not.toContain('web_search');
+  });
+
+  test('after a first channel fails (500), x-modelgate-dropped describes the channel that answered', async () => {
+    await setOption(server, 'RetryTimes', '1');
+    try {
+      // Per group, a channel of one kind in front (it fails once) and one of the other behind it.
+      const channel = (kind: 'claude' | 'openai', group: string, priority: number) =>
+        createChannel(server, {
+          type: kind === 'claude' ? 14 : 1,
+          name: `${kind} of ${group}`,
+          group,
+          key: kind === 'claude' ? anthropicMockKey : 'sk-openai-upstream',
+          base_url: kind === 'claude' ? claudeMock.url : openaiMock.url,
+          models: 'retried-model',
+          model_mapping: JSON.stringify({
+            'retried-model': kind === 'claude' ? 'claude-3-5-sonnet-20241022' : 'gpt-4o-mini',
+          }),
+          priority,
+        });
+      const claudeFirst = await channel('claude', 'claude-then-openai', 5);
+      const openaiBehind = await channel('openai', 'claude-then-openai', 0);
+      const openaiFirst = await channel('openai', 'openai-then-claude', 5);
+      const claudeBehind = await channel('claude', 'openai-then-claude', 0);
+      const clientOf = async (group: string) => {
+        const memberId = await createUser(server, { username: `retry-${group}`, group, quota: 1_000_000 });
+        const token = await createToken(server, memberId);
+        const client = new Anthropic({ apiKey: `sk-${token.key}`, baseURL: server.url, maxRetries: 0 });
+        return { client, userId: memberId, tokenId: token.id };
+      };
+      // Claude Code's per-request effort: only Claude's own API takes it.
+      const request = {
+        model: 'retried-model',
+        max_tokens: 64,
+        messages: [{ role: 'user' as const, content: 'hi' }],
+        output_config: { effort: 'low' as const },
+      };
+      const claudeFailure = claudeError('api_error', 'Internal server error');
+
+      // The Claude channel got the request with output_config and failed; the OpenAI channel answered without it.
+      const toOpenAI = await clientOf('claude-then-openai');
+      let whole: Response | undefined;
+      let streamed: Response | undefined;
+      const toOpenAICharges = await chargesDuring(server, toOpenAI, [claudeFirst.id, openaiBehind.id], async () => {
+        claudeMock.failNext(500, claudeFailure);
+        const reply = await toOpenAI.client.messages.create(request).withResponse();
+        expect(reply.data.content).toEqual([expect.objectContaining({ type: 'text' })]);
+        whole = reply.response;
+        expect(claudeMock.requests.at(-1)!.json).toMatchObject({ output_config: { effort: 'low' } });
+        claudeMock.failNext(500, claudeFailure);
+        const stream = await toOpenAI.client.messages.create({ ...request, stream: true }).withResponse();
+        const events: string[] = [];
+        for await (const event of stream.data) events.push(event.type);
+        expect(events.at(-1)).toBe('message_stop');
+        streamed = stream.response;
+      });
+      expect(openaiMock.requests.at(-1)!.json).not.toHaveProperty('output_config');
+      expect(whole!.headers.get('x-modelgate-dropped')).toBe('output_config');
+      expect(streamed!.headers.get('x-modelgate-dropped')).toBe('output_config');
+      expect(toOpenAICharges.user).toBeGreaterThan(0);
+      expect(toOpenAICharges.channels).toEqual([0, toOpenAICharges.user]);
+
+      // The OpenAI channel got a conversion and failed; the Claude channel got the request whole: nothing dropped.
+      const toClaude = await clientOf('openai-then-claude');
+      let native: Response | undefined;
+      const toClaudeCharges = await chargesDuring(server, toClaude, [openaiFirst.id, claudeBehind.id], async () => {
+        openaiMock.failNext(500, { error: { message: 'The server had an error', type: 'server_error' } });
+        const reply = await toClaude.client.messages.create(request).withResponse();
+        expect(reply.data.content).toEqual([{ type: 'text', text: 'Hello! How can I help you today?' }]);
+        native = reply.response;
+      });
+      expect(openaiMock.requests.at(-1)!.path).toBe('/v1/chat/completions');
+      expect(claudeMock.requests.at(-1)!.json).toMatchObject({ output_config: { effort: 'low' } });
+      expect(native!.headers.get('x-modelgate-dropped')).toBeNull();
+      expect(toClaudeCharges.user).toBe(22);
+      expect(toClaudeCharges.channels).toEqual([0, 22]);
+    } finally {
+      await setOption(server, 'RetryTimes', '0');
+    }
   });
 
   test('count_tokens answers from the local tokenizer', async () => {

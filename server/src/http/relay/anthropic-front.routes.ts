@@ -2,12 +2,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isAppError } from '../../lib/errors.js';
+import { claudeRequestOriginal } from '../../relay/adaptors/anthropic/claude-original.js';
 import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
 import { anthropicChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
 import { anthropicClientHeaders } from '../../relay/fronts/anthropic/client-headers.js';
 import { documentReaders } from '../../relay/fronts/anthropic/documents.js';
-import { reportingDropped } from '../../relay/fronts/anthropic/dropped-header.js';
 import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
 import {
   anthropicToChatRequest,
@@ -18,6 +18,7 @@ import {
 } from '../../relay/fronts/anthropic/request.js';
 import { chatCompletionToAnthropic } from '../../relay/fronts/anthropic/response.js';
 import { AnthropicEventWriter } from '../../relay/fronts/anthropic/stream.js';
+import { droppedHeaders, sentWholeTo } from '../../relay/fronts/dropped-header.js';
 import type { FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
 import { relayErrors } from '../../relay/relay-errors.js';
@@ -25,7 +26,7 @@ import type { RelayRuntime } from '../../relay/runtime.js';
 import { countMessages } from '../../relay/tokenizer/count-tokens.js';
 import { isUpstreamError } from '../../relay/upstream-error.js';
 import { anthropicBodyProblem, anthropicCountTokensBody, anthropicMessagesBody } from './anthropic-front.schema.js';
-import { frontChatJob, parseJsonBody } from './front-job.js';
+import { frontRelayJob, parseJsonBody } from './front-job.js';
 import { relayLanguage, type ErrorAnswer } from './openai-error.js';
 import type { RelayEndpoint, RelayRoute } from './relay-entry.js';
 import { sendJson } from './relay-entry.js';
@@ -70,16 +71,7 @@ function anthropicOutput(model: string, estimatedInputTokens: number): FrontOutp
         JSON.stringify(chatCompletionToAnthropic(JSON.parse(body.toString('utf8')) as ChatCompletion, model)),
       ),
     }),
-    event: (data) => {
-      if (data === '[DONE]') return [...writer.end()].join('');
-      let chunk: unknown;
-      try {
-        chunk = JSON.parse(data);
-      } catch {
-        return '';
-      }
-      return [...writer.accept(chunk as Record<string, unknown>)].join('');
-    },
+    event: (data) => writer.payload(data),
   };
 }
 
@@ -99,12 +91,14 @@ export function anthropicFrontRoutes(context: AppContext, runtime: RelayRuntime)
     const body = parseBody(raw, anthropicMessagesBody) as AnthropicFrontRequest;
     const chat = anthropicToChatRequest(body, anthropicClientHeaders(request.headers));
     assertModelAllowed(principal.token, chat.model);
-    const job = frontChatJob(context, runtime, { principal, requestId, reply }, chat, {
-      reply: reportingDropped(reply, droppedForOtherChannels(body), chat),
-      front: anthropicOutput(
-        chat.model,
-        chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,
-      ),
+    const job = frontRelayJob(context, runtime, { principal, requestId, reply }, chat, {
+      front: {
+        ...anthropicOutput(
+          chat.model,
+          chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,
+        ),
+        answerHeaders: droppedHeaders(droppedForOtherChannels(body), sentWholeTo(claudeRequestOriginal(chat))),
+      },
       // Documents go only to channels that read them, never silently dropped by another; server tools
       // prefer Claude channels (the others answer without them).
       channelLimit: anthropicChannelLimit(documentReaders(body.messages), hasServerTools(body), chat.model),

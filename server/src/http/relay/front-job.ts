@@ -16,42 +16,52 @@ export function parseJsonBody(raw: Buffer): unknown {
   }
 }
 
+/** The OpenAI calls a converting front's request can be relayed as, and their paths. */
+const frontCallPaths = { chat: '/v1/chat/completions', embeddings: '/v1/embeddings' } as const;
+
+/** A converted request: an OpenAI chat request, or an embeddings request (`{ model, input, … }`). */
+type ConvertedRequest = Pick<ChatRequest, 'model' | 'stream' | 'user'>;
+
 /**
- * The chat job of a converting front (Anthropic Messages, OpenAI Responses): its converted request relayed as
- * a `/v1/chat/completions` call, answered through the front's `reply` and `front` output. Its session comes
- * from the request's headers, the converted request's `user` and the front's own `sessionClues`.
+ * The job of a converting front (Anthropic Messages, OpenAI Responses, Gemini): its converted request relayed
+ * as a `/v1/chat/completions` call (or, with `mode: 'embeddings'`, a `/v1/embeddings` one, never streamed),
+ * answered in the front's shapes through its `front` output. Its session comes from the request's headers,
+ * the converted request's `user` and the front's own `sessionClues`.
  */
-export function frontChatJob(
+export function frontRelayJob(
   context: AppContext,
   runtime: RelayRuntime,
   call: Pick<EntryCall, 'principal' | 'requestId' | 'reply'>,
-  chat: ChatRequest,
+  request: ConvertedRequest,
   {
+    mode = 'chat',
     sessionClues,
     ...parts
-  }: Pick<RelayJob, 'reply' | 'front' | 'channelLimit' | 'maxWebSearches'> & {
+  }: Pick<RelayJob, 'front' | 'channelLimit' | 'maxWebSearches'> & {
+    mode?: keyof typeof frontCallPaths;
     sessionClues?: SessionClues;
   },
 ): RelayJob {
-  const value = chat as unknown as Record<string, unknown>;
+  const value = request as unknown as Record<string, unknown>;
   // The entry's reply is Node's response to this very request.
   const { headers } = call.reply.raw.req;
   return {
     context,
     runtime,
     principal: call.principal,
-    mode: 'chat',
-    path: '/v1/chat/completions',
+    mode,
+    path: frontCallPaths[mode],
     query: '',
     requestId: call.requestId,
     startedAt: performance.now(),
-    model: chat.model,
-    stream: chat.stream === true,
+    model: request.model,
+    stream: mode === 'chat' && request.stream === true,
     body: { kind: 'json', value, raw: Buffer.from(JSON.stringify(value)), filled: false },
     clientHeaders: { contentType: 'application/json' },
     cancel: cancelOnClose(call.reply),
-    session: relaySessionOf(context.options, call.principal.token.id, chat.model, headers, {
-      user: chat.user,
+    reply: call.reply,
+    session: relaySessionOf(context.options, call.principal.token.id, request.model, headers, {
+      user: request.user,
       ...sessionClues,
     }),
     ...parts,

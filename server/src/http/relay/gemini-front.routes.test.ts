@@ -12,7 +12,7 @@ import { startVertexMock } from '../../../test/mock-upstreams/vertexai.js';
 import { balances, createChannel, createToken, createUser, setOption, settled } from '../../../test/relay-fixtures.js';
 import { startedForSuite } from '../../../test/suite-lifecycle.js';
 import { startTestServer } from '../../../test/test-server.js';
-import { droppedHeader } from '../../relay/fronts/anthropic/dropped-header.js';
+import { droppedHeader } from '../../relay/fronts/dropped-header.js';
 
 /** Calls get_weather for a weather question; answers with the tool's result once it came back. */
 const weatherScript: Script = {
@@ -376,6 +376,87 @@ describe("Gemini's API in front of every channel, driven by @google/genai", () =
       expect(Number(log!.quota)).toBe(Math.ceil((9 + 10 * 3) * 2));
       expect(before.userQuota - after.userQuota).toBe(Number(log!.quota));
     });
+  });
+
+  test('after a first channel fails (500), x-modelgate-dropped describes the channel that answered', async () => {
+    await setOption(server, 'RetryTimes', '1');
+    try {
+      // Per group, a channel of one kind in front (it fails once) and one of the other behind it.
+      const channel = (kind: 'gemini' | 'openai', group: string, priority: number) =>
+        createChannel(server, {
+          type: kind === 'gemini' ? 24 : 1,
+          name: `${kind} of ${group}`,
+          group,
+          key: kind === 'gemini' ? geminiMockKey : openaiUpstreamKey,
+          base_url: kind === 'gemini' ? gemini.url : openai.url,
+          models: chatModel,
+          priority,
+          ...(kind === 'openai' ? { model_mapping: JSON.stringify({ [chatModel]: 'gpt-4o-mini' }) } : {}),
+        });
+      await channel('gemini', 'gemini-then-openai', 5);
+      const openaiBehind = await channel('openai', 'gemini-then-openai', 0);
+      await channel('openai', 'openai-then-gemini', 5);
+      const geminiBehind = await channel('gemini', 'openai-then-gemini', 0);
+      const keyOf = async (group: string) => {
+        const userId = await createUser(server, { username: `retry-${group}`, group, quota: 9e7 });
+        return { userId, key: `sk-${(await createToken(server, userId)).key}` };
+      };
+      const body = JSON.stringify({
+        contents: [{ role: 'user', parts: [{ text: 'Say hi.' }] }],
+        safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      });
+      const post = (key: string, method: string) =>
+        fetch(`${server.url}/v1beta/models/${chatModel}:${method}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+          body,
+        });
+      const googleFailure = { error: { code: 500, message: 'Internal error encountered.', status: 'INTERNAL' } };
+      const servedBy = async (userId: number) =>
+        (
+          await server.context.logDatabase.db
+            .selectFrom('logs')
+            .select('channel_id')
+            .where('user_id', '=', userId)
+            .where('type', '=', 2)
+            .orderBy('id')
+            .execute()
+        ).map((log) => log.channel_id);
+
+      // The Gemini channel got the body as sent and failed; the OpenAI channel answered without safetySettings.
+      const toOpenAI = await keyOf('gemini-then-openai');
+      gemini.failNext(500, googleFailure);
+      const whole = await post(toOpenAI.key, 'generateContent');
+      expect(whole.status).toBe(200);
+      expect(gemini.requests.at(-1)!.path).toBe(`/v1beta/models/${chatModel}:generateContent`);
+      expect(((await whole.json()) as GenerateContentResponse).candidates?.[0]?.content?.parts).toEqual([
+        { text: 'Hello there.' },
+      ]);
+      expect(whole.headers.get(droppedHeader)).toBe('safetySettings');
+      gemini.failNext(500, googleFailure);
+      const stream = await post(toOpenAI.key, 'streamGenerateContent');
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toContain('application/json');
+      expect(stream.headers.get(droppedHeader)).toBe('safetySettings');
+      expect(Array.isArray(await stream.json())).toBe(true);
+      await settled(server);
+      expect(await servedBy(toOpenAI.userId)).toEqual([openaiBehind.id, openaiBehind.id]);
+
+      // The OpenAI channel got a conversion and failed; the Gemini channel got the body as sent: nothing dropped.
+      const toGemini = await keyOf('openai-then-gemini');
+      openai.failNext(500, { error: { message: 'The server had an error', type: 'server_error' } });
+      const native = await post(toGemini.key, 'generateContent');
+      expect(native.status).toBe(200);
+      expect(native.headers.get(droppedHeader)).toBeNull();
+      expect(openai.requests.at(-1)!.path).toBe('/v1/chat/completions');
+      expect(gemini.requests.at(-1)!.json).toMatchObject({
+        safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      });
+      await settled(server);
+      expect(await servedBy(toGemini.userId)).toEqual([geminiBehind.id]);
+    } finally {
+      await setOption(server, 'RetryTimes', '0');
+    }
   });
 
   describe('failures in Google’s error shape', () => {

@@ -8,25 +8,23 @@ import {
   type GeminiRequestOriginal,
   type WithGeminiAnswer,
 } from '../../relay/adaptors/gemini/gemini-original.js';
-import type { ChatCompletion, ChatRequest } from '../../relay/adaptors/openai-kit/chat-types.js';
-import type { RelayPrincipal } from '../../relay/auth/token-auth.js';
+import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
+import { droppedHeaders, sentWholeTo } from '../../relay/fronts/dropped-header.js';
 import { embeddingVectors, geminiToEmbeddingsRequest } from '../../relay/fronts/gemini/embeddings.js';
 import { GeminiRequestError, googleError } from '../../relay/fronts/gemini/errors.js';
 import { withCamelCaseFields } from '../../relay/fronts/gemini/field-names.js';
-import { geminiFrontReply } from '../../relay/fronts/gemini/front-reply.js';
 import { geminiModelEntry } from '../../relay/fronts/gemini/models.js';
 import { geminiToChatRequest } from '../../relay/fronts/gemini/request.js';
 import { chatCompletionToGemini } from '../../relay/fronts/gemini/response.js';
 import { GeminiStreamWriter, type GeminiStreamFraming } from '../../relay/fronts/gemini/stream.js';
 import type { GeminiEmbedContentRequest, GeminiFrontRequest } from '../../relay/fronts/gemini/types.js';
-import { orderModels } from '../../relay/model-catalog.js';
 import type { FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
 import { countMessages } from '../../relay/tokenizer/count-tokens.js';
 import { isUpstreamError } from '../../relay/upstream-error.js';
-import { frontChatJob, parseJsonBody } from './front-job.js';
+import { frontRelayJob, parseJsonBody } from './front-job.js';
 import {
   geminiBatchEmbedContentsBody,
   geminiBodyProblem,
@@ -34,6 +32,7 @@ import {
   geminiEmbedContentBody,
   geminiGenerateContentBody,
 } from './gemini-front.schema.js';
+import { modelsOfKey } from './models.routes.js';
 import { relayLanguage, type ErrorAnswer } from './openai-error.js';
 import { sendJson, type EntryCall, type RelayEndpoint, type RelayRoute } from './relay-entry.js';
 
@@ -91,21 +90,14 @@ function modelAndMethod(tail: string | undefined): { model: string; method: stri
   return { model: tail!.slice(0, separator), method: tail!.slice(separator + 1) };
 }
 
-/** The models a key may call: its own list, else those of its user's group. */
-function modelsOf({ token, user }: RelayPrincipal, runtime: RelayRuntime): string[] {
-  const names = token.models
-    ? token.models
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean)
-    : runtime.router.modelsOfGroup(user.group);
-  return orderModels(names);
-}
-
-/** The relay's chat output as Gemini's: the upstream's own answer when it was Gemini's, else converted. */
+/**
+ * The relay's chat output as Gemini's: the upstream's own answer when it was Gemini's, else converted; a
+ * stream without `alt=sse` is one JSON array written piece by piece.
+ */
 function generateOutput(model: string, framing: GeminiStreamFraming): FrontOutput {
   const writer = new GeminiStreamWriter(model, framing);
   return {
+    ...(framing === 'array' ? { streamContentType: 'application/json; charset=UTF-8' } : {}),
     whole: (body) => {
       const answer = JSON.parse(body.toString('utf8')) as WithGeminiAnswer<ChatCompletion>;
       const response = answer.gemini_response ?? chatCompletionToGemini(answer, model);
@@ -165,9 +157,8 @@ export function geminiFrontRoutes(context: AppContext, runtime: RelayRuntime): R
     withGeminiOriginal(chat, original);
     const alt = new URL(call.request.url ?? '', 'http://relay').searchParams.get('alt');
     const framing: GeminiStreamFraming = stream && alt !== 'sse' ? 'array' : 'sse';
-    const job = frontChatJob(context, runtime, call, chat, {
-      reply: geminiFrontReply(call.reply, { dropped, original, jsonStream: framing === 'array' }),
-      front: generateOutput(model, framing),
+    const job = frontRelayJob(context, runtime, call, chat, {
+      front: { ...generateOutput(model, framing), answerHeaders: droppedHeaders(dropped, sentWholeTo(original)) },
     });
     await relayText(job);
   };
@@ -192,12 +183,11 @@ export function geminiFrontRoutes(context: AppContext, runtime: RelayRuntime): R
     assertModelAllowed(call.principal.token, model);
     const original: GeminiRequestOriginal = { method, body: sent as Record<string, unknown> };
     withGeminiOriginal(request, original);
-    // The chat job's parts, run as an embeddings call.
-    const job = frontChatJob(context, runtime, call, request as unknown as ChatRequest, {
-      reply: geminiFrontReply(call.reply, { dropped, original }),
-      front: embeddingsOutput(method),
+    const job = frontRelayJob(context, runtime, call, request, {
+      mode: 'embeddings',
+      front: { ...embeddingsOutput(method), answerHeaders: droppedHeaders(dropped, sentWholeTo(original)) },
     });
-    await relayText({ ...job, mode: 'embeddings', path: '/v1/embeddings', stream: false });
+    await relayText(job);
   };
 
   const modelMethod = endpoint(async (call) => {
@@ -208,11 +198,11 @@ export function geminiFrontRoutes(context: AppContext, runtime: RelayRuntime): R
     throw new GeminiRequestError(null, `method ${method} is not served by this gateway`, 404);
   });
   const list = endpoint(async ({ principal, reply }) => {
-    sendJson(reply, 200, { models: modelsOf(principal, runtime).map(geminiModelEntry) });
+    sendJson(reply, 200, { models: modelsOfKey(principal, runtime).map(geminiModelEntry) });
   });
   const one = endpoint(async ({ principal, params, reply }) => {
     const id = params.model ?? '';
-    if (!modelsOf(principal, runtime).includes(id))
+    if (!modelsOfKey(principal, runtime).includes(id))
       throw new GeminiRequestError('name', `models/${id} is not found or this key may not call it`, 404);
     sendJson(reply, 200, geminiModelEntry(id));
   });

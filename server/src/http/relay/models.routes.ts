@@ -1,18 +1,24 @@
+import type { RelayPrincipal } from '../../relay/auth/token-auth.js';
 import { builtInModelOwners, describeModel, orderModels } from '../../relay/model-catalog.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
 import { sendJson, type EntryCall, type RelayRoute } from './relay-entry.js';
 import { jsonLimitBytes } from './relay.routes.js';
 
+/** The models a key may call, in the catalogue's order: its own list, else those of its user's group. */
+export function modelsOfKey({ token, user }: RelayPrincipal, runtime: RelayRuntime): string[] {
+  const names = token.models
+    ? token.models
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
+    : runtime.router.modelsOfGroup(user.group);
+  return orderModels(names);
+}
+
 /** GET /v1/models (the key's models) and GET /v1/models/:model (server-behaviour §4.12). */
 export function modelListRoutes(runtime: RelayRuntime): RelayRoute[] {
-  const list = async ({ principal: { token, user }, reply }: EntryCall) => {
-    const names = token.models
-      ? token.models
-          .split(',')
-          .map((name) => name.trim())
-          .filter(Boolean)
-      : runtime.router.modelsOfGroup(user.group);
-    sendJson(reply, 200, { object: 'list', data: orderModels(names).map(describeModel) });
+  const list = async ({ principal, reply }: EntryCall) => {
+    sendJson(reply, 200, { object: 'list', data: modelsOfKey(principal, runtime).map(describeModel) });
   };
   const one = async ({ params, reply }: EntryCall) => {
     const id = params.model ?? '';

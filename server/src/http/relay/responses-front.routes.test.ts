@@ -5,7 +5,7 @@ import { anthropicMockKey, startAnthropicMock } from '../../../test/mock-upstrea
 import { startMockUpstream, type MockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
-import { droppedHeader } from '../../relay/fronts/anthropic/dropped-header.js';
+import { droppedHeader } from '../../relay/fronts/dropped-header.js';
 
 const recordedChatStream = (name: string) =>
   readFileSync(new URL(`../../relay/fronts/responses/__fixtures__/${name}`, import.meta.url), 'utf8');

@@ -17,7 +17,7 @@ import { channelServesResponses } from '../../relay/adaptors/openai/responses-pa
 import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.js';
 import { isObject, tryParseObject } from '../../relay/adaptors/openai-kit/json.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
-import { reportingDroppedUnless } from '../../relay/fronts/responses/dropped.js';
+import { droppedHeaders, sentWholeTo } from '../../relay/fronts/dropped-header.js';
 import { ResponsesRequestError } from '../../relay/fronts/responses/errors.js';
 import { resolveItemReferences } from '../../relay/fronts/responses/item-references.js';
 import { nativeResponsesRequest } from '../../relay/fronts/responses/native-request.js';
@@ -38,7 +38,7 @@ import type { ResponsesInputItem, ResponsesRequest, ResponsesResponse } from '..
 import type { ChannelLimit, FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
-import { frontChatJob, parseJsonBody } from './front-job.js';
+import { frontRelayJob, parseJsonBody } from './front-job.js';
 import { openAIErrorAnswer, type ErrorAnswer } from './openai-error.js';
 import type { RelayEndpoint, RelayRoute } from './relay-entry.js';
 import { sendJson } from './relay-entry.js';
@@ -181,9 +181,11 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
       saving.set(response.id, write);
       rememberItems(response);
     };
-    const job = frontChatJob(context, runtime, { principal, requestId, reply }, chat, {
-      reply: reportingDroppedUnless(reply, dropped, () => original.sentNatively === true),
-      front: responsesOutput(responseContext, store),
+    const job = frontRelayJob(context, runtime, { principal, requestId, reply }, chat, {
+      front: {
+        ...responsesOutput(responseContext, store),
+        answerHeaders: droppedHeaders(dropped, sentWholeTo(original)),
+      },
       channelLimit,
       sessionClues: {
         promptCacheKey: body.prompt_cache_key,

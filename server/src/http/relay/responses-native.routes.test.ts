@@ -7,11 +7,18 @@ import {
   startOpenAIResponsesMock,
   type MockAnswer,
 } from '../../../test/mock-upstreams/openai-responses.js';
-import { balances, createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
+import {
+  balances,
+  chargesDuring,
+  createChannel,
+  createToken,
+  createUser,
+  setOption,
+} from '../../../test/relay-fixtures.js';
 import { startedForSuite } from '../../../test/suite-lifecycle.js';
 import { startTestServer } from '../../../test/test-server.js';
 import { responseExpiryJob } from '../../jobs/response-expiry.job.js';
-import { droppedHeader } from '../../relay/fronts/anthropic/dropped-header.js';
+import { droppedHeader } from '../../relay/fronts/dropped-header.js';
 
 type Json = Record<string, unknown>;
 
@@ -35,16 +42,22 @@ async function startGateway() {
     return answer;
   });
   // A chat-only upstream, for the OpenAI-protocol channels that are not marked as speaking Responses.
-  const chatApi = await startMockUpstream((request, reply) =>
-    reply.json(200, {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1,
-      model: 'gpt-4.1',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Converted to chat.' }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
-    }),
-  );
+  const chatApi = await startMockUpstream((request, reply) => {
+    const head = { id: 'chatcmpl-1', created: 1, model: 'gpt-4.1' };
+    const usage = { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 };
+    if (!request.json?.stream)
+      return reply.json(200, {
+        ...head,
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Converted to chat.' }, finish_reason: 'stop' }],
+        usage,
+      });
+    const chunks = [
+      { choices: [{ index: 0, delta: { role: 'assistant', content: 'Converted to chat.' }, finish_reason: 'stop' }] },
+      { choices: [], usage },
+    ].map((chunk) => `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', ...chunk })}\n\n`);
+    return reply.stream('text/event-stream', `${chunks.join('')}data: [DONE]\n\n`);
+  });
   const claude = await startAnthropicMock();
   const server = await startTestServer();
   await setOption(server, 'ModelRatio', JSON.stringify({ 'gpt-4.1': 1, [claudeModel]: 1 }));
@@ -454,6 +467,70 @@ describe('the Responses API natively on channels that speak it', () => {
     expect(converted.output_text).toBe('Converted to chat.');
     expect(gateway.chatApi.requests.at(-1)!.path).toBe('/v1/chat/completions');
     expect(response.headers.get(droppedHeader)).toBe('tools.0 (web_search)');
+  });
+
+  test('after a first channel fails (500), x-modelgate-dropped describes the channel that answered', async () => {
+    const { server, responsesApi, chatApi } = gateway;
+    await setOption(server, 'RetryTimes', '1');
+    try {
+      // Per group, a channel of one kind in front (it fails once) and one of the other behind it.
+      const channel = (kind: 'native' | 'chat', group: string, priority: number) =>
+        createChannel(server, {
+          type: kind === 'native' ? 1 : 8,
+          group,
+          key: openAIResponsesMockKey,
+          base_url: kind === 'native' ? responsesApi.url : chatApi.url,
+          models: 'gpt-4.1',
+          priority,
+        });
+      const nativeFirst = await channel('native', 'native-then-chat', 5);
+      const chatBehind = await channel('chat', 'native-then-chat', 0);
+      const chatFirst = await channel('chat', 'chat-then-native', 5);
+      const nativeBehind = await channel('native', 'chat-then-native', 0);
+      const serverError = {
+        error: { message: 'The server had an error', type: 'server_error', param: null, code: null },
+      };
+      const request = { model: 'gpt-4.1', input: 'hi', tools: [{ type: 'web_search' as const }] };
+
+      // The OpenAI channel got the Responses request and failed; the chat channel answered without web_search.
+      const toChat = await gateway.member('native-then-chat');
+      let whole: Response | undefined;
+      let streamed: Response | undefined;
+      const toChatCharges = await chargesDuring(server, toChat, [nativeFirst.id, chatBehind.id], async () => {
+        responsesApi.failNext(500, serverError);
+        const reply = await toChat.client.responses.create(request).withResponse();
+        expect(reply.data.output_text).toBe('Converted to chat.');
+        whole = reply.response;
+        responsesApi.failNext(500, serverError);
+        const stream = await toChat.client.responses.create({ ...request, stream: true }).withResponse();
+        const events: string[] = [];
+        for await (const event of stream.data) events.push(event.type);
+        expect(events.at(-1)).toBe('response.completed');
+        streamed = stream.response;
+      });
+      expect(responsesApi.requests.at(-1)!.path).toBe('/v1/responses');
+      expect(whole!.headers.get(droppedHeader)).toBe('tools.0 (web_search)');
+      expect(streamed!.headers.get(droppedHeader)).toBe('tools.0 (web_search)');
+      expect(toChatCharges.user).toBeGreaterThan(0);
+      expect(toChatCharges.channels).toEqual([0, toChatCharges.user]);
+
+      // The chat channel got a conversion and failed; the OpenAI channel got the request as sent: nothing dropped.
+      const toNative = await gateway.member('chat-then-native');
+      let native: Response | undefined;
+      const toNativeCharges = await chargesDuring(server, toNative, [chatFirst.id, nativeBehind.id], async () => {
+        chatApi.failNext(500, serverError);
+        const reply = await toNative.client.responses.create(request).withResponse();
+        expect(reply.data.output_text).toBe('Hello from the Responses API.');
+        native = reply.response;
+      });
+      expect(chatApi.requests.at(-1)!.path).toBe('/v1/chat/completions');
+      expect(responsesApi.requests.at(-1)!.json).toMatchObject({ tools: [{ type: 'web_search' }] });
+      expect(native!.headers.get(droppedHeader)).toBeNull();
+      expect(toNativeCharges.user).toBeGreaterThan(0);
+      expect(toNativeCharges.channels).toEqual([0, toNativeCharges.user]);
+    } finally {
+      await setOption(server, 'RetryTimes', '0');
+    }
   });
 
   test('background is refused; cancel answers as OpenAI does for a response that was not created in the background', async () => {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../../context.js';
-import type { RelayCall, RelayMode } from '../adaptor.js';
+import type { ChannelSettings, RelayCall, RelayMode } from '../adaptor.js';
 import type { RelayPrincipal } from '../auth/token-auth.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import type { RelaySession } from '../routing/session-key.js';
@@ -14,14 +14,21 @@ export type JobBody =
   | { kind: 'binary'; raw: Buffer; contentType: string; fields: Record<string, string>; form: FormData };
 
 /**
- * A front that speaks another protocol than OpenAI's (the Anthropic Messages front): the relay runs in
- * OpenAI's shapes and this turns its output into the front's just before it is written.
+ * A front that speaks another protocol than OpenAI's (Anthropic Messages, OpenAI Responses, Gemini): the relay
+ * runs in OpenAI's shapes and this turns its output into the front's just before it is written.
  */
 export interface FrontOutput {
   /** A whole successful answer (OpenAI JSON) as the front's body and headers. */
   whole(body: Buffer, status: number): { body: Buffer; headers: Record<string, string> };
-  /** One stream event's `data:` payload (OpenAI chunk, error object or `[DONE]`) as the front's raw SSE text. */
+  /** One stream event's `data:` payload (OpenAI chunk, error object or `[DONE]`) as the front's raw stream text. */
   event(data: string): string;
+  /** The stream's content type when it is not an event stream (Gemini's JSON array without `alt=sse`). */
+  streamContentType?: string;
+  /**
+   * Headers of a successful answer (whole, or the stream's) from the channel of the attempt that answered:
+   * after a failed attempt, those of the channel that served instead (`x-modelgate-dropped`).
+   */
+  answerHeaders?(channel: ChannelSettings): Record<string, string>;
 }
 
 /**

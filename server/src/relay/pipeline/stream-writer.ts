@@ -17,10 +17,14 @@ export class SseWriter {
     this.reply.raw.uncork();
   };
 
-  /** `format` turns a `data:` payload into the SSE text to write (a non-OpenAI front's events). */
+  /**
+   * `format` turns a `data:` payload into the SSE text to write (a non-OpenAI front's events); `contentType`
+   * is a front's own when its stream is not an event stream.
+   */
   constructor(
     private readonly reply: RelayReply,
     private readonly format: (data: string) => string = (data) => `data: ${data}\n\n`,
+    private readonly contentType = 'text/event-stream',
   ) {}
 
   /**
@@ -33,7 +37,7 @@ export class SseWriter {
     this.started = true;
     this.reply.raw.writeHead(200, {
       ...this.reply.getHeaders(),
-      'content-type': 'text/event-stream',
+      'content-type': this.contentType,
       'cache-control': 'no-cache',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',

@@ -112,7 +112,11 @@ async function relayWhole(
 ): Promise<Output> {
   const result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
   const output = job.front ? job.front.whole(result.body, result.status) : result;
-  job.reply.status(result.status).headers(output.headers).send(output.body);
+  const answerHeaders = result.status < 300 ? job.front?.answerHeaders?.(call.channel) : undefined;
+  job.reply
+    .status(result.status)
+    .headers({ ...output.headers, ...answerHeaders })
+    .send(output.body);
   return { usage: result.usage, text: result.text ?? '' };
 }
 
@@ -127,7 +131,9 @@ async function relayStream(
   call: RelayCall,
   response: OpenResponse,
 ): Promise<Output> {
-  const writer = new SseWriter(job.reply, job.front?.event);
+  const writer = new SseWriter(job.reply, job.front?.event, job.front?.streamContentType);
+  const answerHeaders = job.front?.answerHeaders?.(call.channel);
+  if (answerHeaders) job.reply.headers(answerHeaders);
   writer.start();
   const watcher = job.front ? undefined : adaptor.watchStream?.(call);
   let text = '';

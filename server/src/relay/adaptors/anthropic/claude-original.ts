@@ -31,10 +31,10 @@ export interface ClaudeRequestOriginal {
    */
   fields?: Record<string, unknown>;
   /**
-   * Set when a Claude adaptor built an upstream request from it: the answer then carries everything the
-   * client sent, and the front reports nothing dropped.
+   * The channel a Claude adaptor last built an upstream request from it for: that channel's answer carries
+   * everything the client sent, and the front reports nothing dropped for it.
    */
-  sentToClaude?: boolean;
+  sentToChannel?: number;
   /** The client's `anthropic-beta` flags (Claude Code: `interleaved-thinking-2025-05-14`, …). */
   betas?: string[];
   /** The client's `anthropic-version`. */

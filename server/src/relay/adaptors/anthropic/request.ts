@@ -106,6 +106,8 @@ interface ClaudeTarget {
    * system turns join the top-level system there.
    */
   firstParty?: boolean;
+  /** The channel the request is for, remembered on the Anthropic front's original (see `sentToChannel`). */
+  channelId?: number;
 }
 
 /**
@@ -219,7 +221,7 @@ export function toClaudeRequest(request: ChatRequest, target: ClaudeTarget = {})
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
   if (front?.thinking) body.thinking = front.thinking;
   if (!front) return body;
-  front.sentToClaude = true;
+  front.sentToChannel = target.channelId;
   return target.firstParty ? { ...front.fields, ...body } : body;
 }
 
@@ -254,6 +256,6 @@ export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
     url: `${call.channel.baseUrl}/v1/messages`,
     method: 'POST',
     headers,
-    body: JSON.stringify(toClaudeRequest(request, { firstParty: true })),
+    body: JSON.stringify(toClaudeRequest(request, { firstParty: true, channelId: call.channel.id })),
   };
 }

@@ -67,7 +67,7 @@ export function buildBedrockInvocation(call: RelayCall): BedrockInvocation {
   const { modelId, family } = bedrockModel(call.model);
   const request = readChatRequest(call);
   if (family === 'llama') return { modelId, family, body: JSON.stringify(llamaBody(request)) };
-  const { model: _model, stream: _stream, ...claude } = toClaudeRequest(request);
+  const { model: _model, stream: _stream, ...claude } = toClaudeRequest(request, { channelId: call.channel.id });
   const betas = platformBetas(request);
   const body = {
     anthropic_version: bedrockAnthropicVersion,

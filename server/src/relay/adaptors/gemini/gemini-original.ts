@@ -23,8 +23,11 @@ export interface GeminiRequestOriginal {
    * message first, the native body keeps its systemInstruction; a channel's forced system prompt replaces it.
    */
   system?: ChatMessage;
-  /** Set when a Gemini adaptor built the upstream request from the body: nothing was dropped then. */
-  sentToGemini?: boolean;
+  /**
+   * The channel a Gemini adaptor last built the upstream request from the body for: nothing was dropped for
+   * that channel's answer.
+   */
+  sentToChannel?: number;
 }
 
 type Marked = { [geminiOriginal]?: GeminiRequestOriginal };
@@ -50,7 +53,7 @@ export const geminiCallOriginal = (call: RelayCall): GeminiRequestOriginal | und
 export function nativeGenerateBody(call: RelayCall, original: GeminiRequestOriginal): Record<string, unknown> {
   const value = call.body.kind === 'json' ? call.body.value : {};
   const first = Array.isArray(value.messages) ? (value.messages[0] as ChatMessage | undefined) : undefined;
-  original.sentToGemini = true;
+  original.sentToChannel = call.channel.id;
   if (!first || first.role !== 'system' || first === original.system) return original.body;
   const prompt = typeof first.content === 'string' ? first.content : '';
   return { ...original.body, systemInstruction: { parts: [{ text: prompt }] } };
@@ -58,7 +61,7 @@ export function nativeGenerateBody(call: RelayCall, original: GeminiRequestOrigi
 
 /** The client's embedContent / batchEmbedContents body, every `model` in it naming the upstream model. */
 export function nativeEmbedBody(call: RelayCall, original: GeminiRequestOriginal): Record<string, unknown> {
-  original.sentToGemini = true;
+  original.sentToChannel = call.channel.id;
   const model = `models/${call.model}`;
   const { body } = original;
   const requests = body.requests;

@@ -20,8 +20,8 @@ export interface ResponsesOriginal {
    * new first system message becomes the upstream's `instructions`.
    */
   messages: ChatMessage[];
-  /** Set when a channel got the Responses request itself: nothing of the request was dropped. */
-  sentNatively?: boolean;
+  /** The channel that last got the Responses request itself: nothing was dropped for that channel's answer. */
+  sentToChannel?: number;
 }
 
 type Marked = { [responsesOriginal]?: ResponsesOriginal };

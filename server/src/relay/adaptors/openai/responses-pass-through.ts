@@ -65,9 +65,8 @@ export function withResponsesPassThrough<Wrapped extends Adaptor>(adaptor: Wrapp
     ...adaptor,
     [nativeResponsesKey]: native,
     buildRequest(call, tools) {
-      const original = responsesOriginalOf(call);
       const served = nativeOriginal(call);
-      if (original) original.sentNatively = served !== undefined;
+      if (served) served.sentToChannel = call.channel.id;
       return served ? native.request(call, nativeBody(call, served)) : adaptor.buildRequest(call, tools);
     },
     readResponse: (response, call, tools) =>

@@ -53,7 +53,7 @@ export function vertexBody(call: RelayCall): string {
     const original = geminiCallOriginal(call);
     return JSON.stringify(original ? nativeGenerateBody(call, original) : toGeminiRequest(request));
   }
-  const { model: _model, ...claude } = toClaudeRequest(request);
+  const { model: _model, ...claude } = toClaudeRequest(request, { channelId: call.channel.id });
   return JSON.stringify({ anthropic_version: vertexAnthropicVersion, ...claude });
 }
 

@@ -8,7 +8,7 @@ import { anthropicMockKey, checkClaudeMessages } from '../../../../test/mock-ups
 import { type MockUpstream, startMockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import { balances, createChannel, createToken, createUser } from '../../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
-import { droppedHeader } from './dropped-header.js';
+import { droppedHeader } from '../dropped-header.js';
 
 /** The real client, installed from npm (`@anthropic-ai/claude-code`). */
 const claudeBinary = fileURLToPath(new URL('../../../../../node_modules/.bin/claude', import.meta.url));

@@ -1,6 +1,7 @@
 import type { ClaudeStreamEvent, ClaudeUsage } from '../../adaptors/anthropic/types.js';
 import type { ChatChunk } from '../../adaptors/openai-kit/chat-types.js';
 import { isObject } from '../../adaptors/openai-kit/json.js';
+import { chunkPayloadText } from '../chunk-payload.js';
 import { anthropicErrorType } from './errors.js';
 import { anthropicMessageId, anthropicStopReason, anthropicUsage, type OpenAIUsage } from './response.js';
 
@@ -192,6 +193,11 @@ export class AnthropicEventWriter {
     if (this.openAIUsage?.prompt_tokens) return anthropicUsage(this.openAIUsage);
     const outputTokens = this.openAIUsage?.completion_tokens ?? this.outputTokens;
     return { input_tokens: this.inputTokens || this.estimatedInputTokens, output_tokens: outputTokens };
+  }
+
+  /** The SSE text for one relay `data:` payload: an OpenAI chunk, the relay's error object or `[DONE]`. */
+  payload(data: string): string {
+    return chunkPayloadText(this, data);
   }
 
   /** The closing events: message_delta with the stop reason and token counts, then message_stop. */

@@ -5,6 +5,14 @@ import type { GeminiEmbedContentRequest } from './types.js';
 /** An embedding request's fields OpenAI's embeddings request carries (`model` is the path's). */
 const convertedFields: ReadonlySet<string> = new Set(['model', 'content', 'outputDimensionality']);
 
+/** OpenAI's embeddings request as the front builds it. */
+interface EmbeddingsRequest {
+  model: string;
+  input: string[];
+  encoding_format: 'float';
+  dimensions?: number;
+}
+
 /**
  * Gemini embedding requests (one for embedContent, several for batchEmbedContents, `prefix` naming where they
  * stand) as one OpenAI embeddings request: each content's text one input, `outputDimensionality` as
@@ -14,7 +22,7 @@ export function geminiToEmbeddingsRequest(
   requests: GeminiEmbedContentRequest[],
   model: string,
   prefix: (index: number) => string,
-): { request: Record<string, unknown>; dropped: string[] } {
+): { request: EmbeddingsRequest; dropped: string[] } {
   const dropped: string[] = [];
   const dimensions = requests[0]?.outputDimensionality;
   for (const [index, request] of requests.entries()) {
@@ -23,7 +31,7 @@ export function geminiToEmbeddingsRequest(
     // OpenAI takes one size for the whole call.
     if (request.outputDimensionality !== dimensions) dropped.push(`${prefix(index)}outputDimensionality`);
   }
-  const request: Record<string, unknown> = {
+  const request: EmbeddingsRequest = {
     model,
     input: requests.map((entry) => contentText(entry.content)),
     encoding_format: 'float',

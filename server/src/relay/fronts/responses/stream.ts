@@ -1,5 +1,6 @@
 import type { ChatChunk } from '../../adaptors/openai-kit/chat-types.js';
 import { isObject } from '../../adaptors/openai-kit/json.js';
+import { chunkPayloadText } from '../chunk-payload.js';
 import {
   functionCallItemId,
   messageItemId,
@@ -191,14 +192,7 @@ export class ResponsesEventWriter {
 
   /** The SSE text for one relay `data:` payload: an OpenAI chunk, the relay's error object or `[DONE]`. */
   payload(data: string): string {
-    if (data === '[DONE]') return [...this.end()].join('');
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch {
-      return '';
-    }
-    return isObject(chunk) ? [...this.accept(chunk)].join('') : '';
+    return chunkPayloadText(this, data);
   }
 
   /**
