@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addCustomModels, emptyChannelForm, formToChannel } from './channel-form-values';
+import type { Channel } from '../../api/channel';
+import { addCustomModels, channelToForm, emptyChannelForm, formToChannel } from './channel-form-values';
 
 describe('formToChannel', () => {
   const base = { ...emptyChannelForm, name: 'a', key: 'sk-1', models: ['gpt-4o'] };
@@ -28,6 +29,29 @@ describe('formToChannel', () => {
       true,
     );
     expect(vertex.ok && vertex.input.key).toBe('us-central1|p|{"a":1}');
+  });
+  it('keeps the Responses API setting in the config, and leaves it out for the default', () => {
+    const native = formToChannel({ ...base, type: 8, responses_api: 'native' }, true);
+    expect(native.ok && JSON.parse(native.input.config)).toEqual({ responses_api: 'native' });
+    const byDefault = formToChannel({ ...base, type: 8 }, true);
+    expect(byDefault.ok && JSON.parse(byDefault.input.config)).toEqual({});
+  });
+  it('reads the Responses API setting back, so that saving the form again keeps it', () => {
+    const stored = {
+      name: 'reseller',
+      type: 8,
+      base_url: 'https://reseller.example',
+      other: '',
+      model_mapping: '',
+      system_prompt: '',
+      models: 'gpt-4.1',
+      group: 'default',
+      config: JSON.stringify({ responses_api: 'chat' }),
+    } as Channel;
+    const values = channelToForm(stored);
+    expect(values.responses_api).toBe('chat');
+    const saved = formToChannel(values, false);
+    expect(saved.ok && JSON.parse(saved.input.config)).toEqual({ responses_api: 'chat' });
   });
   it('joins models and groups', () => {
     const result = formToChannel({ ...base, models: ['a', 'b'], groups: ['default', 'vip'] }, true);

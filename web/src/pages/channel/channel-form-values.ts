@@ -19,6 +19,8 @@ export interface ChannelFormValues {
   user_id: string;
   vertex_ai_project_id: string;
   vertex_ai_adc: string;
+  /** `native` or `chat` for the Responses API, empty for the type's default (RESPONSES_API_TYPES). */
+  responses_api: '' | 'native' | 'chat';
 }
 
 export const emptyChannelForm: ChannelFormValues = {
@@ -37,9 +39,18 @@ export const emptyChannelForm: ChannelFormValues = {
   user_id: '',
   vertex_ai_project_id: '',
   vertex_ai_adc: '',
+  responses_api: '',
 };
 
-const CONFIG_KEYS = ['region', 'sk', 'ak', 'user_id', 'vertex_ai_project_id', 'vertex_ai_adc'] as const;
+const CONFIG_KEYS = [
+  'region',
+  'sk',
+  'ak',
+  'user_id',
+  'vertex_ai_project_id',
+  'vertex_ai_adc',
+  'responses_api',
+] as const;
 
 /** Splits comma-joined text, dropping blanks and duplicates. */
 export const splitList = (text: string | null | undefined): string[] => [

@@ -84,6 +84,12 @@ export const ChannelTypeId = {
   proxy: 43,
 } as const;
 
+/**
+ * Types on the server's OpenAI adaptor, whose channels may take the Responses API natively: their config key
+ * `responses_api` says so (decision 0024).
+ */
+export const RESPONSES_API_TYPES: ReadonlySet<number> = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 22]);
+
 /** Types whose key packs several parts; the hint tells the layout (spec section 3 of the channel form). */
 export const KEY_HINT_TYPES = [15, 18, 22, 23] as const;
 

@@ -85,6 +85,12 @@ const channel: Record<keyof typeof zh, string> = {
   'channel.form.vertexAdcPlaceholder': "Paste the service account's JSON credentials",
   'channel.form.cozeUser': 'User ID',
   'channel.form.cloudflareAccount': 'Account ID',
+  'channel.form.responsesApi': 'Responses API',
+  'channel.form.responsesApiHint':
+    'How /v1/responses calls reach this channel: by default OpenAI and Azure get them as sent, other types converted to Chat Completions',
+  'channel.form.responsesApiDefault': 'Default (by channel type)',
+  'channel.form.responsesApiNative': 'Native (the upstream serves the Responses API)',
+  'channel.form.responsesApiChat': 'Convert to Chat Completions',
   'channel.form.group': 'Groups',
   'channel.form.models': 'Models',
   'channel.form.modelsPlaceholder': 'Choose the models this channel serves',

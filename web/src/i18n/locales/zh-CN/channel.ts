@@ -83,6 +83,12 @@ const channel = {
   'channel.form.vertexAdcPlaceholder': '粘贴服务账号的 JSON 凭证',
   'channel.form.cozeUser': 'User ID',
   'channel.form.cloudflareAccount': 'Account ID',
+  'channel.form.responsesApi': 'Responses API',
+  'channel.form.responsesApiHint':
+    '/v1/responses 请求如何发往该渠道：默认时 OpenAI 与 Azure 原样转发，其余类型转换为 Chat Completions',
+  'channel.form.responsesApiDefault': '默认（按渠道类型）',
+  'channel.form.responsesApiNative': '原样转发（上游支持 Responses API）',
+  'channel.form.responsesApiChat': '转换为 Chat Completions',
   'channel.form.group': '分组',
   'channel.form.models': '模型',
   'channel.form.modelsPlaceholder': '请选择该渠道所支持的模型',

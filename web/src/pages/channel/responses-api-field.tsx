@@ -1,0 +1,23 @@
+import { Form, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { RESPONSES_API_TYPES } from './channel-types';
+
+/**
+ * How an OpenAI-protocol channel takes Responses API calls (config `responses_api`): the type's default
+ * (OpenAI and Azure natively, the others converted), natively, or converted to chat completions.
+ */
+export function ResponsesApiField({ type }: { type: number }) {
+  const { t } = useTranslation();
+  if (!RESPONSES_API_TYPES.has(type)) return null;
+  return (
+    <Form.Item name="responses_api" label={t('channel.form.responsesApi')} extra={t('channel.form.responsesApiHint')}>
+      <Select
+        options={[
+          { value: '', label: t('channel.form.responsesApiDefault') },
+          { value: 'native', label: t('channel.form.responsesApiNative') },
+          { value: 'chat', label: t('channel.form.responsesApiChat') },
+        ]}
+      />
+    </Form.Item>
+  );
+}
