@@ -1,7 +1,8 @@
 import { ConfigProvider, theme } from 'antd';
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { usePrefersDark } from './hooks/use-media';
 import { useAntLocale } from './i18n';
+import { consoleTheme } from './theme';
 
 // The toasts' code loads just after the first render, not with the initial JavaScript: a toast asked for before
 // it arrives waits in lib/notify's queue.
@@ -32,18 +33,12 @@ function AppSurface({ children }: { children: ReactNode }) {
 export function AppProviders({ children }: { children: ReactNode }) {
   const dark = usePrefersDark();
   const locale = useAntLocale();
+  const themeConfig = useMemo(() => consoleTheme(dark), [dark]);
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
   }, [dark]);
   return (
-    <ConfigProvider
-      locale={locale}
-      theme={{
-        algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm,
-        token: { colorPrimary: '#1677ff', borderRadius: 8 },
-        components: { Menu: { itemPaddingInline: 14 } },
-      }}
-    >
+    <ConfigProvider locale={locale} theme={themeConfig}>
       <AppSurface>
         <Suspense fallback={null}>
           <NotifyHolder />

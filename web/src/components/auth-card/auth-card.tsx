@@ -15,7 +15,8 @@ export function AuthCard({ title, children }: AuthCardProps) {
       <Card className="auth-card">
         <Flex vertical align="center" gap={8} style={{ marginBottom: 24 }}>
           <img src={logo} alt="" width={48} height={48} style={{ objectFit: 'contain' }} />
-          <Typography.Title level={3} style={{ margin: 0, textAlign: 'center' }}>
+          {/* The page's one h1, at the size of an h3. */}
+          <Typography.Title level={1} style={{ margin: 0, textAlign: 'center', fontSize: 24, lineHeight: 1.35 }}>
             {title}
           </Typography.Title>
         </Flex>

@@ -1,9 +1,9 @@
 import { CloseOutlined, DownOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Layout, Menu, theme } from 'antd';
+import { Button, Dropdown, Flex, Menu, theme } from 'antd';
 import type { MenuProps } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useWindowWidth } from '../../hooks/use-media';
 import { useLogout } from '../../hooks/use-session-actions';
 import { buildMenu, type MenuEntry } from '../../lib/menu';
@@ -20,6 +20,13 @@ function selectedKey(pathname: string, entries: MenuEntry[]): string[] {
   );
   return match ? [match.key] : [];
 }
+
+/**
+ * A click the menu handles itself: the primary button (or Enter) without a modifier. A middle click, or one with
+ * Ctrl, Cmd or Shift, is left to the browser, which opens the entry's link in a new tab or window.
+ */
+const isPlainClick = (event: MouseEvent | KeyboardEvent) =>
+  !(event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) && (!('button' in event) || event.button === 0);
 
 /** Below this width the horizontal menu drops its icons so that every entry fits. */
 const WIDE_MENU_ICONS_PX = 1440;
@@ -53,11 +60,24 @@ export function AppHeader() {
     navigate('/chat');
   };
 
+  // Each entry is a real link (it can be opened in a new tab); a plain click goes through the menu, so that the
+  // Chat entry can prepare its address and the collapsed panel closes.
   const items: MenuProps['items'] = model.entries.map((entry) => ({
     key: entry.key,
     icon: model.collapsed || width >= WIDE_MENU_ICONS_PX ? menuIcons[entry.key] : undefined,
-    label: t(entry.labelKey),
-    onClick: () => void go(entry),
+    label: (
+      <Link
+        to={entry.path}
+        onClick={(event) => {
+          if (isPlainClick(event)) event.preventDefault();
+        }}
+      >
+        {t(entry.labelKey)}
+      </Link>
+    ),
+    onClick: ({ domEvent }) => {
+      if (isPlainClick(domEvent)) void go(entry);
+    },
   }));
   const menu = (
     <Menu
@@ -73,16 +93,16 @@ export function AppHeader() {
       trigger={['click']}
       menu={{
         items: [
-          { key: 'setting', icon: <UserOutlined />, label: t('header.account.personal') },
-          { key: 'logout', icon: <LogoutOutlined />, label: t('header.account.logout') },
+          { key: 'setting', icon: <UserOutlined aria-hidden />, label: t('header.account.personal') },
+          { key: 'logout', icon: <LogoutOutlined aria-hidden />, label: t('header.account.logout') },
         ],
         onClick: ({ key }) => (key === 'logout' ? void logout() : navigate('/setting')),
       }}
     >
       <Button type="text" data-testid="account-menu">
-        <UserOutlined />
+        <UserOutlined aria-hidden />
         <span className="header-username">{user.username}</span>
-        <DownOutlined />
+        <DownOutlined aria-hidden />
       </Button>
     </Dropdown>
   ) : (
@@ -95,7 +115,7 @@ export function AppHeader() {
   );
 
   return (
-    <Layout.Header
+    <header
       className="app-header"
       style={{ background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}
     >
@@ -109,7 +129,7 @@ export function AppHeader() {
             aria-label={t('header.toggleMenu')}
             aria-expanded={open}
             data-testid="menu-toggle"
-            icon={open ? <CloseOutlined /> : <MenuOutlined />}
+            icon={open ? <CloseOutlined aria-hidden /> : <MenuOutlined aria-hidden />}
             onClick={() => setOpen((value) => !value)}
           />
         ) : (
@@ -126,10 +146,10 @@ export function AppHeader() {
           <Flex gap={8} style={{ padding: '8px 16px 16px' }}>
             {model.accountActions.includes('logout') ? (
               <>
-                <Button block icon={<UserOutlined />} onClick={() => navigate('/setting')}>
+                <Button block icon={<UserOutlined aria-hidden />} onClick={() => navigate('/setting')}>
                   {t('header.account.personal')}
                 </Button>
-                <Button block danger icon={<LogoutOutlined />} onClick={() => void logout()}>
+                <Button block danger icon={<LogoutOutlined aria-hidden />} onClick={() => void logout()}>
                   {t('header.account.logout')}
                 </Button>
               </>
@@ -146,6 +166,6 @@ export function AppHeader() {
           </Flex>
         </div>
       )}
-    </Layout.Header>
+    </header>
   );
 }

@@ -7,6 +7,7 @@ import { changeLanguage, LANGUAGES, type Language } from '../../i18n';
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   const current = (LANGUAGES as readonly string[]).includes(i18n.language) ? (i18n.language as Language) : 'zh-CN';
+  const shown = t(`header.language.short.${current}`);
   return (
     <Dropdown
       trigger={['click']}
@@ -19,11 +20,12 @@ export function LanguageSwitch() {
     >
       <Button
         type="text"
-        icon={<TranslationOutlined />}
-        aria-label={t('header.language.switch')}
+        icon={<TranslationOutlined aria-hidden />}
+        // The name starts with the text shown ('中文'), so that speech input can say what it sees.
+        aria-label={t('header.language.switchNamed', { current: shown })}
         data-testid="language-switch"
       >
-        {t(`header.language.short.${current}`)}
+        {shown}
       </Button>
     </Dropdown>
   );

@@ -10,6 +10,7 @@ export default function ChatPage() {
   const url = localStorage.getItem(StorageKey.chatUrl) || localStorage.getItem(StorageKey.chatLink) || DEFAULT_CHAT_URL;
   return (
     <div className="full-bleed">
+      <h1 className="visually-hidden">{t('chat.title')}</h1>
       <iframe
         src={url}
         className="frame-page"

@@ -9,7 +9,7 @@ export default function NotFoundPage() {
   return (
     <Result
       status="404"
-      title="404"
+      title={<h1 style={{ font: 'inherit', margin: 0 }}>404</h1>}
       subTitle={t('common.notFound')}
       extra={
         <Button type="primary" onClick={() => navigate('/')}>

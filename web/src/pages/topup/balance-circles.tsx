@@ -38,6 +38,7 @@ export function BalanceCircles({ used, remaining, renderQuota, enlarged }: Balan
           type="circle"
           percent={100 - remainingPercent}
           status="normal"
+          aria-label={t('topup.consumed')}
           format={() => <RingAmount text={renderQuota(used)} />}
         />
         <Typography.Text>{t('topup.consumed')}</Typography.Text>
@@ -47,6 +48,7 @@ export function BalanceCircles({ used, remaining, renderQuota, enlarged }: Balan
           type="circle"
           percent={remainingPercent}
           strokeColor="#52c41a"
+          aria-label={t('topup.remaining')}
           format={() => <RingAmount text={renderQuota(remaining)} />}
         />
         <Typography.Text>{t('topup.remaining')}</Typography.Text>

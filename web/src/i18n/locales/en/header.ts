@@ -22,5 +22,6 @@ const header: Record<keyof typeof zh, string> = {
   'header.language.en': 'English',
   'header.language.short.zh-CN': '中文',
   'header.language.short.en': 'EN',
+  'header.language.switchNamed': '{{current}}, switch language',
 };
 export default header;

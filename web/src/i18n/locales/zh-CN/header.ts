@@ -21,5 +21,6 @@ const header = {
   'header.language.en': 'English',
   'header.language.short.zh-CN': '中文',
   'header.language.short.en': 'EN',
+  'header.language.switchNamed': '{{current}}，切换语言',
 };
 export default header;

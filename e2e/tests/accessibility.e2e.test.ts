@@ -1,0 +1,235 @@
+import { appendFileSync } from 'node:fs';
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signInThroughApi, type Language } from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
+import { uniqueName } from '../support/users.ts';
+
+const suite = useSuite();
+
+/** What axe checks: WCAG 2.0 and 2.1, levels A and AA, and its best practices (reported, not all enforced). */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+/** The violations that fail the test; moderate and minor ones are counted in the report only. */
+const BLOCKING = new Set(['serious', 'critical']);
+
+interface Violation {
+  rule: string;
+  impact: string;
+  /** The CSS selectors of the failing elements. */
+  targets: string[];
+  /** axe's finding for each failing element (for contrast: the two colours and their ratio). */
+  messages: string[];
+  /** axe's explanation for the first failing element (the colours and ratio for contrast). */
+  summary: string;
+}
+
+/**
+ * Violations that stay, each with its reason (listed in the README's accessibility section too): the rule, the
+ * elements it may name, and why it is not fixed.
+ */
+const ACCEPTED: ReadonlyArray<{ rule: string; target: RegExp; reason: string }> = [
+  {
+    rule: 'color-contrast',
+    target: /avatar/,
+    reason:
+      'the model list draws each provider as a letter mark in its brand colour; WCAG 1.4.3 exempts logotypes, ' +
+      'and the provider is named in text beside it',
+  },
+  {
+    rule: 'aria-required-children',
+    target: /\.ant-tabs-nav/,
+    reason:
+      'antd puts the tabs’ overflow button (…) inside the tablist, present even when every tab fits; antd offers ' +
+      'no way to move it',
+  },
+];
+
+const accepted = (violation: Violation, target: string) =>
+  ACCEPTED.some((entry) => entry.rule === violation.rule && entry.target.test(target));
+
+/** Runs axe on the page's document (frames such as the chat page's are other sites, not ours). */
+async function audit(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate(axe.source);
+  // An expression string: the e2e suite is typed for Node, without the DOM's globals.
+  return page.evaluate<Violation[]>(`(async () => {
+    const results = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ${JSON.stringify(TAGS)} },
+      resultTypes: ['violations'],
+      iframes: false,
+    });
+    return results.violations.map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact ?? 'minor',
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+      messages: violation.nodes.map((node) => [...node.any, ...node.all, ...node.none].map((check) => check.message).join('; ')),
+      summary: violation.nodes[0]?.failureSummary ?? '',
+    }));
+  })()`);
+}
+
+/** Opens a route and waits until its data has arrived and antd's entry animations are over. */
+async function settle(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+  await page.getByTestId('loading').first().waitFor({ state: 'detached' });
+  await page.locator('.ant-skeleton, .ant-spin-spinning').first().waitFor({ state: 'detached', timeout: 15_000 });
+  // Fades and zooms run for 0.2 to 0.3 s; a half-faded text would be measured at the wrong contrast.
+  await page.waitForTimeout(400);
+}
+
+/** Appends a line per route to A11Y_REPORT (JSON lines), for the counts in the README. */
+function report(entry: Record<string, unknown>): void {
+  if (process.env.A11Y_REPORT) appendFileSync(process.env.A11Y_REPORT, `${JSON.stringify(entry)}\n`);
+}
+
+const CONFIGURATIONS: ReadonlyArray<{ width: number; language: Language }> = [
+  { width: 1440, language: 'zh-CN' },
+  { width: 1440, language: 'en' },
+  { width: 375, language: 'zh-CN' },
+  { width: 375, language: 'en' },
+];
+
+const SIGNED_OUT_ROUTES = [
+  '/',
+  '/login',
+  '/register',
+  '/reset',
+  '/user/reset?email=someone%40example.test&token=abc',
+  '/about',
+  '/chat',
+  '/no/such/page',
+];
+
+/** Records the signed-in routes show, so that their tables, tags and forms are filled. */
+const records = { channel: 0, token: 0, redemption: 0, user: 0 };
+
+beforeAll(async () => {
+  const { root } = suite.stack;
+  const channelName = uniqueName('ax');
+  await root.post('/api/channel/', {
+    name: channelName,
+    type: 1,
+    key: 'sk-x',
+    // Loopback only (refused at once): nothing in the suite may reach the network.
+    base_url: 'http://127.0.0.1:9',
+    models: 'gpt-4o-mini',
+    group: 'default',
+  });
+  records.channel = (await root.get(`/api/channel/search?keyword=${channelName}`)).body.data[0].id;
+  const disabledChannel = uniqueName('ax');
+  await root.post('/api/channel/', {
+    name: disabledChannel,
+    type: 14,
+    key: 'sk-y',
+    base_url: 'http://127.0.0.1:9',
+    models: 'claude-3-haiku',
+    group: 'default',
+  });
+  const disabledId = (await root.get(`/api/channel/search?keyword=${disabledChannel}`)).body.data[0].id;
+  await root.put('/api/channel/', { id: disabledId, status: 2 });
+
+  const enabled = (
+    await root.post('/api/token/', { name: uniqueName('ax'), remain_quota: 0, unlimited_quota: true, expired_time: -1 })
+  ).body.data;
+  records.token = enabled.id;
+  const disabled = (
+    await root.post('/api/token/', {
+      name: uniqueName('ax'),
+      remain_quota: 1000,
+      unlimited_quota: false,
+      expired_time: -1,
+    })
+  ).body.data;
+  await root.put('/api/token/?status_only=true', { id: disabled.id, status: 2 });
+
+  const codeName = uniqueName('ax');
+  const codes = (await root.post('/api/redemption/', { name: codeName, quota: 500000, count: 2 })).body
+    .data as string[];
+  // One code used (a top-up line in the log and a 'used' tag in the list), one left unused.
+  await root.post('/api/user/topup', { key: codes[0] });
+  records.redemption = (await root.get(`/api/redemption/search?keyword=${codeName}`)).body.data[0].id;
+
+  const username = uniqueName('ax');
+  await root.post('/api/user/', { username, display_name: 'Axe Checked', password: 'password123' });
+  records.user = (await root.get(`/api/user/search?keyword=${username}`)).body.data[0].id;
+});
+
+const signedInRoutes = () => [
+  '/',
+  '/setting',
+  '/setting?tab=operation',
+  '/setting?tab=system',
+  '/setting?tab=other',
+  '/channel',
+  '/channel/add',
+  `/channel/edit/${records.channel}`,
+  '/token',
+  '/token/add',
+  `/token/edit/${records.token}`,
+  '/redemption',
+  '/redemption/add',
+  `/redemption/edit/${records.redemption}`,
+  '/user',
+  '/user/add',
+  `/user/edit/${records.user}`,
+  '/user/edit',
+  '/topup',
+  '/log',
+  '/status',
+  '/about',
+  '/chat',
+];
+
+describe.each(CONFIGURATIONS)('accessibility at $width px in $language', ({ width, language }) => {
+  /** Audits each route in turn and returns the blocking violations nobody accepted, as readable lines. */
+  async function auditRoutes(page: Page, routes: string[], who: string): Promise<string[]> {
+    const failures: string[] = [];
+    for (const route of routes) {
+      await settle(page, route);
+      const violations = await audit(page);
+      report({
+        who,
+        width,
+        language,
+        route,
+        violations: violations.map(({ rule, impact, targets, messages }) => ({
+          rule,
+          impact,
+          nodes: targets.length,
+          found: targets.map((target, index) => `${target}: ${messages[index]}`),
+        })),
+      });
+      for (const violation of violations) {
+        if (!BLOCKING.has(violation.impact)) continue;
+        const open = violation.targets.filter((target) => !accepted(violation, target));
+        if (open.length === 0) continue;
+        failures.push(
+          `${route}: ${violation.rule} (${violation.impact}) on ${open.length}: ${open.slice(0, 4).join(' | ')}\n    ${violation.summary.replace(/\n/g, ' ')}`,
+        );
+      }
+    }
+    return failures;
+  }
+
+  it('signed out: no serious or critical violation on any open page', { timeout: 300_000 }, async () => {
+    const view = await suite.open({ width, language });
+    await view.context.route(/^https:\/\/app\.nextchat\.dev\//, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>chat</title>' }),
+    );
+    const failures = await auditRoutes(view.page, SIGNED_OUT_ROUTES, 'visitor');
+    await view.close();
+    expect(failures).toEqual([]);
+  });
+
+  it('signed in as root: no serious or critical violation on any console page', { timeout: 600_000 }, async () => {
+    const view = await suite.open({ width, language });
+    await view.context.route(/^https:\/\/app\.nextchat\.dev\//, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>chat</title>' }),
+    );
+    await signInThroughApi(view.page, 'root', '123456');
+    const failures = await auditRoutes(view.page, signedInRoutes(), 'root');
+    await view.close();
+    expect(failures).toEqual([]);
+  });
+});
