@@ -233,3 +233,23 @@ describe.each(CONFIGURATIONS)('accessibility at $width px in $language', ({ widt
     expect(failures).toEqual([]);
   });
 });
+
+describe('the header menu', () => {
+  it('is made of links: a plain click stays in the tab, Ctrl+click opens the entry in a new one', async () => {
+    const view = await suite.open({ width: 1440, language: 'en' });
+    const { page, context } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/setting');
+    const tokenEntry = page.locator('.ant-menu-horizontal').getByRole('link', { name: 'Token', exact: true });
+    expect(await tokenEntry.getAttribute('href')).toBe('/token');
+    const opened = context.waitForEvent('page');
+    await tokenEntry.click({ modifiers: ['Control'] });
+    const tab = await opened;
+    await tab.waitForURL('**/token');
+    expect(new URL(page.url()).pathname).toBe('/setting');
+    await tab.close();
+    await tokenEntry.click();
+    await page.waitForURL('**/token');
+    await view.close();
+  });
+});
