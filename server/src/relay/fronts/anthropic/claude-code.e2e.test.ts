@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runClientProcess } from '../../../../test/client-process.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,39 +153,39 @@ interface ClaudeRun {
 }
 
 /** `claude -p <prompt> --output-format json` against the gateway, in a temp home and working directory. */
-function runClaude(server: TestServer, key: string, prompt: string, home: string, cwd: string): Promise<ClaudeRun> {
-  const child = spawn(claudeBinary, ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Read'], {
-    cwd,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: key,
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+async function runClaude(
+  server: TestServer,
+  key: string,
+  prompt: string,
+  home: string,
+  cwd: string,
+): Promise<ClaudeRun> {
+  const { code, stdout, stderr } = await runClientProcess(
+    claudeBinary,
+    ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Read'],
+    {
+      cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        CLAUDE_CONFIG_DIR: join(home, '.claude'),
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: key,
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+      timeoutMs: 45_000,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-  return new Promise((resolve) => {
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      let result: ClaudeRun['result'];
-      try {
-        result = JSON.parse(stdout) as ClaudeRun['result'];
-      } catch {
-        result = undefined;
-      }
-      resolve({ code, result, output: `${stdout}\n${stderr}` });
-    });
-  });
+  );
+  let result: ClaudeRun['result'];
+  try {
+    result = JSON.parse(stdout) as ClaudeRun['result'];
+  } catch {
+    result = undefined;
+  }
+  return { code, result, output: `${stdout}\n${stderr}` };
 }
 
 describe('Claude Code (the real client, print mode, its default model) through the Anthropic front', () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runClientProcess } from '../../../../test/client-process.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +47,13 @@ interface GeminiRun {
 }
 
 /** `gemini -p <prompt> -o json` against the gateway, in a temp home and workspace, offline but for 127.0.0.1. */
-function runGemini(server: TestServer, key: string, prompt: string, home: string, cwd: string): Promise<GeminiRun> {
+async function runGemini(
+  server: TestServer,
+  key: string,
+  prompt: string,
+  home: string,
+  cwd: string,
+): Promise<GeminiRun> {
   const settingsFolder = join(home, '.gemini');
   mkdirSync(settingsFolder, { recursive: true });
   writeFileSync(
@@ -61,38 +67,32 @@ function runGemini(server: TestServer, key: string, prompt: string, home: string
     }),
   );
   const guardLog = join(home, 'refused.log');
-  const child = spawn(geminiBinary, ['-p', prompt, '-m', model, '-o', 'json', '--skip-trust'], {
-    cwd,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      GEMINI_CLI_HOME: home,
-      GOOGLE_GEMINI_BASE_URL: server.url,
-      GEMINI_API_KEY: key,
-      NODE_OPTIONS: `--import ${loopbackGuard}`,
-      LOOPBACK_GUARD_LOG: guardLog,
-      NO_COLOR: '1',
+  const { code, stdout, stderr } = await runClientProcess(
+    geminiBinary,
+    ['-p', prompt, '-m', model, '-o', 'json', '--skip-trust'],
+    {
+      cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        GEMINI_CLI_HOME: home,
+        GOOGLE_GEMINI_BASE_URL: server.url,
+        GEMINI_API_KEY: key,
+        NODE_OPTIONS: `--import ${loopbackGuard}`,
+        LOOPBACK_GUARD_LOG: guardLog,
+        NO_COLOR: '1',
+      },
+      timeoutMs: 60_000,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => {
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      let result: GeminiRun['result'];
-      try {
-        result = JSON.parse(stdout.slice(stdout.indexOf('{'))) as GeminiRun['result'];
-      } catch {
-        result = undefined;
-      }
-      const refused = existsSync(guardLog) ? readFileSync(guardLog, 'utf8').split('\n').filter(Boolean) : [];
-      resolve({ code, result, output: `${stdout}\n${stderr}`, refused });
-    });
-  });
+  );
+  let result: GeminiRun['result'];
+  try {
+    result = JSON.parse(stdout.slice(stdout.indexOf('{'))) as GeminiRun['result'];
+  } catch {
+    result = undefined;
+  }
+  const refused = existsSync(guardLog) ? readFileSync(guardLog, 'utf8').split('\n').filter(Boolean) : [];
+  return { code, result, output: `${stdout}\n${stderr}`, refused };
 }
 
 describe('Gemini CLI (the real client, headless) through the Gemini front', () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runClientProcess } from '../../../../test/client-process.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -106,7 +106,7 @@ interface CodexRun {
 }
 
 /** `codex exec` against the gateway, in a fresh CODEX_HOME and HOME, in `workspace`. */
-function runCodex(
+async function runCodex(
   gatewayUrl: string,
   key: string,
   prompt: string,
@@ -118,7 +118,7 @@ function runCodex(
   mkdirSync(codexHome);
   writeFileSync(join(codexHome, 'config.toml'), codexConfig(gatewayUrl));
   const lastMessageFile = join(home, 'last-message.txt');
-  const child = spawn(
+  const { code, stdout, stderr } = await runClientProcess(
     codexBinary,
     [
       'exec',
@@ -145,31 +145,21 @@ function runCodex(
         NO_PROXY: '127.0.0.1,localhost',
         RUST_LOG: 'error',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      timeoutMs: 60_000,
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => {
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      let lastMessage = '';
-      try {
-        lastMessage = readFileSync(lastMessageFile, 'utf8').trim();
-      } catch {
-        lastMessage = '';
-      }
-      const events = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Json);
-      rmSync(home, { recursive: true, force: true });
-      resolve({ code, lastMessage, output: `${stdout}\n${stderr}`, events });
-    });
-  });
+  let lastMessage = '';
+  try {
+    lastMessage = readFileSync(lastMessageFile, 'utf8').trim();
+  } catch {
+    lastMessage = '';
+  }
+  const events = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Json);
+  rmSync(home, { recursive: true, force: true });
+  return { code, lastMessage, output: `${stdout}\n${stderr}`, events };
 }
 
 /**
