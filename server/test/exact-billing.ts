@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
-import { balances } from './relay-fixtures.js';
-import type { TestServer } from './test-server.js';
+import { anthropicMockKey } from './mock-upstreams/anthropic.js';
+import { openAIResponsesMockKey } from './mock-upstreams/openai-responses.js';
+import { balances, createChannel, setOption } from './relay-fixtures.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 /** The usage one upstream call reported. */
 export interface ReportedUsage {
@@ -54,4 +56,34 @@ async function newestLogId(server: TestServer, userId: number): Promise<number> 
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return Number(row?.id ?? 0);
+}
+
+/**
+ * A started server where `model` costs ratio 1 with the given completion ratio, served natively by an OpenAI
+ * channel (Responses, group `openai`) and converted by a Claude channel (group `claude`): the two roads a
+ * Responses client takes, priced so a call's charge follows from its reported usage.
+ */
+export async function startResponsesGateway(
+  model: string,
+  completionRatio: number,
+  upstreams: { openaiUrl: string; claudeUrl: string },
+): Promise<TestServer> {
+  const server = await startTestServer();
+  await setOption(server, 'ModelRatio', JSON.stringify({ [model]: 1 }));
+  await setOption(server, 'CompletionRatio', JSON.stringify({ [model]: completionRatio }));
+  await createChannel(server, {
+    type: 1,
+    group: 'openai',
+    key: openAIResponsesMockKey,
+    base_url: upstreams.openaiUrl,
+    models: model,
+  });
+  await createChannel(server, {
+    type: 14,
+    group: 'claude',
+    key: anthropicMockKey,
+    base_url: upstreams.claudeUrl,
+    models: model,
+  });
+  return server;
 }

@@ -1,9 +1,9 @@
-import { runClientProcess } from '../../../../test/client-process.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runClientProcess } from '../../../../test/client-process.js';
 import { anthropicMockKey, checkClaudeMessages } from '../../../../test/mock-upstreams/anthropic.js';
 import { type MockUpstream, startMockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import { balances, createChannel, createToken, createUser } from '../../../../test/relay-fixtures.js';

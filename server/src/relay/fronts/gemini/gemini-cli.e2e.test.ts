@@ -1,9 +1,9 @@
-import { runClientProcess } from '../../../../test/client-process.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runClientProcess } from '../../../../test/client-process.js';
 import {
   openaiUpstreamKey,
   startScriptedGeminiUpstream,

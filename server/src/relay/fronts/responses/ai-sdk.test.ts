@@ -2,17 +2,11 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { expectBilledExactly, type ReportedUsage } from '../../../../test/exact-billing.js';
-import { anthropicMockKey } from '../../../../test/mock-upstreams/anthropic.js';
-import {
-  openAIResponsesMockKey,
-  startOpenAIResponsesMock,
-  type MockAnswer,
-} from '../../../../test/mock-upstreams/openai-responses.js';
+import { expectBilledExactly, startResponsesGateway, type ReportedUsage } from '../../../../test/exact-billing.js';
+import { startOpenAIResponsesMock, type MockAnswer } from '../../../../test/mock-upstreams/openai-responses.js';
 import { lastUserTurn, startScriptedClaude } from '../../../../test/mock-upstreams/scripted-claude.js';
-import { createChannel, createToken, createUser, setOption } from '../../../../test/relay-fixtures.js';
+import { createToken, createUser } from '../../../../test/relay-fixtures.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
-import { startTestServer } from '../../../../test/test-server.js';
 
 type Json = Record<string, unknown>;
 
@@ -58,23 +52,7 @@ async function startGateway() {
     if (last.text.includes('weather')) return { toolUse: { name: 'weather', input: { city: 'Paris' } } };
     return { text: 'Hello from Claude.' };
   });
-  const server = await startTestServer();
-  await setOption(server, 'ModelRatio', JSON.stringify({ [model]: 1 }));
-  await setOption(server, 'CompletionRatio', JSON.stringify({ [model]: completionRatio }));
-  await createChannel(server, {
-    type: 1,
-    group: 'openai',
-    key: openAIResponsesMockKey,
-    base_url: openai.url,
-    models: model,
-  });
-  await createChannel(server, {
-    type: 14,
-    group: 'claude',
-    key: anthropicMockKey,
-    base_url: claude.url,
-    models: model,
-  });
+  const server = await startResponsesGateway(model, completionRatio, { openaiUrl: openai.url, claudeUrl: claude.url });
   return {
     server,
     openai,

@@ -1,4 +1,3 @@
-import { runClientProcess } from '../../../../test/client-process.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,17 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { expectBilledExactly, type ReportedUsage } from '../../../../test/exact-billing.js';
-import { anthropicMockKey } from '../../../../test/mock-upstreams/anthropic.js';
-import {
-  openAIResponsesMockKey,
-  startOpenAIResponsesMock,
-  type MockAnswer,
-} from '../../../../test/mock-upstreams/openai-responses.js';
+import { runClientProcess } from '../../../../test/client-process.js';
+import { expectBilledExactly, startResponsesGateway, type ReportedUsage } from '../../../../test/exact-billing.js';
+import { startOpenAIResponsesMock, type MockAnswer } from '../../../../test/mock-upstreams/openai-responses.js';
 import { lastUserTurn, startScriptedClaude } from '../../../../test/mock-upstreams/scripted-claude.js';
-import { createChannel, createToken, createUser, setOption } from '../../../../test/relay-fixtures.js';
+import { createToken, createUser } from '../../../../test/relay-fixtures.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
-import { startTestServer, type TestServer } from '../../../../test/test-server.js';
+import type { TestServer } from '../../../../test/test-server.js';
 
 /** The real client, installed from npm (`@openai/codex` 0.169.0, a native binary behind a Node launcher). */
 const codexBinary = fileURLToPath(new URL('../../../../../node_modules/.bin/codex', import.meta.url));
@@ -188,23 +183,7 @@ async function startGateway() {
     if (last.text.includes('notes.txt')) return { toolUse: { name: 'exec_command', input: { cmd: 'cat notes.txt' } } };
     return { text: 'Hello from ModelGate.' };
   });
-  const server = await startTestServer();
-  await setOption(server, 'ModelRatio', JSON.stringify({ [model]: 1 }));
-  await setOption(server, 'CompletionRatio', JSON.stringify({ [model]: completionRatio }));
-  await createChannel(server, {
-    type: 1,
-    group: 'openai',
-    key: openAIResponsesMockKey,
-    base_url: openai.url,
-    models: model,
-  });
-  await createChannel(server, {
-    type: 14,
-    group: 'claude',
-    key: anthropicMockKey,
-    base_url: claude.url,
-    models: model,
-  });
+  const server = await startResponsesGateway(model, completionRatio, { openaiUrl: openai.url, claudeUrl: claude.url });
   const outbound = await startOutboundRecorder();
   const folder = mkdtempSync(join(tmpdir(), 'mg-codex-'));
   return {
