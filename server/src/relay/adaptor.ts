@@ -82,16 +82,30 @@ export interface UpstreamResponse {
   body: Buffer;
 }
 
+/**
+ * What a call used, in OpenAI's shape: `prompt_tokens` counts every input token (cache reads and writes,
+ * audio and image included) and `completion_tokens` every output token (reasoning, audio and image
+ * included); the details say which part of each was of which kind, so billing can price each class
+ * (callUsageOf in billing/call-usage.ts).
+ */
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  /** Web searches the upstream ran itself (Claude's server tool), charged per search on top of the tokens. */
+  /** Web searches the upstream ran itself (Claude's server tool, OpenAI's web search), charged per search. */
   web_search_requests?: number;
-  /** The part of the prompt the vendor read from its prompt cache (OpenAI's field; Claude's cache reads), when any. */
-  prompt_tokens_details?: { cached_tokens: number };
-  /** Prompt tokens Claude wrote to its cache, when any (counted in `prompt_tokens` too). */
+  /** The prompt's parts: read from the vendor's prompt cache, and audio or image tokens, when any. */
+  prompt_tokens_details?: { cached_tokens: number; audio_tokens?: number; image_tokens?: number };
+  /** The output's parts: reasoning (billed as output), audio and image tokens, when any. */
+  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number; image_tokens?: number };
+  /** Prompt tokens written to the vendor's cache, when any (counted in `prompt_tokens` too), all TTLs together. */
   cache_creation_input_tokens?: number;
+  /** The part of `cache_creation_input_tokens` written for 1 hour (Anthropic's `ephemeral_1h_input_tokens`). */
+  cache_creation_1h_input_tokens?: number;
+  /** Images generated (image models), for a per-image price. */
+  images?: number;
+  /** Seconds of audio transcribed or spoken, for a per-second price. */
+  audio_seconds?: number;
 }
 
 /** The converted answer for the client, plus what billing needs. */
