@@ -24,6 +24,7 @@ import {
   logStat,
   usagePoint,
 } from './log.js';
+import { modelPricingOperations } from './model-pricing.js';
 import type { Operation } from './operation.js';
 import { optionEntry, updateOptionBody } from './option.js';
 import { pricingOperations } from './pricing.js';
@@ -499,4 +500,5 @@ export const apiOperations: Operation[] = [
     answer: releaseInfo,
   },
   ...pricingOperations,
+  ...modelPricingOperations,
 ];

@@ -6,6 +6,7 @@ export * from './envelope.js';
 export * from './fields.js';
 export * from './gemini.js';
 export * from './log.js';
+export * from './model-pricing.js';
 export * from './openapi.js';
 export type * from './operation.js';
 export * from './option.js';

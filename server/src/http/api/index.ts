@@ -10,6 +10,7 @@ import { turnstileCheck } from '../middleware/turnstile.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { channelRoutes } from './channel/channel.routes.js';
 import { logRoutes } from './log/log.routes.js';
+import { modelPricingRoutes } from './model-pricing/model-pricing.routes.js';
 import { modelsRoutes } from './models/models.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { openApiRoutes } from './openapi/openapi.routes.js';
@@ -34,6 +35,7 @@ const modules: RouteModule[] = [
   channelRoutes,
   modelsRoutes,
   pricingRoutes,
+  modelPricingRoutes,
   serviceStatusRoutes,
   openApiRoutes,
 ];
