@@ -5,6 +5,7 @@ import { jsonResult } from '../openai-kit/chat-answer.js';
 import { bodyOf } from '../openai-kit/chat-request.js';
 import type { SendUpstream } from '../openai-kit/credential-cache.js';
 import { parseJsonObject } from '../openai-kit/json.js';
+import { imagesUsage } from '../openai-kit/media-usage.js';
 import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
 import { aliTaskRequest } from './request.js';
 import { aliErrorBody, readAliError } from './response.js';
@@ -61,5 +62,5 @@ export async function finishAliImageTask(
     const picture = await send({ url: result.url, method: 'GET', headers: {} });
     data.push({ b64_json: picture.body.toString('base64') });
   }
-  return jsonResult({ created: nowSeconds(), data }, undefined);
+  return jsonResult({ created: nowSeconds(), data }, imagesUsage(task.usage?.image_count ?? data.length));
 }

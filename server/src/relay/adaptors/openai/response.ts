@@ -2,6 +2,7 @@ import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse } from
 import { UpstreamError, unreadableAnswer } from '../../upstream-error.js';
 import { messageText } from '../openai-kit/chat-request.js';
 import { isObject, stringOf } from '../openai-kit/json.js';
+import { readImagesUsage, readTranscriptionUsage } from '../openai-kit/media-usage.js';
 import { readUsage } from '../openai-kit/usage.js';
 
 type Json = Record<string, unknown>;
@@ -91,9 +92,10 @@ export function readOpenAIResponse(response: UpstreamResponse, call: RelayCall):
   if (call.mode === 'audio-transcription' || call.mode === 'audio-translation') {
     const isJson = (headers['content-type'] ?? '').includes('json');
     if (!isJson) return { ...base, text: response.body.toString('utf8') };
-    return { ...base, text: stringOf(parseJson(response).text) };
+    const transcript = parseJson(response);
+    return { ...base, usage: readTranscriptionUsage(transcript.usage), text: stringOf(transcript.text) };
   }
   const payload = parseJson(response);
-  if (call.mode === 'images') return base;
+  if (call.mode === 'images') return { ...base, usage: readImagesUsage(payload) };
   return { ...base, usage: readUsage(payload.usage), text: choicesText(payload) };
 }

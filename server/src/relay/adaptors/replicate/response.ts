@@ -5,6 +5,7 @@ import { readErrorBody } from '../openai/response.js';
 import { nowSeconds } from '../../../lib/time.js';
 import { chatCompletion, chatResult } from '../openai-kit/chat-answer.js';
 import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
+import { imagesUsage } from '../openai-kit/media-usage.js';
 import { errorBody } from '../openai-kit/upstream-errors.js';
 import { usageOf } from '../openai-kit/usage.js';
 import { replicateHeaders } from './request.js';
@@ -88,6 +89,7 @@ async function imageResult(prediction: Prediction, call: RelayCall, tools: Adapt
     status: 200,
     headers: { 'content-type': 'application/json' },
     body: Buffer.from(JSON.stringify({ created: nowSeconds(), data })),
+    usage: imagesUsage(data.length),
   };
 }
 

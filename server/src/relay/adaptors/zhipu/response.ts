@@ -4,9 +4,9 @@ import { nowSeconds } from '../../../lib/time.js';
 import { chatCompletion, chatResult, jsonResult } from '../openai-kit/chat-answer.js';
 import { isObject, parseJsonObject, tryParseObject } from '../openai-kit/json.js';
 import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
-import { usageOf } from '../openai-kit/usage.js';
+import { readImagesUsage } from '../openai-kit/media-usage.js';
+import { readUsage, usageOf } from '../openai-kit/usage.js';
 import { choicesText } from '../openai/response.js';
-import { readUsage } from '../openai-kit/usage.js';
 import { zhipuApiVersion } from './models.js';
 import type { ZhipuV3Response, ZhipuV3Usage, ZhipuV4Error } from './types.js';
 
@@ -54,6 +54,7 @@ function readV4(response: UpstreamResponse, call: RelayCall): RelayResult {
   if (isObject(error) && error.message)
     throw new UpstreamError(zhipuErrorBody(error.code ?? 'zhipu_error', error.message));
   const usage = readUsage(payload.usage);
+  if (call.mode === 'images') return jsonResult(payload, readImagesUsage(payload));
   if (call.mode !== 'chat') return jsonResult(payload, usage);
   const choices = Array.isArray(payload.choices) ? payload.choices.filter(isObject) : [];
   for (const choice of choices) choice.finish_reason = zhipuFinishReason(choice.finish_reason);
