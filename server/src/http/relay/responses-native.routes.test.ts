@@ -206,7 +206,8 @@ describe('the Responses API natively on channels that speak it', () => {
       expect(event).toEqual({ ...upstream, response: { ...(upstream.response as Json), ...own } });
     });
     expect(received.map((event) => event.type)).toContain('response.web_search_call.searching');
-    expect(bill).toEqual({ quota: 120 + 45 * 4, logs: 1 });
+    // The web_search_call is one search, at WebSearchPrice ($10 per 1,000 searches: 5,000 units).
+    expect(bill).toEqual({ quota: 120 + 45 * 4 + 5000, logs: 1 });
     const stored = await member.client.responses.retrieve(gatewayId);
     expect(stored.output.map((item) => item.type)).toEqual(['reasoning', 'web_search_call', 'message']);
   });

@@ -1,23 +1,30 @@
 import type { RelayChunk, RelayResult, Usage, UpstreamResponse } from '../../adaptor.js';
 import { readSseData } from '../../pipeline/sse-lines.js';
 import { isObject, parseJsonObject, stringOf, tryParseObject } from '../openai-kit/json.js';
-import { usageOf } from '../openai-kit/usage.js';
+import { countOf, promptDetailsParts, usageOf, withUsageParts } from '../openai-kit/usage.js';
 
 /**
- * A Responses API `usage` as the relay bills it: `input_tokens` (the cached ones are part of it and, as on
- * chat calls, billed at the model's one input price; their count goes to the consume log) and
- * `output_tokens` (reasoning included).
+ * A Responses API answer's usage as the relay bills it
+ * (https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage): `input_tokens`
+ * (the cached ones, `input_tokens_details.cached_tokens`, are part of it), `output_tokens` (reasoning
+ * included, `output_tokens_details.reasoning_tokens`), and one web search per `web_search_call` item of the
+ * response's output (https://platform.openai.com/docs/guides/tools-web-search).
  */
-export function usageOfResponse(usage: unknown): Usage | undefined {
+export function usageOfResponse(usage: unknown, output?: unknown): Usage | undefined {
   if (!isObject(usage)) return undefined;
   const input = Number(usage.input_tokens ?? 0);
-  const output = Number(usage.output_tokens ?? 0);
-  if (!Number.isFinite(input) || !Number.isFinite(output)) return undefined;
+  const outputTokens = Number(usage.output_tokens ?? 0);
+  if (!Number.isFinite(input) || !Number.isFinite(outputTokens)) return undefined;
   const total = Number(usage.total_tokens);
-  const read = usageOf(input, output, Number.isFinite(total) ? total : undefined);
-  const cached = isObject(usage.input_tokens_details) ? Number(usage.input_tokens_details.cached_tokens) : 0;
-  if (cached > 0) read.prompt_tokens_details = { cached_tokens: cached };
-  return read;
+  const read = usageOf(input, outputTokens, Number.isFinite(total) ? total : undefined);
+  const outputDetails = isObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  return withUsageParts(read, {
+    ...promptDetailsParts(usage.input_tokens_details),
+    reasoning: countOf(outputDetails.reasoning_tokens),
+    webSearches: Array.isArray(output)
+      ? output.filter((item) => isObject(item) && item.type === 'web_search_call').length
+      : 0,
+  });
 }
 
 /** The generated text of a response object's output (messages and call arguments), for counting without usage. */
@@ -40,7 +47,7 @@ export function readResponsesAnswer(response: UpstreamResponse): RelayResult {
     status: response.status,
     headers: { 'content-type': 'application/json' },
     body: response.body,
-    usage: usageOfResponse(payload.usage),
+    usage: usageOfResponse(payload.usage, payload.output),
     text: outputText(payload.output),
   };
 }
@@ -65,7 +72,7 @@ export async function* readResponsesStream(body: AsyncIterable<Buffer>): AsyncIt
     const text = event.type.endsWith('.delta') ? stringOf(event.delta) : '';
     const usage =
       finalResponseEvents.has(event.type) && isObject(event.response)
-        ? usageOfResponse(event.response.usage)
+        ? usageOfResponse(event.response.usage, event.response.output)
         : undefined;
     yield { data: JSON.stringify(payload), ...(text ? { text } : {}), ...(usage ? { usage } : {}) };
   }
