@@ -10,6 +10,3 @@ export const fetchHomePageContent = () => api.get<string>('/api/home_page_conten
 
 /** The admin's About text (Markdown, HTML or an https:// address), shown on /about. */
 export const fetchAbout = () => api.get<string>('/api/about', { silent: true });
-
-/** The models some channel serves here: the model list a signed-out visitor sees. */
-export const fetchServedModels = () => api.get<string[] | null>('/api/served_models', { silent: true });

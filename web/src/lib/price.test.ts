@@ -1,28 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { convertPrice, extractPriceNumber, splitPrice } from './price';
+import { formatUsd, priceInUnit } from './price';
 
-describe('price conversion', () => {
-  it('extracts the numeric part of a price text', () => {
-    expect(extractPriceNumber('$2.5')).toBe(2.5);
-    expect(extractPriceNumber('input 10 USD')).toBe(10);
-    expect(extractPriceNumber('$1,200')).toBe(1200);
-    expect(extractPriceNumber('free')).toBeNull();
-    expect(extractPriceNumber('')).toBeNull();
-    expect(extractPriceNumber(undefined)).toBeNull();
+describe('prices', () => {
+  it('writes dollars as an admin would, without float noise', () => {
+    expect(formatUsd(0.15 * 1.1)).toBe('0.165');
+    expect(formatUsd(3.75)).toBe('3.75');
+    expect(formatUsd(1e-7)).toBe('0.0000001');
+    expect(formatUsd(100_000)).toBe('100000');
+    expect(formatUsd(0)).toBe('0');
   });
 
   it('shows 4 decimals per 1M and divides by 1000 for 1K', () => {
-    expect(convertPrice('$2.5', '1M')).toBe('2.5000');
-    expect(convertPrice('$2.5', '1K')).toBe('0.0025');
-    expect(convertPrice('$15', '1K')).toBe('0.0150');
-    expect(convertPrice('$0', '1M')).toBe('0.0000');
-    expect(convertPrice('n/a', '1K')).toBeNull();
+    expect(priceInUnit(2.5, '1M')).toBe('2.5000');
+    expect(priceInUnit(2.5, '1K')).toBe('0.0025');
+    expect(priceInUnit(15, '1K')).toBe('0.0150');
+    expect(priceInUnit(0, '1K')).toBe('0.0000');
   });
 
-  it('splits input and output at the full-width semicolon', () => {
-    expect(splitPrice('$2.5；$10')).toEqual({ input: '$2.5', output: '$10' });
-    expect(splitPrice('$1;$2')).toEqual({ input: '$1', output: '$2' });
-    expect(splitPrice('$1')).toEqual({ input: '$1', output: '' });
-    expect(splitPrice(undefined)).toEqual({ input: '', output: '' });
+  it('keeps a cheap price from reading 0.0000', () => {
+    expect(priceInUnit(0.15, '1K')).toBe('0.0001');
+    expect(priceInUnit(0.02, '1K')).toBe('0.00002');
+    expect(priceInUnit(0.025, '1K')).toBe('0.000025');
   });
 });

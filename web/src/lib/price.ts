@@ -1,27 +1,17 @@
 /** Price units of the model catalogue toggle. */
 export type PriceUnit = '1K' | '1M';
 
-/** Extracts the first number in a price text such as '$2.5' or '输入 0.8 元'; null when there is none. */
-export function extractPriceNumber(text: string | undefined | null): number | null {
-  if (!text) return null;
-  const match = /-?\d+(?:\.\d+)?/.exec(text.replace(/,/g, ''));
-  if (!match) return null;
-  const value = Number(match[0]);
-  return Number.isFinite(value) ? value : null;
+/** A US$ amount as written, without float noise or an exponent: 0.165, 3.75, 0.0000001, 100000. */
+export function formatUsd(value: number): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: 10, useGrouping: false });
 }
 
 /**
- * Converts a catalogue price (stated per 1M tokens) to the chosen unit, 4 decimals.
- * Returns null when the text has no number, so the caller can show 'Unknown'.
+ * A price per 1M tokens in the catalogue's unit (per 1K divides by 1000), with the spec's 4 decimals; a price
+ * that 4 decimals would show as 0.0000 keeps 2 significant digits instead (US$0.02 per 1M is 0.00002 per 1K).
  */
-export function convertPrice(text: string | undefined | null, unit: PriceUnit): string | null {
-  const value = extractPriceNumber(text);
-  if (value === null) return null;
-  return (unit === '1K' ? value / 1000 : value).toFixed(4);
-}
-
-/** Splits 'input；output' (full-width semicolon; an ASCII one is accepted too) into its two parts. */
-export function splitPrice(text: string | undefined | null): { input: string; output: string } {
-  const [input = '', output = ''] = (text ?? '').split(/[；;]/);
-  return { input: input.trim(), output: output.trim() };
+export function priceInUnit(pricePerMillion: number, unit: PriceUnit): string {
+  const value = unit === '1K' ? pricePerMillion / 1000 : pricePerMillion;
+  if (value === 0 || Math.abs(value) >= 0.00005) return value.toFixed(4);
+  return formatUsd(Number(value.toPrecision(2)));
 }

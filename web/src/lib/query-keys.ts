@@ -1,5 +1,5 @@
 /** Server resources the console reads; a write to one invalidates every query under its key. */
-export type Resource = 'token' | 'channel' | 'redemption' | 'user' | 'log' | 'option' | 'status' | 'home';
+export type Resource = 'token' | 'channel' | 'redemption' | 'user' | 'log' | 'option' | 'status' | 'home' | 'price';
 
 /** Query keys: `[resource, kind, parameters]`, so `all(resource)` covers every read of a resource. */
 export const queryKeys = {

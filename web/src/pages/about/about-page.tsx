@@ -1,17 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client';
-import { fetchAbout, fetchServedModels } from '../../api/status';
-import { fetchAvailableModels } from '../../api/user';
+import { fetchPricing } from '../../api/pricing';
+import { fetchAbout } from '../../api/status';
 import { MarkdownContent } from '../../components/html-content/markdown-content';
 import { PageHeading } from '../../components/page-heading/page-heading';
-import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { isFrameAddress } from '../../lib/sanitize';
 import { useUser } from '../../stores/user.store';
-import { availableEntries } from './catalogue-filter';
+import { catalogueRows } from './catalogue-filter';
 import { CATALOGUE } from './catalogue.data';
 import { ModelCatalogue } from './model-catalogue';
 
@@ -37,34 +35,19 @@ function AboutText() {
 }
 
 /**
- * The model list (/about): the About text, then the catalogue limited to the models the server offers: to a
- * signed-in user those of their group, to a visitor those some channel serves.
+ * The model list (/about): the About text, then the models the server offers with the prices it charges
+ * (/api/pricing): to a signed-in user those of their group, to a visitor the default group's.
  */
 export default function AboutPage() {
   const { t } = useTranslation();
   const user = useUser();
-  const [available, setAvailable] = useState<string[] | null>(null);
-  const [loading, setLoading] = useState(true);
-
-  useEffect(() => {
-    let cancelled = false;
-    setLoading(true);
-    (user ? fetchAvailableModels() : fetchServedModels())
-      .then((names) => !cancelled && setAvailable(names ?? []))
-      .catch((error: unknown) => {
-        if (cancelled) return;
-        if (!(error instanceof ApiError && error.status === 401)) {
-          notify.error(error instanceof ApiError && error.status === undefined ? error.message : t('about.loadFailed'));
-        }
-        setAvailable([]);
-      })
-      .finally(() => !cancelled && setLoading(false));
-    return () => {
-      cancelled = true;
-    };
-  }, [user, t]);
-
-  const entries = useMemo(() => availableEntries(CATALOGUE, available ?? []), [available]);
+  const { data, isPending } = useQuery({
+    // The caller's group decides the models and prices: read again when the user changes.
+    queryKey: queryKeys.read('price', 'pricing', { user: user?.id ?? null }),
+    queryFn: fetchPricing,
+    meta: { failureMessage: 'about.loadFailed' },
+  });
+  const rows = useMemo(() => catalogueRows(CATALOGUE, data?.models ?? []), [data]);
 
   return (
     <>
@@ -72,12 +55,12 @@ export default function AboutPage() {
         title={t('about.title')}
         extra={
           <Typography.Text type="secondary" data-testid="catalogue-count">
-            {loading ? '' : t('about.loadedCount', { count: entries.length })}
+            {isPending ? '' : t('about.loadedCount', { count: rows.length })}
           </Typography.Text>
         }
       />
       <AboutText />
-      <ModelCatalogue entries={loading ? [] : entries} loading={loading} />
+      <ModelCatalogue rows={isPending ? [] : rows} loading={isPending} />
     </>
   );
 }

@@ -1,3 +1,5 @@
+import type { ModelPricing } from '../../api/pricing';
+
 /** Capabilities of a catalogue model; '' means not stated. */
 export const CAPABILITIES = [
   'chat',
@@ -49,13 +51,18 @@ export interface CatalogueEntry {
   power: Capability;
   /** 1 to 5 stars. */
   popularity: number;
-  /** 'model multiplier/completion multiplier'. */
-  magnification: string;
-  /** 'input；output' in US dollars per 1M tokens. */
-  price: string;
   manufacturer: Provider;
   /** Translation key suffix of the introduction (about.intro.<intro>); absent when there is none. */
   intro?: string;
+}
+
+/**
+ * A model the server offers, as the catalogue shows it: what the embedded list says of it (a model it lacks has
+ * no capability, the provider its name suggests or none, no introduction), and the price the server charges.
+ */
+export interface CatalogueRow extends Omit<CatalogueEntry, 'manufacturer'> {
+  manufacturer: Provider | null;
+  pricing: ModelPricing;
 }
 
 /** Star maximum and the default popularity. */

@@ -5,39 +5,35 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWindowWidth } from '../../hooks/use-media';
 import { NARROW_SCREEN_PX } from '../../lib/menu';
-import { convertPrice, splitPrice, type PriceUnit } from '../../lib/price';
+import type { PriceUnit } from '../../lib/price';
 import { CapabilityBadge } from './capability-badge';
+import { CatalogueMultiplier, CataloguePrice } from './catalogue-price';
 import { filterCatalogue, INITIAL_FILTER, type CatalogueFilter } from './catalogue-filter';
 import {
   CAPABILITY_FILTER_OPTIONS,
   MAX_POPULARITY,
   PROVIDERS,
-  type CatalogueEntry,
+  type CatalogueRow,
   type Provider,
 } from './catalogue-types';
 import { ProviderLabel, ProviderMark } from './provider-logo';
 
 export interface ModelCatalogueProps {
-  /** Entries the server returned (or all, for visitors). */
-  entries: CatalogueEntry[];
+  /** The models the server offers the caller, with their prices. */
+  rows: CatalogueRow[];
   loading: boolean;
 }
 
 /** The catalogue table with its search, capability, popularity, provider and price-unit controls. */
-export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
+export function ModelCatalogue({ rows: all, loading }: ModelCatalogueProps) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<CatalogueFilter>(INITIAL_FILTER);
   const update = (patch: Partial<CatalogueFilter>) => setFilter((current) => ({ ...current, ...patch }));
-  const rows = useMemo(() => filterCatalogue(entries, filter), [entries, filter]);
+  const rows = useMemo(() => filterCatalogue(all, filter), [all, filter]);
   const unknown = t('common.unknown');
   const narrow = useWindowWidth() <= NARROW_SCREEN_PX;
 
-  const price = (text: string, unit: PriceUnit) => {
-    const value = convertPrice(text, unit);
-    return value === null ? unknown : t(`about.price.per${unit}`, { price: value });
-  };
-
-  const columns: TableColumnsType<CatalogueEntry> = [
+  const columns: TableColumnsType<CatalogueRow> = [
     {
       title: t('about.column.name'),
       dataIndex: 'name',
@@ -65,41 +61,21 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
     },
     {
       title: t('about.column.multiplier'),
-      dataIndex: 'magnification',
+      key: 'multiplier',
       width: 170,
-      render: (value: string | undefined) => {
-        const [model, completion] = (value ?? '').split('/');
-        return (
-          <Flex vertical gap={2}>
-            <Typography.Text>{t('about.multiplier.model', { value: model || unknown })}</Typography.Text>
-            <Typography.Text type="secondary">
-              {t('about.multiplier.completion', { value: completion || unknown })}
-            </Typography.Text>
-          </Flex>
-        );
-      },
+      render: (_value, row) => <CatalogueMultiplier pricing={row.pricing} />,
     },
     {
       title: t('about.column.price'),
-      dataIndex: 'price',
-      width: 210,
-      render: (value: string | undefined) => {
-        const { input, output } = splitPrice(value);
-        return (
-          <Flex vertical gap={2}>
-            <Typography.Text>{t('about.price.input', { price: price(input, filter.unit) })}</Typography.Text>
-            <Typography.Text type="secondary">
-              {t('about.price.output', { price: price(output, filter.unit) })}
-            </Typography.Text>
-          </Flex>
-        );
-      },
+      key: 'price',
+      width: 230,
+      render: (_value, row) => <CataloguePrice pricing={row.pricing} unit={filter.unit} />,
     },
     {
       title: t('about.column.provider'),
       dataIndex: 'manufacturer',
       width: 160,
-      render: (provider: Provider | undefined) => (provider ? <ProviderLabel provider={provider} /> : unknown),
+      render: (provider: Provider | null) => (provider ? <ProviderLabel provider={provider} /> : unknown),
     },
     {
       title: t('about.column.intro'),
@@ -188,7 +164,7 @@ export function ModelCatalogue({ entries, loading }: ModelCatalogueProps) {
             </Tag.CheckableTag>
           ))}
         </Flex>
-        <Table<CatalogueEntry>
+        <Table<CatalogueRow>
           rowKey="key"
           size="middle"
           loading={loading}
