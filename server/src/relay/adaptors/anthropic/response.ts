@@ -5,7 +5,7 @@ import { chatCompletion, chatResult, completionId } from '../openai-kit/chat-ans
 import type { ChatCompletion, ChatToolCall } from '../openai-kit/chat-types.js';
 import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
 import { errorBody } from '../openai-kit/upstream-errors.js';
-import { usageOf } from '../openai-kit/usage.js';
+import { countOf, usageOf, withUsageParts } from '../openai-kit/usage.js';
 import { forwardsClaudeAnswer, type ChatCompletionWithClaude } from './claude-original.js';
 import type { ClaudeResponse, ClaudeUsage } from './types.js';
 
@@ -23,28 +23,24 @@ export const claudeFinishReason = (reason: string | null | undefined): string | 
   reason ? (finishReasons[reason] ?? reason) : null;
 
 /**
- * Claude usage: every input token counts as prompt, cache writes and reads included (providers.md §4.7's
- * "total input"), since the gateway has no separate cache price (docs/decisions/0012).
+ * Claude usage (https://docs.claude.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance):
+ * every input token counts as prompt, cache writes and reads included (providers.md §4.7's "total input"),
+ * with the reads, the writes and their 1-hour part (`cache_creation`) and the server's web searches apart
+ * for their own prices.
  */
 export function claudeUsage(usage: ClaudeUsage | undefined): Usage {
-  const prompt =
-    (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
-  const counts = withPromptCache(usageOf(prompt, usage?.output_tokens ?? 0), usage);
-  return withWebSearches(counts, usage?.server_tool_use?.web_search_requests);
-}
-
-/** `usage` with Claude's cache reads (in OpenAI's `prompt_tokens_details`) and writes, when it reported any. */
-export function withPromptCache(usage: Usage, claude: ClaudeUsage | undefined): Usage {
-  const read = claude?.cache_read_input_tokens ?? 0;
-  const written = claude?.cache_creation_input_tokens ?? 0;
-  if (read > 0) usage.prompt_tokens_details = { cached_tokens: read };
-  if (written > 0) usage.cache_creation_input_tokens = written;
-  return usage;
-}
-
-/** `usage` with the server's web searches, when it ran any. */
-export function withWebSearches(usage: Usage, searches: number | undefined): Usage {
-  return typeof searches === 'number' && searches > 0 ? { ...usage, web_search_requests: searches } : usage;
+  const read = countOf(usage?.cache_read_input_tokens);
+  const byTtl = usage?.cache_creation;
+  const written =
+    countOf(usage?.cache_creation_input_tokens) ||
+    countOf(byTtl?.ephemeral_5m_input_tokens) + countOf(byTtl?.ephemeral_1h_input_tokens);
+  const prompt = countOf(usage?.input_tokens) + written + read;
+  return withUsageParts(usageOf(prompt, countOf(usage?.output_tokens)), {
+    cached: read,
+    cacheWritten: written,
+    cacheWritten1h: byTtl?.ephemeral_1h_input_tokens,
+    webSearches: usage?.server_tool_use?.web_search_requests,
+  });
 }
 
 /** A Messages API answer as an OpenAI chat completion for the front model name. */

@@ -3,10 +3,17 @@ import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
 import { readChatRequest } from '../openai-kit/chat-request.js';
 import { parseJson } from '../openai-kit/json.js';
 import { readSseEvents } from '../openai-kit/sse-events.js';
-import { usageOf } from '../openai-kit/usage.js';
 import { forwardsClaudeAnswer, type ClaudeEventPayload } from './claude-original.js';
-import { claudeFinishReason, withPromptCache, withWebSearches } from './response.js';
+import { claudeFinishReason, claudeUsage } from './response.js';
 import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
+
+/** The counts of a Claude usage that message_delta repeats as running totals. */
+const cumulativeCounts = [
+  'input_tokens',
+  'output_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+] as const;
 
 /**
  * Turns Claude stream events into OpenAI chunks (providers.md §4.8). Shared by Anthropic, Bedrock and Vertex,
@@ -21,11 +28,8 @@ import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
 export class ClaudeStreamConverter {
   private readonly writer: ChunkWriter;
   private readonly toolIndexByBlock = new Map<number, number>();
-  private inputTokens = 0;
-  /** The input usage that gave `inputTokens`, for its cache reads and writes. */
-  private inputUsage: ClaudeUsage | undefined;
-  private outputTokens = 0;
-  private webSearches: number | undefined;
+  /** The usage reported so far: message_start's, then message_delta's running totals. */
+  private readonly reported: ClaudeUsage = {};
   private finishReason: string | null = null;
   private finished = false;
 
@@ -37,23 +41,28 @@ export class ClaudeStreamConverter {
     this.writer = new ChunkWriter(model, includeUsage);
   }
 
+  /**
+   * message_delta's counts are cumulative (https://docs.claude.com/en/docs/build-with-claude/streaming): its
+   * output_tokens is the total so far, and with server tools its input and cache counts may grow past
+   * message_start's. Counts only grow, so the larger of the two is kept (a vendor's 0 in message_delta does
+   * not erase message_start's input).
+   */
   private recordUsage(usage: ClaudeUsage | undefined) {
     if (!usage) return;
-    const input =
-      (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-    if (input > 0) {
-      this.inputTokens = input;
-      this.inputUsage = usage;
-    }
-    // output_tokens is cumulative in message_delta, so the last value is the total.
-    if (typeof usage.output_tokens === 'number') this.outputTokens = usage.output_tokens;
-    // Also a running total.
-    this.webSearches = usage.server_tool_use?.web_search_requests ?? this.webSearches;
+    const reported = this.reported;
+    for (const field of cumulativeCounts)
+      if (typeof usage[field] === 'number') reported[field] = Math.max(reported[field] ?? 0, usage[field]);
+    if (usage.cache_creation) reported.cache_creation = usage.cache_creation;
+    const searches = usage.server_tool_use?.web_search_requests;
+    if (typeof searches === 'number')
+      reported.server_tool_use = {
+        web_search_requests: Math.max(reported.server_tool_use?.web_search_requests ?? 0, searches),
+      };
   }
 
+  /** What the stream used so far (all of it once message_delta came). */
   get usage(): Usage {
-    const counts = withPromptCache(usageOf(this.inputTokens, this.outputTokens), this.inputUsage);
-    return withWebSearches(counts, this.webSearches);
+    return claudeUsage(this.reported);
   }
 
   /** The chunks for one event (most events give one or none; exactly one when forwarding events). */
@@ -69,6 +78,7 @@ export class ClaudeStreamConverter {
       if (chunk.text) text += chunk.text;
       if (chunk.usage) usage = chunk.usage;
     }
+    if (event.type === 'message_delta' && event.usage) usage ??= this.usage;
     const payload: ClaudeEventPayload = { claude_event: event };
     yield { data: JSON.stringify(payload), ...(text ? { text } : {}), ...(usage ? { usage } : {}) };
   }
@@ -78,7 +88,8 @@ export class ClaudeStreamConverter {
     switch (event.type) {
       case 'message_start':
         this.recordUsage(event.message?.usage);
-        yield this.writer.delta({ content: '' });
+        // Billing gets the input now, for a stream that breaks off before message_delta.
+        yield this.writer.delta({ content: '' }, null, event.message?.usage ? this.usage : undefined);
         return;
       case 'content_block_start': {
         const block = event.content_block;
@@ -114,9 +125,10 @@ export class ClaudeStreamConverter {
         this.finishReason = claudeFinishReason(event.delta?.stop_reason) ?? this.finishReason;
         return;
       case 'message_stop': {
+        // Bedrock's own counts, for a stream whose events had none.
         const metrics = event['amazon-bedrock-invocationMetrics'];
-        if (metrics && this.inputTokens === 0) this.inputTokens = metrics.inputTokenCount;
-        if (metrics && this.outputTokens === 0) this.outputTokens = metrics.outputTokenCount;
+        if (metrics && !this.reported.input_tokens) this.reported.input_tokens = metrics.inputTokenCount;
+        if (metrics && !this.reported.output_tokens) this.reported.output_tokens = metrics.outputTokenCount;
         yield* this.end();
         return;
       }

@@ -135,6 +135,8 @@ export interface ClaudeUsage {
   output_tokens?: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** The cache writes by TTL (their sum is `cache_creation_input_tokens`). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number };
   /** What the server tools did; web searches are charged per search. */
   server_tool_use?: { web_search_requests?: number };
 }
