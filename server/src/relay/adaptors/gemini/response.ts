@@ -8,9 +8,15 @@ import type { ChatAnswerMessage, ChatCompletion, ChatToolCall } from '../openai-
 import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
 import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
 import { errorBody } from '../openai-kit/upstream-errors.js';
-import { usageOf } from '../openai-kit/usage.js';
+import { countOf, usageOf, withUsageParts } from '../openai-kit/usage.js';
 import { geminiCallOriginal, type WithGeminiAnswer } from './gemini-original.js';
-import type { GeminiCandidate, GeminiEmbeddingResponse, GeminiResponse, GeminiUsageMetadata } from './types.js';
+import type {
+  GeminiCandidate,
+  GeminiEmbeddingResponse,
+  GeminiModalityTokenCount,
+  GeminiResponse,
+  GeminiUsageMetadata,
+} from './types.js';
 
 const filtered = new Set([
   'SAFETY',
@@ -30,14 +36,36 @@ export function geminiFinishReason(reason: string | undefined, calledFunctions: 
   return calledFunctions ? 'tool_calls' : 'stop';
 }
 
+/** The tokens of one modality in a usageMetadata breakdown. */
+function modalityTokens(details: GeminiModalityTokenCount[] | undefined, modality: string): number {
+  let tokens = 0;
+  for (const detail of details ?? []) if (detail.modality === modality) tokens += countOf(detail.tokenCount);
+  return tokens;
+}
+
 /**
- * usageMetadata as OpenAI usage: thinking tokens are billed as completion, the prompt of tool use (Google's
- * own tools) as prompt; cached tokens are part of promptTokenCount already.
+ * usageMetadata as OpenAI usage (https://ai.google.dev/api/generate-content#UsageMetadata): the prompt is
+ * promptTokenCount (cached content included, reported as cache reads) plus the prompt of Google's own tools;
+ * thinking tokens are billed as completion (reasoning). Audio and image tokens are told apart by modality,
+ * the prompt's without their cached part (cache reads have their own price, whatever their modality).
  */
 export function geminiUsage(metadata: GeminiUsageMetadata | undefined): Usage {
-  const prompt = (metadata?.promptTokenCount ?? 0) + (metadata?.toolUsePromptTokenCount ?? 0);
-  const completion = (metadata?.candidatesTokenCount ?? 0) + (metadata?.thoughtsTokenCount ?? 0);
-  return usageOf(prompt, completion, metadata?.totalTokenCount ?? prompt + completion);
+  const prompt = countOf(metadata?.promptTokenCount) + countOf(metadata?.toolUsePromptTokenCount);
+  const thoughts = countOf(metadata?.thoughtsTokenCount);
+  const completion = countOf(metadata?.candidatesTokenCount) + thoughts;
+  const uncached = (modality: string) =>
+    Math.max(
+      0,
+      modalityTokens(metadata?.promptTokensDetails, modality) - modalityTokens(metadata?.cacheTokensDetails, modality),
+    );
+  return withUsageParts(usageOf(prompt, completion, metadata?.totalTokenCount ?? prompt + completion), {
+    cached: metadata?.cachedContentTokenCount,
+    promptAudio: uncached('AUDIO'),
+    promptImage: uncached('IMAGE'),
+    reasoning: thoughts,
+    completionAudio: modalityTokens(metadata?.candidatesTokensDetails, 'AUDIO'),
+    completionImage: modalityTokens(metadata?.candidatesTokensDetails, 'IMAGE'),
+  });
 }
 
 /** The text, reasoning and tool calls of one candidate. */

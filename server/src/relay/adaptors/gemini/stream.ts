@@ -55,7 +55,8 @@ export async function* readGeminiStream(body: AsyncIterable<Buffer>, call: Relay
       }
       const finish = geminiFinishReason(candidate.finishReason, (toolCounts.get(index) ?? 0) > 0);
       sawAnything = true;
-      yield writer.delta(delta, finish, finish ? usage : undefined, index);
+      // Billing keeps the running count, for a stream that breaks off before its last event.
+      yield writer.delta(delta, finish, usage, index);
     }
   }
   if (sawAnything) yield* writer.usageChunk(usage);

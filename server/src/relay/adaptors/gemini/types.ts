@@ -58,6 +58,17 @@ export interface GeminiUsageMetadata {
   cachedContentTokenCount?: number;
   /** The prompt of Google's own tools (search results …), billed as input: not part of promptTokenCount. */
   toolUsePromptTokenCount?: number;
+  /** The prompt's tokens by modality (TEXT, IMAGE, AUDIO, VIDEO, DOCUMENT), cached ones included. */
+  promptTokensDetails?: GeminiModalityTokenCount[];
+  /** The cached part's tokens by modality. */
+  cacheTokensDetails?: GeminiModalityTokenCount[];
+  /** The candidates' tokens by modality (an image or speech model answers IMAGE or AUDIO tokens). */
+  candidatesTokensDetails?: GeminiModalityTokenCount[];
+}
+
+export interface GeminiModalityTokenCount {
+  modality?: string;
+  tokenCount?: number;
 }
 
 export interface GeminiResponse {

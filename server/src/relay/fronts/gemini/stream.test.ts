@@ -51,8 +51,13 @@ describe('a recorded Gemini stream replays through the pass-through event for ev
       'sse',
     );
     expect(parseSseText(out).map(({ data }) => JSON.parse(data) as unknown)).toEqual(recorded);
-    // Billed from the last usageMetadata: thoughts are output.
-    expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 11, completion_tokens: 75, total_tokens: 86 });
+    // Billed from the last usageMetadata: thoughts are output, told apart as reasoning.
+    expect(chunks.at(-1)!.usage).toEqual({
+      prompt_tokens: 11,
+      completion_tokens: 75,
+      total_tokens: 86,
+      completion_tokens_details: { reasoning_tokens: 48 },
+    });
     expect(chunks.map((chunk) => chunk.text ?? '').join('')).toContain('Neptune.');
   });
 
