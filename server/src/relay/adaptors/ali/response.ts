@@ -4,7 +4,7 @@ import type { ChatAnswerMessage } from '../openai-kit/chat-types.js';
 import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
 import { parseJsonObject, tryParseObject } from '../openai-kit/json.js';
 import { vendorErrorBody } from '../openai-kit/upstream-errors.js';
-import { usageOf } from '../openai-kit/usage.js';
+import { promptDetailsParts, usageOf, withUsageParts } from '../openai-kit/usage.js';
 import type { RelayCall, RelayResult, UpstreamErrorBody, UpstreamResponse, Usage } from '../../adaptor.js';
 import { UpstreamError } from '../../upstream-error.js';
 import type { AliChatResponse, AliEmbeddingResponse, AliErrorFields, AliMessage, AliUsage } from './types.js';
@@ -27,8 +27,16 @@ export function aliErrorBody(fields: AliErrorFields, httpStatus?: number): Upstr
   return vendorErrorBody(status, fields.message ?? '', type, code);
 }
 
+/**
+ * DashScope's usage: input and output totals, the cache reads and writes of the prompt in OpenAI's
+ * `prompt_tokens_details` (https://www.alibabacloud.com/help/en/model-studio/context-cache) and the reasoning
+ * of thinking models.
+ */
 export const aliUsage = (usage: AliUsage | undefined): Usage =>
-  usageOf(usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.total_tokens);
+  withUsageParts(usageOf(usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.total_tokens), {
+    ...promptDetailsParts(usage?.prompt_tokens_details),
+    reasoning: usage?.output_tokens_details?.reasoning_tokens,
+  });
 
 /** The text of a DashScope message content: a string, or the `text` parts of a multimodal answer. */
 export function aliText(content: AliMessage['content'] | undefined): string {

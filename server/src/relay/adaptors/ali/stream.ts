@@ -10,8 +10,8 @@ import type { AliChatResponse, AliErrorFields } from './types.js';
 
 /**
  * DashScope's SSE (`id:`, `event:result`, a `:HTTP_STATUS/200` comment, `data:{…}` without a space; no
- * `[DONE]`) as OpenAI chunks. Usage is cumulative in every event, so the last one is sent once, on the
- * finishing chunk. An `event:error` event becomes an UpstreamError.
+ * `[DONE]`) as OpenAI chunks. Usage is cumulative in every event, so the last one is sent to the client
+ * once, on the finishing chunk. An `event:error` event becomes an UpstreamError.
  */
 export async function* readAliStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
   let eventName = '';
@@ -60,7 +60,8 @@ export async function* readAliStream(body: AsyncIterable<Buffer>, call: RelayCal
     const chunkUsage = finishReason ? usage : undefined;
     yield {
       data: chatChunkData({ id, created, model: call.model, delta, finishReason, usage: chunkUsage }),
-      usage: chunkUsage,
+      // Billing keeps the running count, for a stream that breaks off before its last event.
+      usage,
       text,
     };
   }

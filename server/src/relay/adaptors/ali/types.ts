@@ -42,6 +42,9 @@ export interface AliUsage {
   input_tokens?: number;
   output_tokens?: number;
   total_tokens?: number;
+  /** Cache reads and writes, in OpenAI's words (read by promptDetailsParts). */
+  prompt_tokens_details?: unknown;
+  output_tokens_details?: { reasoning_tokens?: number };
 }
 
 /** Failures: `{code, message, request_id}` with a 4xx/5xx status (or an `event:error` in a stream). */
