@@ -8,6 +8,9 @@ const STORED = {
   consume: '倍率：0.08 × 1.00 × 4.00',
   consumeWithNotes: '倍率：1.50 × 1.00 × 4.00，网络搜索 2 次，缓存读取 1024 tokens，缓存写入 256 tokens，会话保持命中',
   media: '倍率：7.50 × 1.00',
+  listPrice: '价格：输入 $2.5/M，输出 $10/M，分组倍率 1.50',
+  listPriceTier:
+    '价格：输入 $6/M，输出 $22.5/M，分组倍率 1.00，上下文 >200000 tokens 档，缓存读取 1024 tokens，网络搜索 1 次',
   oneApi: '模型倍率 0.08，分组倍率 1.00，补全倍率 4.00',
   redeemed: '通过兑换码充值 ＄10.000000 额度',
   apiTopUp: '通过 API 充值 500000 点额度',
@@ -37,6 +40,11 @@ describe('renderLogContent', () => {
     expect(renderLogContent(STORED.consumeWithNotes, en)).toBe(
       'Ratios: 1.50 × 1.00 × 4.00, web searches: 2, prompt cache read: 1024 tokens, ' +
         "prompt cache written: 256 tokens, stayed on the conversation's channel",
+    );
+    expect(renderLogContent(STORED.listPrice, en)).toBe('Price: input $2.5/M, output $10/M, group ratio 1.50');
+    expect(renderLogContent(STORED.listPriceTier, en)).toBe(
+      'Price: input $6/M, output $22.5/M, group ratio 1.00, context tier above 200000 tokens, ' +
+        'prompt cache read: 1024 tokens, web searches: 1',
     );
     expect(renderLogContent(STORED.oneApi, en)).toBe('model ratio 0.08, group ratio 1.00, completion ratio 4.00');
     expect(renderLogContent(STORED.redeemed, en)).toBe('Topped up $10.000000 of quota with a redemption code');

@@ -48,10 +48,16 @@ const WHOLE = (
   ] as const
 ).map(template);
 
-/** The notes of a consume log, joined by the separator: ratios, web searches, prompt cache, conversation channel. */
+/**
+ * The notes of a consume log, joined by the separator: the price (ratios, or a list price's input, output, group
+ * ratio and context tier), web searches, prompt cache, conversation channel.
+ */
 const NOTES = (
   [
     'log.content.ratios',
+    'log.content.priceInput',
+    'log.content.priceOutput',
+    'log.content.contextTier',
     'log.content.webSearches',
     'log.content.cacheRead',
     'log.content.cacheWritten',

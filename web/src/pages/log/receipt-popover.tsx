@@ -1,0 +1,144 @@
+import { ProfileOutlined } from '@ant-design/icons';
+import { Button, Flex, Popover, Typography } from 'antd';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { useQuotaDisplay } from '../../hooks/use-quota';
+import { formatUsd } from '../../lib/price';
+import { formatMoney } from '../../lib/quota';
+import type { Receipt, ReceiptLine } from '../../lib/receipt';
+
+/** Items the console has words for; another item (a future one) shows as the server names it. */
+const ITEMS = new Set([
+  'input',
+  'output',
+  'cache_read',
+  'cache_write',
+  'cache_write_1h',
+  'input_audio',
+  'output_audio',
+  'input_image',
+  'output_image',
+  'per_call',
+  'image',
+  'audio_second',
+  'web_search',
+]);
+
+const itemName = (item: string, t: TFunction) => (ITEMS.has(item) ? t(`log.receipt.item.${item}`) : item);
+
+/** A line's unit price with its unit: per 1M tokens, per unit, per 1,000, or quota per token (a ratio price). */
+function unitPrice(line: ReceiptLine, t: TFunction): string {
+  const price = formatUsd(line.unit_price);
+  switch (line.unit) {
+    case 'usd_per_mtok':
+      return t('log.receipt.unit.usdPerMillion', { price });
+    case 'usd_per_1000':
+      return t('log.receipt.unit.usdPerThousand', { price });
+    case 'quota_per_token':
+      return t('log.receipt.unit.quotaPerToken', { price });
+    default:
+      return t('log.receipt.unit.usdPerUnit', { price });
+  }
+}
+
+const cell = { padding: '2px 8px', whiteSpace: 'nowrap' } as const;
+const numberCell = { ...cell, textAlign: 'right' } as const;
+
+/** A receipt: its lines (item, count, unit price, quota and, with currency display on, money), then how it was priced. */
+export function ReceiptDetails({ receipt }: { receipt: Receipt }) {
+  const { t } = useTranslation();
+  const { displayInCurrency } = useQuotaDisplay();
+  const perUnit = receipt.quota_per_unit > 0 ? receipt.quota_per_unit : 500_000;
+  const money = (quota: number) => formatMoney(quota / perUnit);
+  const amount = (quota: number) =>
+    displayInCurrency ? t('log.receipt.amount', { quota, money: money(quota) }) : quota;
+  const { settlement } = receipt;
+  return (
+    <Flex vertical gap={8} data-testid="receipt" style={{ maxWidth: 'min(560px, 90vw)', overflowX: 'auto' }}>
+      <Typography.Text strong>{t('log.receipt.title', { model: receipt.model })}</Typography.Text>
+      <table style={{ borderCollapse: 'collapse' }}>
+        <thead>
+          <tr>
+            <th style={cell}>{t('log.receipt.column.item')}</th>
+            <th style={numberCell}>{t('log.receipt.column.count')}</th>
+            <th style={numberCell}>{t('log.receipt.column.unitPrice')}</th>
+            <th style={numberCell}>{t('log.receipt.column.quota')}</th>
+            {displayInCurrency && <th style={numberCell}>{t('log.receipt.column.money')}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {receipt.lines.map((line) => (
+            <tr key={line.item} data-testid="receipt-line">
+              <td style={cell}>{itemName(line.item, t)}</td>
+              <td style={numberCell}>{line.count}</td>
+              <td style={numberCell}>{unitPrice(line, t)}</td>
+              <td style={numberCell} data-testid="receipt-line-quota">
+                {line.quota}
+              </td>
+              {displayInCurrency && <td style={numberCell}>{money(line.quota)}</td>}
+            </tr>
+          ))}
+          <tr data-testid="receipt-total" style={{ fontWeight: 600, borderTop: '1px solid currentColor' }}>
+            <td style={cell} colSpan={3}>
+              {t('log.receipt.total')}
+            </td>
+            <td style={numberCell} data-testid="receipt-total-quota">
+              {receipt.quota}
+            </td>
+            {displayInCurrency && <td style={numberCell}>{money(receipt.quota)}</td>}
+          </tr>
+        </tbody>
+      </table>
+      <Flex vertical gap={2}>
+        <Typography.Text type="secondary">
+          {receipt.group_price
+            ? t('log.receipt.groupPrice')
+            : t('log.receipt.groupRatio', { ratio: receipt.group_ratio })}
+        </Typography.Text>
+        <Typography.Text type="secondary">
+          {receipt.tier === null
+            ? t('log.receipt.baseTier', { tokens: receipt.prompt_tokens })
+            : t('log.receipt.tier', { tokens: receipt.prompt_tokens, above: receipt.tier })}
+        </Typography.Text>
+        <Typography.Text type="secondary">
+          {t(`log.receipt.source.${receipt.source}`, {
+            defaultValue: receipt.source,
+            reference: receipt.reference,
+          })}
+        </Typography.Text>
+        {settlement && (
+          <Typography.Text type="secondary" data-testid="receipt-settlement">
+            {settlement.charged_on_top > 0
+              ? t('log.receipt.chargedOnTop', {
+                  reserved: amount(settlement.reserved),
+                  extra: amount(settlement.charged_on_top),
+                })
+              : t('log.receipt.refunded', {
+                  reserved: amount(settlement.reserved),
+                  refunded: amount(settlement.refunded),
+                })}
+          </Typography.Text>
+        )}
+      </Flex>
+    </Flex>
+  );
+}
+
+/** The quota of a consume log that has a receipt: a button that opens the receipt. */
+export function ReceiptPopover({ receipt, text }: { receipt: Receipt; text: string }) {
+  const { t } = useTranslation();
+  return (
+    <Popover trigger="click" content={<ReceiptDetails receipt={receipt} />}>
+      <Button
+        type="link"
+        size="small"
+        style={{ padding: 0 }}
+        aria-label={t('log.receipt.open', { quota: text })}
+        data-testid="receipt-button"
+      >
+        {text}
+        <ProfileOutlined aria-hidden />
+      </Button>
+    </Popover>
+  );
+}
