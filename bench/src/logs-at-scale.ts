@@ -89,6 +89,8 @@ async function seedPostgres(url: string) {
 function startServer(env: Record<string, string>): Started {
   const startScript: string = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).scripts.start;
   const nodeFlags = startScript.split(/\s+/).filter((part) => part.startsWith('--'));
+  // Extra flags for the server only, to look inside a run: BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+  nodeFlags.push(...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean));
   return startProcess(
     process.execPath,
     [...nodeFlags, join(repositoryRoot, 'server/dist/main.js')],
