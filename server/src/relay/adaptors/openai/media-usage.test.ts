@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { fetchTools } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
-import type { RelayMode, Usage } from '../../adaptor.js';
+import type { Adaptor, RelayMode, Usage } from '../../adaptor.js';
 import { callUsageOf } from '../../billing/call-usage.js';
 import { zhipu } from '../zhipu/index.js';
 import { openai } from './index.js';
@@ -12,7 +12,12 @@ const answer = (value: unknown) => ({
   body: Buffer.from(JSON.stringify(value)),
 });
 
-async function usageOf(mode: RelayMode, model: string, value: unknown, adaptor = openai): Promise<Usage | undefined> {
+async function usageOf(
+  mode: RelayMode,
+  model: string,
+  value: unknown,
+  adaptor: Adaptor = openai,
+): Promise<Usage | undefined> {
   const call = relayCall({ body: { model, prompt: 'a cat' }, mode });
   return (await adaptor.readResponse(answer(value), call, fetchTools)).usage;
 }
