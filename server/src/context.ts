@@ -10,6 +10,7 @@ import { ensureLogTable } from './db/migrations/2026_11_21_0600_create_tables.js
 import { ensureLogRollups } from './db/migrations/2026_11_25_1100_create_log_rollups.js';
 import { ensureLogListIndexes } from './db/migrations/2026_11_25_1200_log_list_indexes.js';
 import { ensureLogOffsetIndex } from './db/migrations/2026_11_25_1500_log_offset_index.js';
+import { ensureLogOtherColumn } from './db/migrations/2026_11_26_0900_add_log_other.js';
 import type { TokenRow, UserRow } from './db/tables.js';
 import { Mailer } from './domain/mail/mailer.js';
 import { OptionStore } from './domain/option/option.store.js';
@@ -67,6 +68,7 @@ export async function createContext(
       await ensureLogRollups(logDatabase.db, logDatabase.dialect);
       await ensureLogListIndexes(logDatabase.db, logDatabase.dialect, { dropSuperseded: false });
       await ensureLogOffsetIndex(logDatabase.db, logDatabase.dialect);
+      await ensureLogOtherColumn(logDatabase.db, logDatabase.dialect);
     }
     if (database.sqlite) refreshPlannerStatistics(database.sqlite);
   }

@@ -67,7 +67,11 @@ export const logSeriesQuery = logFilterQuery.extend({
 export type LogFilterQuery = z.infer<typeof logFilterQuery>;
 export type LogListQuery = z.infer<typeof logListQuery>;
 
-/** The log object of the management API; `channel` carries channel_id, as one-api names it. */
+/**
+ * The log object of the management API; `channel` carries channel_id, as one-api names it. `other` is
+ * new-api's field: JSON text, for a consume log `{"receipt": …}` (the charge line by line, the hold and the
+ * refund), '' when the log has none.
+ */
 export const log = z.object({
   id: z.number(),
   user_id: z.number(),
@@ -85,6 +89,7 @@ export const log = z.object({
   elapsed_time: z.number(),
   is_stream: z.boolean(),
   system_prompt_reset: z.boolean(),
+  other: z.string(),
 });
 
 /** GET /api/log/stat: the consumption of the filtered logs; `token` counts prompt and completion tokens. */

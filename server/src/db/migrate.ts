@@ -11,6 +11,7 @@ import * as logListIndexes from './migrations/2026_11_25_1200_log_list_indexes.j
 import * as createResponses from './migrations/2026_11_25_1400_create_responses.js';
 import * as logOffsetIndex from './migrations/2026_11_25_1500_log_offset_index.js';
 import * as createModelPrices from './migrations/2026_11_25_2200_create_model_prices.js';
+import * as addLogOther from './migrations/2026_11_26_0900_add_log_other.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
 export interface DialectMigration {
@@ -30,6 +31,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_25_1400_create_responses': createResponses,
   '2026_11_25_1500_log_offset_index': logOffsetIndex,
   '2026_11_25_2200_create_model_prices': createModelPrices,
+  '2026_11_26_0900_add_log_other': addLogOther,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -124,6 +124,8 @@ export interface LogTable {
   elapsed_time: ColumnType<number, number | undefined, number>;
   is_stream: Flag;
   system_prompt_reset: Flag;
+  /** Added by ModelGate (new-api's column): a consume log's receipt, `{"receipt": …}` as JSON text (decision 0026). */
+  other: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OptionTable {

@@ -38,10 +38,11 @@ export function logRow(context: AppContext, entry: LogEntry): LogRow | null {
     elapsed_time: entry.elapsed_time ?? 0,
     is_stream: entry.is_stream ?? 0,
     system_prompt_reset: entry.system_prompt_reset ?? 0,
+    other: entry.other ?? null,
   };
 }
 
-/** Rows per INSERT: 16 columns each stays far below every engine's limit on bound parameters. */
+/** Rows per INSERT: 17 columns each stays far below every engine's limit on bound parameters. */
 const rowsPerInsert = 200;
 
 /**

@@ -37,10 +37,11 @@ const logColumnSet: Record<keyof LogRow, true> = {
   elapsed_time: true,
   is_stream: true,
   system_prompt_reset: true,
+  other: true,
 };
 const logColumns = Object.keys(logColumnSet) as (keyof LogRow)[];
 
-// Positional parameters: binding fifteen named ones from an object costs more than the insert itself.
+// Positional parameters: binding sixteen named ones from an object costs more than the insert itself.
 const logInsert = `insert into "logs" (${logColumns.map((column) => `"${column}"`).join(', ')})
   values (${logColumns.map(() => '?').join(', ')})`;
 

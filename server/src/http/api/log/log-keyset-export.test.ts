@@ -72,6 +72,7 @@ describe.each(await availableEngines())('log keyset pages and CSV export on $lab
       elapsed_time: index + 1,
       is_stream: index % 2,
       system_prompt_reset: 0,
+      other: null,
     };
   };
 
