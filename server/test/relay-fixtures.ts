@@ -165,3 +165,11 @@ export async function setOption(server: TestServer, key: string, value: string):
   await db.insertInto('options').values({ key, value }).execute();
   server.context.options.apply(key, value);
 }
+
+/**
+ * Prices every model nothing else prices (DefaultModelPrice) as one-api charged a model it did not know: ratio
+ * 30 with a completion ratio of 1, that is US$60 per 1M tokens at 500,000 quota per US$. For tests about
+ * routing rather than prices, whose made-up model names would otherwise be refused (decision 0026).
+ */
+export const priceUnknownModels = (server: TestServer) =>
+  setOption(server, 'DefaultModelPrice', JSON.stringify({ input: 60, output: 60 }));

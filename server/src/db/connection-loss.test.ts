@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ApiClient } from '../../test/api-client.js';
 import { availableEngines, postgresAdminUrl } from '../../test/engines.js';
 import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
-import { createChannel, createToken, createUser } from '../../test/relay-fixtures.js';
+import { createChannel, createToken, createUser, priceUnknownModels } from '../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { waitFor } from '../../test/wait-for.js';
 
@@ -84,6 +84,7 @@ describe.runIf(serverEngines.length > 0).each(serverEngines)('a $name node whose
   beforeAll(async () => {
     server = await startTestServer({ engine: { ...engine, redis: false } });
     upstream = await MockOpenAIUpstream.start();
+    await priceUnknownModels(server);
     await createChannel(server, { base_url: upstream.url, models: 'loss-model' });
     const userId = await createUser(server, { username: `loss${engine.name}`, quota: 100_000_000 });
     ({ key: relayKey } = await createToken(server, userId));

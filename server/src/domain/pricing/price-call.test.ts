@@ -235,7 +235,7 @@ describe('a ratio price charges exactly what one-api’s formula charges', () =>
     for (const [prompt, completion] of usages)
       for (const groupRatio of groupRatios) {
         const ratio = {
-          model_ratio: modelRatio(context, model, 1),
+          model_ratio: modelRatio(context, model, 1)!,
           completion_ratio: completionRatio(context, model, 1),
           web_searches_per_1000: 10,
         };

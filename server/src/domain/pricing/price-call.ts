@@ -15,9 +15,12 @@ type UnitItem = 'per_call' | 'image' | 'audio_second' | 'web_search';
 export interface ReceiptLine {
   item: TokenClass | UnitItem;
   count: number;
-  /** US$ per 1M tokens, US$ per unit, or (a ratio price) quota per token before the group ratio. */
+  /**
+   * US$ per 1M tokens, US$ per unit, or (a ratio price) quota per token, or per image (one-api's model ratio ×
+   * size factor × 1000), before the group ratio.
+   */
   unit_price: number;
-  unit: 'usd_per_mtok' | 'usd_per_unit' | 'quota_per_token' | 'usd_per_1000';
+  unit: 'usd_per_mtok' | 'usd_per_unit' | 'quota_per_token' | 'quota_per_unit' | 'usd_per_1000';
   quota: number;
 }
 

@@ -1,8 +1,8 @@
 import { listPrice, type ListPrice } from '@modelgate/wire';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, isAppError } from '../../lib/errors.js';
 import { defaultModelRatios } from '../../relay/billing/default-ratios.js';
-import { completionRatio, modelRatio } from '../../relay/billing/ratios.js';
+import { completionRatio, modelRatio, withoutInternetSuffix } from '../../relay/billing/ratios.js';
 import { optionDefinitions } from '../option/option.definitions.js';
 import { cataloguePrice } from './catalogue.js';
 import type { RatioPrice, ResolvedPrice } from './price.js';
@@ -19,6 +19,11 @@ export const priceMissing = (model: string) =>
     403,
   );
 
+export const isPriceMissing = (error: unknown) => isAppError(error) && error.code === 'model_price_missing';
+
+/** The reference of a price from one-api's built-in ratio table. */
+export const builtInRatioReference = 'one-api built-in ratio table';
+
 /**
  * Whether the admin stored a ratio option. ModelGate never writes an option's default to the database, so
  * an option differs from its default text exactly when a row holds it: a one-api database's ratios (its
@@ -28,35 +33,43 @@ export const priceMissing = (model: string) =>
 const isStored = (context: AppContext, key: 'ModelRatio' | 'CompletionRatio') =>
   context.options.string(key) !== optionDefinitions[key].defaultValue;
 
-/** one-api bills `qwen-…-internet` and `command-…-internet` as the model without the suffix. */
-const ratioName = (model: string) =>
-  (model.startsWith('qwen-') || model.startsWith('command-')) && model.endsWith('-internet')
-    ? model.slice(0, -'-internet'.length)
-    : model;
-
 const hasKey = (map: Record<string, unknown>, model: string, channelType: number) =>
   Object.hasOwn(map, `${model}(${channelType})`) || Object.hasOwn(map, model);
 
-/**
- * The ratios the admin stored, when they name the model: its price is then one-api's, charged as before.
- * A completion ratio stored for a model whose model ratio is built in counts too (one-api's console edit
- * of that ratio alone).
- */
-function storedRatio(context: AppContext, model: string, channelType: number): RatioPrice | null {
-  const name = ratioName(model);
-  const named =
-    (isStored(context, 'ModelRatio') &&
-      hasKey(context.options.json<Record<string, number>>('ModelRatio'), name, channelType)) ||
-    (isStored(context, 'CompletionRatio') &&
-      hasKey(context.options.json<Record<string, number>>('CompletionRatio'), model, channelType) &&
-      hasKey(defaultModelRatios, name, channelType));
-  if (!named) return null;
+/** The model's ratios (stored, else built in), or null when no ratio table names it. */
+function ratioPrice(context: AppContext, model: string, channelType: number): RatioPrice | null {
+  const ratio = modelRatio(context, model, channelType);
+  if (ratio === undefined) return null;
   return {
-    model_ratio: modelRatio(context, model, channelType),
+    model_ratio: ratio,
     completion_ratio: completionRatio(context, model, channelType),
     web_searches_per_1000: context.options.number('WebSearchPrice'),
   };
 }
+
+/**
+ * Whether the ratios the admin stored name the model: its price is then one-api's, charged as before. A
+ * completion ratio stored for a model whose model ratio is built in counts too (one-api's console edit of
+ * that ratio alone).
+ */
+function storedRatioNames(context: AppContext, model: string, channelType: number): boolean {
+  const name = withoutInternetSuffix(model);
+  return (
+    (isStored(context, 'ModelRatio') &&
+      hasKey(context.options.json<Record<string, number>>('ModelRatio'), name, channelType)) ||
+    (isStored(context, 'CompletionRatio') &&
+      hasKey(context.options.json<Record<string, number>>('CompletionRatio'), model, channelType) &&
+      hasKey(defaultModelRatios, name, channelType))
+  );
+}
+
+const ratioResolved = (model: string, ratio: RatioPrice, reference: string): ResolvedPrice => ({
+  model,
+  source: 'ratio',
+  price: { kind: 'ratio', ratio },
+  groupPrice: false,
+  reference,
+});
 
 /** The admin's price for models no price covers, when set (DefaultModelPrice: a flat list price). */
 function defaultPrice(context: AppContext): ListPrice | null {
@@ -67,8 +80,9 @@ function defaultPrice(context: AppContext): ListPrice | null {
 /**
  * The price of a call of `model` on a channel of `channelType` for a user of `group`, in this order: the
  * admin's price (the group's own, then every group's; `model(type)` before `model`), one-api's ratios the
- * admin stored, the built-in catalogue at time `at`, the admin's default for unknown models; otherwise the
- * call is refused (decision 0026).
+ * admin stored, the built-in catalogue at time `at`, one-api's built-in ratio table for the models it
+ * names, the admin's default for unknown models; otherwise the call is refused (decision 0026). Never
+ * one-api's 30 for a model nothing names.
  */
 export function resolvePrice(
   context: AppContext,
@@ -87,9 +101,8 @@ export function resolvePrice(
       groupPrice: admin.group !== '',
       reference: admin.note,
     };
-  const ratio = storedRatio(context, model, channelType);
-  if (ratio)
-    return { model, source: 'ratio', price: { kind: 'ratio', ratio }, groupPrice: false, reference: 'ModelRatio' };
+  const stored = storedRatioNames(context, model, channelType) ? ratioPrice(context, model, channelType) : null;
+  if (stored) return ratioResolved(model, stored, 'ModelRatio');
   const listed = cataloguePrice(model, channelType, at);
   if (listed)
     return {
@@ -99,6 +112,11 @@ export function resolvePrice(
       groupPrice: false,
       reference: listed.reference,
     };
+  // Models the catalogue lacks (Qwen, ERNIE, Hunyuan, Spark, Doubao…) keep the price one-api's table gave them.
+  const builtIn = hasKey(defaultModelRatios, withoutInternetSuffix(model), channelType)
+    ? ratioPrice(context, model, channelType)
+    : null;
+  if (builtIn) return ratioResolved(model, builtIn, builtInRatioReference);
   const fallback = defaultPrice(context);
   if (fallback)
     return {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { priceBook } from '../../domain/pricing/price-book.js';
 import { newRequestId } from '../../lib/request-id.js';
 import { relayRuntime } from '../../relay/runtime.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
@@ -31,6 +32,8 @@ export async function registerRelay(
 ): Promise<RelayFastPath> {
   const runtime = relayRuntime(context);
   await runtime.router.reload();
+  // Every call is priced (decision 0026): the admins' prices are read before the first one, on any node.
+  await priceBook(context).load();
   const entry = new RelayEntry(context, clientAddress);
   const routes = [
     ...relayRoutes(context, runtime),

@@ -11,6 +11,9 @@ describe.each(await availableEngines())('relay endpoints on $label', (engine) =>
   let channelId: number;
   beforeAll(async () => {
     server = await startTestServer({ engine });
+    // one-api's endpoints billed as one-api did (§5.3a, transcripts by their tokens): the ratios stored as a
+    // one-api database holds them; dall-e-3 and tts-1 keep one-api's built-in ones (decision 0026).
+    await setOption(server, 'ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'whisper-1': 15 }));
     upstream = await MockOpenAIUpstream.start();
     const channel = await createChannel(server, {
       base_url: upstream.url,

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
-import { createToken, createUser } from '../../../test/relay-fixtures.js';
+import { createToken, createUser, priceUnknownModels } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { insertReturningId } from '../../db/insert-id.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -16,6 +16,8 @@ describe.runIf(withRedis.length > 0).each(withRedis)('two nodes sharing $label',
   beforeAll(async () => {
     first = await startTestServer({ engine });
     second = await startTestServer({ engine, shareDatabaseWith: first });
+    await priceUnknownModels(first);
+    await priceUnknownModels(second);
     upstream = await MockOpenAIUpstream.start();
   });
   afterAll(async () => {

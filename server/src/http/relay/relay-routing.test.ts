@@ -2,7 +2,14 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
-import { createChannel, createToken, createUser, setOption, settled } from '../../../test/relay-fixtures.js';
+import {
+  createChannel,
+  createToken,
+  createUser,
+  priceUnknownModels,
+  setOption,
+  settled,
+} from '../../../test/relay-fixtures.js';
 import { readNumberColumn } from '../../../test/row-reads.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 
@@ -23,6 +30,7 @@ describe.each(await availableEngines())('routing, retries and channel health on 
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
+    await priceUnknownModels(server);
     const userId = await createUser(server, { username: 'router', quota: 100_000_000 });
     client = new OpenAI({
       apiKey: `sk-${(await createToken(server, userId)).key}`,

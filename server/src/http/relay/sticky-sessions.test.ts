@@ -7,7 +7,14 @@ import { availableEngines } from '../../../test/engines.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
 import { anthropicMockKey } from '../../../test/mock-upstreams/anthropic.js';
 import { fixture, fixtureJson, startMockUpstream, type MockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
-import { createChannel, createToken, createUser, setOption, settled } from '../../../test/relay-fixtures.js';
+import {
+  createChannel,
+  createToken,
+  createUser,
+  priceUnknownModels,
+  setOption,
+  settled,
+} from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { relayRuntime } from '../../relay/runtime.js';
 
@@ -72,6 +79,7 @@ describe.each(await availableEngines())('sticky sessions on $label', (engine) =>
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
+    await priceUnknownModels(server);
     const userId = await createUser(server, { username: 'sticky', quota: 100_000_000 });
     key = (await createToken(server, userId)).key;
     client = openai(key);
@@ -304,6 +312,8 @@ describe.runIf(withRedis.length > 0).each(withRedis)('sticky sessions shared by 
   beforeAll(async () => {
     first = await startTestServer({ engine });
     second = await startTestServer({ engine, shareDatabaseWith: first });
+    await priceUnknownModels(first);
+    await priceUnknownModels(second);
   });
   afterAll(async () => {
     await second?.close();

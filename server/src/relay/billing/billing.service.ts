@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { TokenRow, UserRow } from '../../db/tables.js';
 import { logRow, quotaText, type LogEntry } from '../../domain/log/log.writer.js';
+import { settleReceipt, type Receipt } from '../../domain/pricing/price-call.js';
 import { escapeHtml } from '../../domain/mail/mailer.js';
 import { relayMetricsOf } from '../../metrics/index.js';
 import { LogType } from '../../domain/log/log.constants.js';
@@ -150,9 +151,10 @@ export async function refund(context: AppContext, reservation: Reservation): Pro
 }
 
 export interface Settlement {
-  quota: number;
+  /** What the call is charged, line by line: its quota is the charge, and it goes to the log with the hold. */
+  receipt: Receipt;
   channelId: number;
-  log: Omit<LogEntry, 'type' | 'user_id' | 'quota' | 'channel_id' | 'username' | 'token_name'>;
+  log: Omit<LogEntry, 'type' | 'user_id' | 'quota' | 'channel_id' | 'username' | 'token_name' | 'other'>;
 }
 
 /**
@@ -164,8 +166,12 @@ export interface Settlement {
  * new balance), /api reads wait for the write, and shutdown drains it.
  */
 export function settle(context: AppContext, reservation: Reservation, settlement: Settlement): void {
+  const { receipt } = settlement;
+  const quota = receipt.quota;
+  // What the attempt held, in the database or on this node, before release() lets go of it.
+  const reserved = reservation.amount + reservation.held;
   const closed = release(context, reservation);
-  const delta = settlement.quota - (closed?.amount ?? 0);
+  const delta = quota - (closed?.amount ?? 0);
   const change: QuotaChange = {
     userId: reservation.user.id,
     tokenId: reservation.token.id,
@@ -173,8 +179,8 @@ export function settle(context: AppContext, reservation: Reservation, settlement
     limited: reservation.limited,
     channelId: settlement.channelId,
     balanceDelta: delta,
-    usedQuota: settlement.quota,
-    tokenUsedDelta: reservation.limited ? delta : settlement.quota,
+    usedQuota: quota,
+    tokenUsedDelta: reservation.limited ? delta : quota,
     requestCount: 1,
     reservation: closed,
   };
@@ -184,7 +190,7 @@ export function settle(context: AppContext, reservation: Reservation, settlement
     settlement.channelId,
     fields.prompt_tokens ?? 0,
     fields.completion_tokens ?? 0,
-    settlement.quota,
+    quota,
   );
   // Every column named (no spread): a spread plus six more keys made a slow dictionary object per call.
   const log = logRow(context, {
@@ -192,7 +198,7 @@ export function settle(context: AppContext, reservation: Reservation, settlement
     user_id: reservation.user.id,
     username: reservation.user.username,
     token_name: reservation.token.name,
-    quota: settlement.quota,
+    quota,
     channel_id: settlement.channelId,
     content: fields.content,
     model_name: fields.model_name,
@@ -203,6 +209,8 @@ export function settle(context: AppContext, reservation: Reservation, settlement
     is_stream: fields.is_stream,
     system_prompt_reset: fields.system_prompt_reset,
     created_at: fields.created_at,
+    // The receipt in new-api's `other` column, in the same insert: no statement more per call.
+    other: JSON.stringify({ receipt: settleReceipt(receipt, reserved) }),
   });
   const { batcher, settlements } = relayRuntime(context);
   if (batcher) batcher.add(change);

@@ -23,9 +23,14 @@ export function imageRequestProblem(model: string, prompt: string, size: string,
   return null;
 }
 
+/** one-api's price factor of one image: by size, and for dall-e-3 by quality. */
+export function imageFactor(model: string, size: string, quality: string): number {
+  const factor = sizeFactors[model]?.[size] ?? 1;
+  if (model === 'dall-e-3' && quality === 'hd') return factor * (size === '1024x1024' ? 2 : 1.5);
+  return factor;
+}
+
 /** Price of one request: floor(ratio × group ratio × size/quality factor × 1000) × n. */
 export function imagePrice(model: string, size: string, quality: string, count: number, ratio: number): number {
-  let factor = sizeFactors[model]?.[size] ?? 1;
-  if (model === 'dall-e-3' && quality === 'hd') factor *= size === '1024x1024' ? 2 : 1.5;
-  return Math.floor(ratio * factor * 1000) * count;
+  return Math.floor(ratio * imageFactor(model, size, quality) * 1000) * count;
 }

@@ -5,6 +5,8 @@ import { ledgerProblems, readLedger } from '../../../test/ledger.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
 import { createChannel, createToken, createUser, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
+import type { ResolvedPrice } from '../../domain/pricing/price.js';
+import { priceCall } from '../../domain/pricing/price-call.js';
 import { nowSeconds } from '../../lib/time.js';
 import { relayRuntime } from '../runtime.js';
 import { refund, reserve, settle } from './billing.service.js';
@@ -164,8 +166,17 @@ describe.each(await availableEngines())('the ledger policy on $label', (engine) 
       10_000, 5000, 0, 2,
     ]);
     // The "dead" node was only slow: its settlement comes after all, and is charged once, in full.
+    // 2 tokens at a ratio of 225: 450.
+    const ratio = { model_ratio: 225, completion_ratio: 1, web_searches_per_1000: 0 };
+    const resolved: ResolvedPrice = {
+      model: 'gpt-3.5-turbo',
+      source: 'ratio',
+      price: { kind: 'ratio', ratio },
+      groupPrice: false,
+      reference: 'ModelRatio',
+    };
     settle(context, late, {
-      quota: 450,
+      receipt: priceCall({ input: 1, output: 1 }, resolved, 1, 500_000).receipt,
       channelId: 0,
       log: {
         content: 'late',

@@ -3,14 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { OptionStore } from '../../domain/option/option.store.js';
 import { imagePrice, imageRequestProblem } from './image-price.js';
-import {
-  completionRatio,
-  familyCompletionRatio,
-  groupRatio,
-  modelRatio,
-  ratioText,
-  unknownModelRatio,
-} from './ratios.js';
+import { completionRatio, familyCompletionRatio, groupRatio, modelRatio, ratioText } from './ratios.js';
 import { textQuota, webSearchQuota } from '../pipeline/usage.js';
 
 function contextWith(options: Record<string, string> = {}): AppContext {
@@ -20,7 +13,7 @@ function contextWith(options: Record<string, string> = {}): AppContext {
 }
 
 describe('ratios', () => {
-  test('model ratio: model(type) before model, configured before built-in, 30 when unknown', () => {
+  test('model ratio: model(type) before model, configured before built-in, none when unknown (never one-api’s 30)', () => {
     const context = contextWith({ ModelRatio: JSON.stringify({ 'gpt-4o-mini(3)': 0.1, 'my-model': 2 }) });
     expect(modelRatio(context, 'gpt-4o-mini', 1)).toBe(0.075);
     expect(modelRatio(context, 'gpt-4o-mini', 3)).toBe(0.1);
@@ -28,7 +21,7 @@ describe('ratios', () => {
     expect(modelRatio(context, 'gpt-4', 1)).toBe(15);
     expect(modelRatio(context, 'llama3-8b-8192', 33)).toBe(0.15);
     expect(modelRatio(context, 'qwen-turbo-internet', 17)).toBe(1.4286);
-    expect(modelRatio(context, 'nobody-knows', 1)).toBe(unknownModelRatio);
+    expect(modelRatio(context, 'nobody-knows', 1)).toBeUndefined();
   });
 
   test('completion ratio: explicit entries, then one-api’s family rules', () => {

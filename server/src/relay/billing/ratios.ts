@@ -1,9 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { defaultCompletionRatios, defaultGroupRatios, defaultModelRatios } from './default-ratios.js';
 
-/** Price of a model no table knows (one-api logs it and charges 30). */
-export const unknownModelRatio = 30;
-
 const finite = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
@@ -18,19 +15,19 @@ function lookup(
   return finite(configured[typed]) ?? finite(defaults[typed]) ?? finite(configured[model]) ?? finite(defaults[model]);
 }
 
-const withoutInternetSuffix = (model: string) =>
+/** one-api bills `qwen-…-internet` and `command-…-internet` as the model without the suffix. */
+export const withoutInternetSuffix = (model: string) =>
   (model.startsWith('qwen-') || model.startsWith('command-')) && model.endsWith('-internet')
     ? model.slice(0, -'-internet'.length)
     : model;
 
-/** one-api's model ratio: `model(type)` then `model`, configured option before built-in default; else 30. */
-export function modelRatio(context: AppContext, model: string, channelType: number): number {
-  const name = withoutInternetSuffix(model);
+/**
+ * one-api's model ratio: `model(type)` then `model`, configured option before built-in default. Undefined
+ * when neither names the model: one-api then charged 30, which ModelGate never does (decision 0026).
+ */
+export function modelRatio(context: AppContext, model: string, channelType: number): number | undefined {
   const configured = context.options.json<Record<string, number>>('ModelRatio');
-  const ratio = lookup(configured, defaultModelRatios, name, channelType);
-  if (ratio !== undefined) return ratio;
-  context.logger.warn({ model }, 'no model ratio: charging the unknown-model price');
-  return unknownModelRatio;
+  return lookup(configured, defaultModelRatios, withoutInternetSuffix(model), channelType);
 }
 
 /** The completion ratio: the tables first, then one-api's family rules (server-behaviour §5.1). */

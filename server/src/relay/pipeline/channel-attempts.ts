@@ -1,4 +1,6 @@
 import { autoDisableChannel } from '../../domain/channel/channel-status.service.js';
+import type { ResolvedPrice } from '../../domain/pricing/price.js';
+import { isPriceMissing, resolvePrice } from '../../domain/pricing/resolve-price.js';
 import { recordRelayOutcome } from '../../domain/relay-stats/relay-stats.service.js';
 import { failureStatus, relayMetricsOf } from '../../metrics/index.js';
 import { shouldDisableChannel } from '../health/should-disable.js';
@@ -6,7 +8,7 @@ import { relayErrors } from '../relay-errors.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { UpstreamError, isUpstreamError, redactUpstreamError } from '../upstream-error.js';
 import { isForced, pickChannel } from './channel-picker.js';
-import type { RelayJob } from './relay-job.js';
+import { upstreamModelOf, type RelayJob } from './relay-job.js';
 
 function disableInBackground(job: RelayJob, channel: RoutedChannel, reason: string): void {
   // Out of this node's routes now; the write and every node's rebuild follow.
@@ -55,14 +57,15 @@ function recordSession(job: RelayJob, channelId: number): void {
 }
 
 /**
- * Runs `attempt` on a channel, and on a retryable failure on other channels, up to RetryTimes more: the
- * highest priority tier first (the conversation's channel when the job names one and that tier has it),
- * lower tiers when it is used up, never a failed channel twice, never again after a client error or when the
- * client chose the channel. A final 429 says the group is saturated.
+ * Runs `attempt` on a channel at its price, and on a retryable failure on other channels, up to RetryTimes
+ * more: the highest priority tier first (the conversation's channel when the job names one and that tier has
+ * it), lower tiers when it is used up, never a failed channel twice, never again after a client error or when
+ * the client chose the channel. A channel on which nothing prices the model is passed over without an
+ * attempt; when no channel could price it, the refusal answers. A final 429 says the group is saturated.
  */
 export async function attemptOnChannels(
   job: RelayJob,
-  attempt: (channel: RoutedChannel) => Promise<void>,
+  attempt: (channel: RoutedChannel, price: ResolvedPrice) => Promise<void>,
 ): Promise<void> {
   const forced = isForced(job);
   const retries = forced ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
@@ -75,10 +78,24 @@ export async function attemptOnChannels(
   const meter = relayMetricsOf(job.context);
   const tried = new Set<number>();
   let lastError: UpstreamError | undefined;
-  for (let index = 0; index <= retries; index++) {
+  let refusal: unknown;
+  for (let index = 0; index <= retries;) {
     const channel = pickChannel(job, tried);
     if (!channel) break;
     tried.add(channel.row.id);
+    // The price depends on the channel's type (and model mapping): another channel may have one.
+    let price: ResolvedPrice;
+    try {
+      price = resolvePrice(job.context, upstreamModelOf(job, channel), channel.row.type, group);
+    } catch (error) {
+      if (!isPriceMissing(error)) throw error;
+      refusal ??= error;
+      // A forced channel is picked again and again: it alone was to be tried.
+      if (forced) break;
+      continue;
+    }
+    const first = index === 0;
+    index++;
     const startedMs = Date.now();
     // One outcome per attempt for the service status page (a client that went away says nothing about the
     // channel) and /metrics (which counts it apart, as cancelled).
@@ -94,10 +111,10 @@ export async function attemptOnChannels(
       recordRelayOutcome(job.context, { model: job.model, channelId: channel.row.id, success, elapsedMs });
     };
     try {
-      await attempt(channel);
+      await attempt(channel, price);
       outcome(true);
       // As in one-api, only a first attempt's success counts for the metric.
-      if (metric && index === 0) metric.recordSuccess(channel.row.id);
+      if (metric && first) metric.recordSuccess(channel.row.id);
       recordSession(job, channel.row.id);
       return;
     } catch (thrown) {
@@ -114,7 +131,7 @@ export async function attemptOnChannels(
       if (!error.retryable || job.cancel.cancelled) break;
     }
   }
-  if (!lastError) throw relayErrors.noChannel(group, job.model);
+  if (!lastError) throw refusal ?? relayErrors.noChannel(group, job.model);
   if (lastError.status === 429) throw relayErrors.upstreamSaturated();
   throw lastError;
 }

@@ -1,12 +1,15 @@
+import type { ResolvedPrice } from '../../domain/pricing/price.js';
+import type { RelayResult } from '../adaptor.js';
 import { refund, reserve, settle } from '../billing/billing.service.js';
-import { imagePrice } from '../billing/image-price.js';
-import { groupRatio, modelRatio, ratioText } from '../billing/ratios.js';
+import { mediaCharge, mediaHold, type MediaRates, type MediaRequest } from '../billing/media-price.js';
+import { priceNote } from '../billing/price-note.js';
+import { groupRatio } from '../billing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { countText } from '../tokenizer/count-tokens.js';
 import { attemptOnChannels } from './channel-attempts.js';
 import { adaptorFor } from './channel-picker.js';
 import { prepareBody, remapMultipart } from './prepare-body.js';
-import { elapsedMs, relayCallOf, type RelayJob } from './relay-job.js';
+import { elapsedMs, relayCallOf, upstreamModelOf, type RelayJob } from './relay-job.js';
 import { adaptorTools, sendToUpstream } from './send.js';
 
 /** A field of the request, JSON or multipart. */
@@ -15,14 +18,30 @@ function field(job: RelayJob, name: string): string {
   return value === undefined || value === null ? '' : String(value);
 }
 
-/** The fixed price of a request, before the call (images by size and count, speech by input length). */
-function fixedPrice(job: RelayJob, model: string, ratio: number): number {
-  if (job.mode === 'images') {
-    const count = Number(field(job, 'n') || 1);
-    return imagePrice(model, field(job, 'size') || '1024x1024', field(job, 'quality'), count, ratio);
-  }
-  if (job.mode === 'audio-speech') return Math.floor(Buffer.byteLength(field(job, 'input')) * ratio);
-  return Math.floor(job.context.options.number('PreConsumedQuota') * ratio);
+/** The request as its price needs it, read before the call; its text's tokens only for a list price. */
+function mediaRequest(job: RelayJob, model: string, price: ResolvedPrice): MediaRequest {
+  const kind = job.mode === 'images' ? 'images' : job.mode === 'audio-speech' ? 'speech' : 'transcript';
+  const text = kind === 'images' ? field(job, 'prompt') : kind === 'speech' ? field(job, 'input') : '';
+  const approximate = job.context.options.bool('ApproximateTokenEnabled');
+  return {
+    kind,
+    model,
+    images: kind === 'images' ? Number(field(job, 'n') || 1) : 0,
+    size: field(job, 'size') || '1024x1024',
+    quality: field(job, 'quality'),
+    inputTokens: price.price.kind === 'list' ? countText(text, model, approximate) : 0,
+    inputBytes: Buffer.byteLength(text),
+    preConsumedTokens: job.context.options.number('PreConsumedQuota'),
+  };
+}
+
+/** The log's token counts: the vendor's when it reported tokens, else the text counted here (one-api's). */
+function loggedTokens(request: MediaRequest, result: RelayResult, transcriptTokens: number) {
+  const { usage } = result;
+  if (usage && usage.prompt_tokens + usage.completion_tokens > 0)
+    return { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
+  const prompt = request.kind === 'transcript' ? transcriptTokens : request.kind === 'speech' ? request.inputBytes : 0;
+  return { prompt_tokens: prompt, completion_tokens: 0 };
 }
 
 /**
@@ -31,24 +50,27 @@ function fixedPrice(job: RelayJob, model: string, ratio: number): number {
  * errors here (one-api passed image failures through as successes) and are retried like text.
  */
 export async function relayMedia(job: RelayJob): Promise<void> {
-  await attemptOnChannels(job, (channel) => attemptMedia(job, channel));
+  await attemptOnChannels(job, (channel, price) => attemptMedia(job, channel, price));
 }
 
-async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void> {
+async function attemptMedia(job: RelayJob, channel: RoutedChannel, price: ResolvedPrice): Promise<void> {
   const { context } = job;
   const adaptor = adaptorFor(channel, job);
-  const upstreamModel = channel.mapping[job.model] ?? job.model;
+  const upstreamModel = upstreamModelOf(job, channel);
   let { body } = prepareBody(job.body, job.mode, false, channel, upstreamModel);
   if (job.body.kind === 'binary' && job.body.fields.model && job.body.fields.model !== upstreamModel) {
     body = { kind: 'binary', ...(await remapMultipart(job.body.form, upstreamModel)) };
   }
   const call = relayCallOf(job, channel, upstreamModel, body, false);
-  const ratioOfModel = modelRatio(context, upstreamModel, channel.row.type);
-  const ratioOfGroup = groupRatio(context, job.principal.user.group);
-  const ratio = ratioOfModel * ratioOfGroup;
-  const price = fixedPrice(job, upstreamModel, ratio);
+  const request = mediaRequest(job, upstreamModel, price);
+  const rates: MediaRates = {
+    resolved: price,
+    groupRatio: groupRatio(context, job.principal.user.group),
+    quotaPerUnit: context.options.number('QuotaPerUnit'),
+  };
   const tools = adaptorTools(job.runtime.client, job.cancel);
-  const reservation = await reserve(context, job.principal.user, job.principal.token, price, job.requestId);
+  const hold = mediaHold(request, rates);
+  const reservation = await reserve(context, job.principal.user, job.principal.token, hold, job.requestId);
   let result;
   try {
     const response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
@@ -57,25 +79,19 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel): Promise<void
     await refund(context, reservation);
     throw error;
   }
-  const transcript = job.mode === 'audio-transcription' || job.mode === 'audio-translation';
-  const transcriptTokens = transcript
-    ? countText(result.text ?? '', upstreamModel, context.options.bool('ApproximateTokenEnabled'))
-    : 0;
-  // Transcripts are priced by the tokens of the text with the model's ratio (one-api ignored the ratio).
-  const quota = transcript ? (transcriptTokens === 0 ? 0 : Math.max(1, Math.ceil(transcriptTokens * ratio))) : price;
+  const transcriptTokens =
+    request.kind === 'transcript'
+      ? countText(result.text ?? '', upstreamModel, context.options.bool('ApproximateTokenEnabled'))
+      : 0;
+  const receipt = mediaCharge(request, rates, { usage: result.usage, transcriptTokens });
   job.reply.status(result.status).headers(result.headers).send(result.body);
   settle(context, reservation, {
-    quota,
+    receipt,
     channelId: channel.row.id,
     log: {
-      content: ratioText(ratioOfModel, ratioOfGroup),
+      content: priceNote(price, receipt, false),
       model_name: upstreamModel,
-      prompt_tokens: transcript
-        ? transcriptTokens
-        : job.mode === 'audio-speech'
-          ? Buffer.byteLength(field(job, 'input'))
-          : 0,
-      completion_tokens: 0,
+      ...loggedTokens(request, result, transcriptTokens),
       request_id: job.requestId,
       elapsed_time: elapsedMs(job),
       is_stream: 0,

@@ -102,3 +102,6 @@ export const relayCallOf = (
   channel: channel.settings,
   clientHeaders: job.clientHeaders,
 });
+
+/** The model the channel is asked for: the job's, through the channel's model mapping. */
+export const upstreamModelOf = (job: RelayJob, channel: RoutedChannel) => channel.mapping[job.model] ?? job.model;

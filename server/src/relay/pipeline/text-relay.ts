@@ -1,18 +1,22 @@
+import type { CallUsage, ResolvedPrice } from '../../domain/pricing/price.js';
+import { priceCall } from '../../domain/pricing/price-call.js';
 import type { Adaptor, RelayCall, Usage } from '../adaptor.js';
 import { refund, reserve, settle, type Reservation } from '../billing/billing.service.js';
-import { completionRatio, groupRatio, modelRatio, ratioText } from '../billing/ratios.js';
+import { callUsageOf } from '../billing/call-usage.js';
+import { priceNote } from '../billing/price-note.js';
+import { groupRatio } from '../billing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { channelSecrets, redactSecrets } from '../upstream-error.js';
 import { countInput, countMessages, countText } from '../tokenizer/count-tokens.js';
 import { attemptOnChannels } from './channel-attempts.js';
 import { adaptorFor } from './channel-picker.js';
 import { prepareBody } from './prepare-body.js';
-import { elapsedMs, relayCallOf, type RelayJob } from './relay-job.js';
+import { elapsedMs, relayCallOf, upstreamModelOf, type RelayJob } from './relay-job.js';
 import { adaptorTools, sendToUpstream, type PipelineTools } from './send.js';
 import { forwardStream } from './stream-forward.js';
 import { SseWriter } from './stream-writer.js';
 import type { OpenResponse } from './upstream-client.js';
-import { completeUsage, textQuota, webSearchQuota } from './usage.js';
+import { completeUsage } from './usage.js';
 
 /** Prompt tokens counted locally: approximately for the estimate, exactly when the upstream reports none. */
 function countPrompt(job: RelayJob, model: string, approximate: boolean): number {
@@ -30,9 +34,9 @@ const once = (compute: () => number) => {
 
 interface Pricing {
   upstreamModel: string;
-  modelRatio: number;
+  /** The attempt's price (resolved for its channel), for the hold and the charge alike. */
+  price: ResolvedPrice;
   groupRatio: number;
-  completionRatio: number;
   /** The prompt's size for the reservation: one-api's bytes × 0.38, so no tokenizer table is needed up front. */
   estimatedPromptTokens: number;
   /** The local prompt count, for billing only when the upstream gives no usage (counted at most once). */
@@ -41,7 +45,7 @@ interface Pricing {
 
 /** Chat, completions, embeddings and moderations: estimate, reserve, send, relay, settle (§4.5). */
 export async function relayText(job: RelayJob): Promise<void> {
-  await attemptOnChannels(job, (channel) => attemptText(job, channel));
+  await attemptOnChannels(job, (channel, price) => attemptText(job, channel, price));
 }
 
 /**
@@ -49,10 +53,10 @@ export async function relayText(job: RelayJob): Promise<void> {
  * was generated is charged (also when a stream broke off or the client left) or, when the attempt failed
  * before anything was answered, the hold is refunded and the failure goes to the retry loop.
  */
-async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void> {
+async function attemptText(job: RelayJob, channel: RoutedChannel, price: ResolvedPrice): Promise<void> {
   const { context } = job;
   const adaptor = adaptorFor(channel, job);
-  const upstreamModel = channel.mapping[job.model] ?? job.model;
+  const upstreamModel = upstreamModelOf(job, channel);
   const { body, systemPromptReset } = prepareBody(
     job.body,
     job.mode,
@@ -64,9 +68,8 @@ async function attemptText(job: RelayJob, channel: RoutedChannel): Promise<void>
   const call = relayCallOf(job, channel, upstreamModel, body, job.stream);
   const pricing: Pricing = {
     upstreamModel,
-    modelRatio: modelRatio(context, upstreamModel, channel.row.type),
+    price,
     groupRatio: groupRatio(context, job.principal.user.group),
-    completionRatio: completionRatio(context, upstreamModel, channel.row.type),
     estimatedPromptTokens: countPrompt(job, upstreamModel, true),
     promptTokens: once(() => countPrompt(job, upstreamModel, context.options.bool('ApproximateTokenEnabled'))),
   };
@@ -188,43 +191,36 @@ function outputLimit(job: RelayJob): number | undefined {
 }
 
 /**
- * What a call is held for before it runs (decision 0014), plus the web searches it allows:
+ * What a call is held for before it runs (decision 0014): its estimated usage priced as the call will be
+ * (priceCall, the same price), with the web searches it allows:
  * - embeddings and moderations: their input;
- * - a client's output limit: the prompt and that much output at the completion price, the call's ceiling
- *   (OpenRouter's rule too), so such a call cannot end in debt;
- * - else the model's typical output on this node (typical-output.ts) at the completion price;
- * - else, before four completions of the model were seen, one-api's estimate: PreConsumedQuota tokens
- *   and the prompt at the input price.
+ * - a client's output limit: the prompt and that much output, the call's ceiling (OpenRouter's rule too), so
+ *   such a call cannot end in debt;
+ * - else the model's typical output on this node (typical-output.ts);
+ * - else, before four completions of the model were seen, one-api's estimate: PreConsumedQuota tokens at
+ *   the input price, with the prompt.
  * A call without a limit that outruns its hold may take the balance below zero: that debt is kept.
  */
 function reservationEstimate(job: RelayJob, pricing: Pricing): number {
   const prompt = pricing.estimatedPromptTokens;
   const textOnly = job.mode === 'embeddings' || job.mode === 'moderations';
   const output = textOnly ? 0 : (outputLimit(job) ?? job.runtime.typicalOutput.of(pricing.upstreamModel));
-  const tokens =
+  const { options } = job.context;
+  const estimated: CallUsage =
     output === undefined
-      ? prompt + job.context.options.number('PreConsumedQuota')
-      : prompt + output * pricing.completionRatio;
-  const searches = job.maxWebSearches ? searchesQuota(job, job.maxWebSearches, pricing.groupRatio) : 0;
-  return Math.ceil(tokens * pricing.modelRatio * pricing.groupRatio) + searches;
+      ? { input: prompt + Math.ceil(options.number('PreConsumedQuota')), output: 0 }
+      : { input: prompt, output: Math.ceil(output) };
+  if (job.maxWebSearches) estimated.web_searches = job.maxWebSearches;
+  return priceCall(estimated, pricing.price, pricing.groupRatio, options.number('QuotaPerUnit')).quota;
 }
 
-/** Web searches in quota at the WebSearchPrice option: the reservation's and the charge's price. */
-const searchesQuota = (job: RelayJob, searches: number, groupRatio: number) =>
-  webSearchQuota(
-    searches,
-    job.context.options.number('WebSearchPrice'),
-    job.context.options.number('QuotaPerUnit'),
-    groupRatio,
-  );
-
 /**
- * The consume log's text: the ratios, then what else the call did: the upstream's own web searches, the
+ * The consume log's text: the price, then what else the call did: the upstream's own web searches, the
  * prompt cache the vendor reported (read, written), and for a call naming its conversation whether it stayed
  * on the conversation's channel (decision 0023).
  */
-function logContent(job: RelayJob, channel: RoutedChannel, ratios: string, usage: Usage): string {
-  const notes = [ratios];
+function logContent(job: RelayJob, channel: RoutedChannel, price: string, usage: Usage): string {
+  const notes = [price];
   const searches = usage.web_search_requests ?? 0;
   if (searches > 0) notes.push(`网络搜索 ${searches} 次`);
   const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
@@ -243,17 +239,15 @@ function charge(
   usage: Usage,
   systemPromptReset: boolean,
 ): void {
-  const ratio = pricing.modelRatio * pricing.groupRatio;
-  const searches = usage.web_search_requests ?? 0;
-  const searchQuota = searches > 0 ? searchesQuota(job, searches, pricing.groupRatio) : 0;
-  const ratios = ratioText(pricing.modelRatio, pricing.groupRatio, pricing.completionRatio);
+  const quotaPerUnit = job.context.options.number('QuotaPerUnit');
+  const { receipt } = priceCall(callUsageOf(usage), pricing.price, pricing.groupRatio, quotaPerUnit);
   if (job.mode === 'chat' || job.mode === 'completions')
     job.runtime.typicalOutput.record(pricing.upstreamModel, usage.completion_tokens);
   settle(job.context, reservation, {
-    quota: textQuota(usage, ratio, pricing.completionRatio) + searchQuota,
+    receipt,
     channelId: channel.row.id,
     log: {
-      content: logContent(job, channel, ratios, usage),
+      content: logContent(job, channel, priceNote(pricing.price, receipt, true), usage),
       model_name: pricing.upstreamModel,
       prompt_tokens: usage.prompt_tokens,
       completion_tokens: usage.completion_tokens,

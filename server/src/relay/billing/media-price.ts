@@ -1,0 +1,110 @@
+import type { CallUsage, ResolvedPrice } from '../../domain/pricing/price.js';
+import { priceCall, type Receipt, type ReceiptLine } from '../../domain/pricing/price-call.js';
+import type { Usage } from '../adaptor.js';
+import { callUsageOf } from './call-usage.js';
+import { imageFactor, imagePrice } from './image-price.js';
+
+/** An images, speech, transcription or translation request, as far as its price needs it. */
+export interface MediaRequest {
+  kind: 'images' | 'speech' | 'transcript';
+  model: string;
+  /** Images asked for (n), their size and quality. */
+  images: number;
+  size: string;
+  quality: string;
+  /** Tokens of the text sent (the image prompt, the text to speak), counted here. */
+  inputTokens: number;
+  /** Bytes of the text to speak: one-api's speech price counts them. */
+  inputBytes: number;
+  /** PreConsumedQuota: a transcript's hold, in tokens at the input price. */
+  preConsumedTokens: number;
+}
+
+/** The attempt's price and what multiplies it. */
+export interface MediaRates {
+  resolved: ResolvedPrice;
+  groupRatio: number;
+  quotaPerUnit: number;
+}
+
+/** What the answer gave: the vendor's usage if any, and the transcript's tokens counted here. */
+export interface MediaAnswer {
+  usage?: Usage;
+  transcriptTokens: number;
+}
+
+/** one-api's media prices of a ratio price, kept to the unit: the quota and the receipt's one line. */
+function ratioCharge(
+  request: MediaRequest,
+  modelRatio: number,
+  groupRatio: number,
+  transcriptTokens: number,
+): ReceiptLine {
+  const ratio = modelRatio * groupRatio;
+  if (request.kind === 'images') {
+    const { model, size, quality, images } = request;
+    return {
+      item: 'image',
+      count: images,
+      unit_price: modelRatio * imageFactor(model, size, quality) * 1000,
+      unit: 'quota_per_unit',
+      quota: imagePrice(model, size, quality, images, ratio),
+    };
+  }
+  if (request.kind === 'speech') {
+    const count = request.inputBytes;
+    return { item: 'input', count, unit_price: modelRatio, unit: 'quota_per_token', quota: Math.floor(count * ratio) };
+  }
+  // Transcripts are priced by the tokens of the text with the model's ratio (one-api ignored the ratio).
+  const count = transcriptTokens;
+  const quota = count === 0 ? 0 : Math.max(1, Math.ceil(count * ratio));
+  return { item: 'output', count, unit_price: modelRatio, unit: 'quota_per_token', quota };
+}
+
+/** What a media call is held for: its whole price when known before the call (ratio prices), else an estimate. */
+export function mediaHold(request: MediaRequest, rates: MediaRates): number {
+  const { resolved, groupRatio, quotaPerUnit } = rates;
+  if (resolved.price.kind === 'ratio') {
+    const ratio = resolved.price.ratio.model_ratio * groupRatio;
+    if (request.kind === 'transcript') return Math.floor(request.preConsumedTokens * ratio);
+    return ratioCharge(request, resolved.price.ratio.model_ratio, groupRatio, 0).quota;
+  }
+  const estimated: CallUsage =
+    request.kind === 'transcript'
+      ? { input: Math.ceil(request.preConsumedTokens), output: 0 }
+      : { input: request.inputTokens, output: 0 };
+  if (request.kind === 'images') estimated.images = request.images;
+  return priceCall(estimated, resolved, groupRatio, quotaPerUnit).quota;
+}
+
+const noUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+/**
+ * What a media call is charged. A ratio price: one-api's price as before (images by size, quality and count;
+ * speech by the bytes of its text; transcripts by the tokens of the text). A list price: the usage the vendor
+ * reports (tokens for gpt-image-1 and gpt-4o-transcribe, seconds for whisper-1), else the text sent or
+ * transcribed, counted here; per image, the images answered, else asked for.
+ */
+export function mediaCharge(request: MediaRequest, rates: MediaRates, answer: MediaAnswer): Receipt {
+  const { resolved, groupRatio, quotaPerUnit } = rates;
+  if (resolved.price.kind === 'ratio') {
+    const line = ratioCharge(request, resolved.price.ratio.model_ratio, groupRatio, answer.transcriptTokens);
+    return {
+      model: resolved.model,
+      source: resolved.source,
+      reference: resolved.reference,
+      group_ratio: groupRatio,
+      group_price: false,
+      tier: null,
+      prompt_tokens: line.item === 'input' ? line.count : 0,
+      quota_per_unit: quotaPerUnit,
+      lines: line.count > 0 ? [line] : [],
+      quota: line.quota,
+    };
+  }
+  const usage = callUsageOf(answer.usage ?? noUsage);
+  if (!answer.usage && request.kind === 'speech') usage.input = request.inputTokens;
+  if (!answer.usage && request.kind === 'transcript') usage.output = answer.transcriptTokens;
+  if (request.kind === 'images') usage.images ??= request.images;
+  return priceCall(usage, resolved, groupRatio, quotaPerUnit).receipt;
+}
