@@ -3,7 +3,7 @@ import pino from 'pino';
 import { describe, expect, test } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { completionRatio, modelRatio } from '../../relay/billing/ratios.js';
-import { textQuota, webSearchQuota } from '../../relay/pipeline/usage.js';
+import { textQuota, webSearchQuota } from '../../../test/one-api-formulas.js';
 import { OptionStore } from '../option/option.store.js';
 import type { CallUsage, ResolvedPrice } from './price.js';
 import { priceCall, settleReceipt } from './price-call.js';

@@ -10,7 +10,7 @@ import { waitFor } from '../../../test/wait-for.js';
 import { optionDefinitions } from '../../domain/option/option.definitions.js';
 import type { Receipt } from '../../domain/pricing/price-call.js';
 import { ChannelType } from '../channel-types.js';
-import { textQuota } from '../pipeline/usage.js';
+import { textQuota } from '../../../test/one-api-formulas.js';
 import { defaultModelRatios } from './default-ratios.js';
 import { completionRatio } from './ratios.js';
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { OptionStore } from '../../domain/option/option.store.js';
 import { imagePrice, imageRequestProblem } from './image-price.js';
 import { completionRatio, familyCompletionRatio, groupRatio, modelRatio, ratioText } from './ratios.js';
-import { textQuota, webSearchQuota } from '../pipeline/usage.js';
+import { textQuota, webSearchQuota } from '../../../test/one-api-formulas.js';
 
 function contextWith(options: Record<string, string> = {}): AppContext {
   const store = new OptionStore();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { priceCall } from '../../../domain/pricing/price-call.js';
 import { resolvePrice } from '../../../domain/pricing/resolve-price.js';
 import { ChannelType } from '../../../relay/channel-types.js';
-import { textQuota } from '../../../relay/pipeline/usage.js';
+import { textQuota } from '../../../../test/one-api-formulas.js';
 import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { createTestUser } from '../../../../test/test-users.js';
