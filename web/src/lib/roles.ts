@@ -6,3 +6,5 @@ export interface RoleHolder {
 }
 
 export const isAdmin = (user: RoleHolder | null | undefined): boolean => !!user && user.role >= Role.admin;
+
+export const isRoot = (user: RoleHolder | null | undefined): boolean => !!user && user.role >= Role.root;

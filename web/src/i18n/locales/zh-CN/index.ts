@@ -8,6 +8,7 @@ import home from './home';
 import log from './log';
 import login from './login';
 import oauth from './oauth';
+import price from './price';
 import redemption from './redemption';
 import register from './register';
 import reset from './reset';
@@ -30,6 +31,7 @@ export const namespaces = {
   log,
   login,
   oauth,
+  price,
   redemption,
   register,
   reset,

@@ -1,4 +1,6 @@
 import { Skeleton } from 'antd';
+import { lazy, Suspense } from 'react';
+import { loadNamespaces } from '../../../i18n';
 import { isValidJson } from '../../../lib/json';
 import { LogCleanup } from './log-cleanup';
 import type { OptionField } from './option-fields';
@@ -37,6 +39,12 @@ const RATIO: OptionField[] = [
   { key: 'WebSearchPrice', kind: 'number', min: 0, step: 0.01, hintKey: 'settingAdmin.hint.webSearchPrice' },
 ];
 
+/** The price settings, with their texts (and the channel types' names), loaded when the tab opens. */
+const PriceSetting = lazy(async () => {
+  const [page] = await Promise.all([import('../price/price-setting'), loadNamespaces(['price', 'channel'])]);
+  return page;
+});
+
 /** Ratio texts must be JSON; the error names the first one that is not. */
 function ratioError(values: Record<string, unknown>): string | null {
   for (const key of ['ModelRatio', 'GroupRatio', 'CompletionRatio']) {
@@ -46,7 +54,7 @@ function ratioError(values: Record<string, unknown>): string | null {
   return null;
 }
 
-/** Operation settings (admin): general, logging, monitoring, quota, ratios. */
+/** Operation settings (admin): general, logging, monitoring, quota, ratios, model prices. */
 export function OperationSetting() {
   const options = useOptions();
   if (!options) return <Skeleton active />;
@@ -68,6 +76,9 @@ export function OperationSetting() {
       </OptionSection>
       <OptionSection titleKey="settingAdmin.section.quota" fields={QUOTA} {...common} />
       <OptionSection titleKey="settingAdmin.section.ratio" fields={RATIO} validate={ratioError} {...common} />
+      <Suspense fallback={<Skeleton active />}>
+        <PriceSetting />
+      </Suspense>
     </>
   );
 }
