@@ -10,7 +10,10 @@ export const modelPricing = z.object({
   model: z.string(),
   /** Where the price comes from; `missing`: nothing prices the model, and a call of it is refused. */
   source: priceSource,
-  /** The channel type the price is for: that of the channel the relay tries first. */
+  /**
+   * The channel type the price is for: that of the first channel, in the relay's order, that prices the model
+   * (the relay passes over a channel that cannot); for an unpriced model, the first channel's.
+   */
   channel_type: z.number(),
   /** The group ratio applied to this model: the group's, or 1 when the admin priced the model for the group. */
   group_ratio: z.number(),
@@ -24,7 +27,7 @@ export const modelPricing = z.object({
   /** Quota charged per 1K and per 1M tokens of each class, group ratio applied (the base prices, no tier). */
   quota_per_1k: tokenQuotas,
   quota_per_1m: tokenQuotas,
-  /** Another channel of the group serving the model would charge a different price. */
+  /** Another channel of the group that prices the model charges otherwise (a call retried there, say). */
   varies: z.boolean(),
 });
 

@@ -116,14 +116,23 @@ describe.each(await availableEngines())('GET /api/pricing on $label', (engine) =
     }
   });
 
-  test('a second channel that prices the model otherwise marks it as varying', async () => {
-    await createChannel(server, {
-      base_url: upstream.url,
-      type: 14,
-      group: 'vip',
-      models: 'gpt-4o',
-      priority: -1,
+  test('a channel that cannot price the model is passed over, as the relay does; one that prices it otherwise is marked', async () => {
+    const root = await server.rootClient();
+    // Priced for OpenAI channels only; the Claude channel ranks first but cannot price it.
+    await root.put('/api/price/', { model: 'typed-model(1)', price: { input: 7, output: 21 } });
+    await createChannel(server, { base_url: upstream.url, type: 14, group: 'vip', models: 'typed-model', priority: 5 });
+    await createChannel(server, { base_url: upstream.url, group: 'vip', models: 'typed-model' });
+    const typed = byModel(await pricingOf(vip.client))['typed-model']!;
+    expect(typed).toMatchObject({
+      source: 'admin',
+      channel_type: 1,
+      price: { input: 10.5, output: 31.5 },
+      varies: false,
     });
+    expect(await chargeOf('typed-model')).toBe(quoteOf(typed));
+
+    // A lower-priority Claude channel also serves gpt-4o, priced by one-api's table there: another price.
+    await createChannel(server, { base_url: upstream.url, type: 14, group: 'vip', models: 'gpt-4o', priority: -1 });
     const models = byModel(await pricingOf(vip.client));
     expect(models['gpt-4o']).toMatchObject({ channel_type: 1, price: { input: 3.75 }, varies: true });
   });

@@ -1,7 +1,7 @@
 import type { ListPrice, ModelPricing, PricingList, TokenPrices } from '@modelgate/wire';
 import type { AppContext } from '../../../context.js';
 import type { ResolvedPrice } from '../../../domain/pricing/price.js';
-import { resolvePrice } from '../../../domain/pricing/resolve-price.js';
+import { isPriceMissing, resolvePrice } from '../../../domain/pricing/resolve-price.js';
 import { groupRatio } from '../../../relay/billing/ratios.js';
 import type { RoutedChannel } from '../../../relay/routing/channel-router.js';
 import { relayRuntime } from '../../../relay/runtime.js';
@@ -26,12 +26,13 @@ function channelsServing(context: AppContext, group: string, model: string): Rou
   return found.sort((a, b) => b.priority - a.priority || b.weight - a.weight || a.row.id - b.row.id);
 }
 
-/** The price of one model on one channel, or null when nothing prices it (the relay refuses the call). */
+/** The price of one model on one channel, or null when nothing prices it there (the relay passes it over). */
 function resolveOn(context: AppContext, group: string, model: string, channel: RoutedChannel): ResolvedPrice | null {
   try {
     return resolvePrice(context, channel.mapping[model] ?? model, channel.row.type, group);
-  } catch {
-    return null;
+  } catch (error) {
+    if (isPriceMissing(error)) return null;
+    throw error;
   }
 }
 
@@ -94,13 +95,13 @@ function present(
   };
 }
 
-const signature = (pricing: Omit<ModelPricing, 'varies'> | null) =>
-  pricing && JSON.stringify([pricing.price, pricing.group_ratio]);
+const signature = (pricing: Omit<ModelPricing, 'varies'>) => JSON.stringify([pricing.price, pricing.group_ratio]);
 
 /**
  * The models a user of `group` can call, each with the price the relay charges them for it (decision 0026):
- * resolved on the channel the relay tries first, with the model's name as that channel maps it, and the
- * group ratio applied. A model nothing prices is listed as `missing`, not left out.
+ * resolved on the first channel, in the relay's order, that prices the model under the name the channel maps
+ * it to (the relay passes over a channel that cannot), with the group ratio applied. A model no channel
+ * prices is listed as `missing`, not left out; one the group's channels price differently is marked.
  */
 export function modelPricingOf(context: AppContext, group: string): PricingList {
   const ratioOfGroup = groupRatio(context, group);
@@ -109,19 +110,18 @@ export function modelPricingOf(context: AppContext, group: string): PricingList 
     .router.modelsOfGroup(group)
     .flatMap((model): ModelPricing[] => {
       const channels = channelsServing(context, group, model);
-      const prices = channels.map((channel) => {
+      const priced = channels.flatMap((channel) => {
         const resolved = resolveOn(context, group, model, channel);
-        return resolved && present(model, channel, resolved, ratioOfGroup, quotaPerUnit);
+        return resolved ? [present(model, channel, resolved, ratioOfGroup, quotaPerUnit)] : [];
       });
-      const [first] = channels;
-      if (!first) return [];
-      const varies = new Set(prices.map(signature)).size > 1;
-      return [prices[0] ? { ...prices[0], varies } : missing(model, first.row.type, ratioOfGroup, varies)];
+      const [first] = priced;
+      if (first) return [{ ...first, varies: new Set(priced.map(signature)).size > 1 }];
+      return channels[0] ? [missing(model, channels[0].row.type, ratioOfGroup)] : [];
     });
   return { group, group_ratio: ratioOfGroup, quota_per_unit: quotaPerUnit, models };
 }
 
-const missing = (model: string, channelType: number, ratio: number, varies: boolean): ModelPricing => ({
+const missing = (model: string, channelType: number, ratio: number): ModelPricing => ({
   model,
   source: 'missing',
   channel_type: channelType,
@@ -130,5 +130,5 @@ const missing = (model: string, channelType: number, ratio: number, varies: bool
   ratio: null,
   quota_per_1k: {},
   quota_per_1m: {},
-  varies,
+  varies: false,
 });
