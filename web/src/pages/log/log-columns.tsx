@@ -3,10 +3,15 @@ import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { LogEntry } from '../../api/log';
 import { translateLogContent } from '../../lib/log-content';
+import { receiptOf } from '../../lib/receipt';
 import { formatTimestamp } from '../../lib/time';
 import { LogTypeTag } from './log-type-tag';
+import { ReceiptPopover } from './receipt-popover';
 
-/** Columns of the log table; channel and username only for admins; details in the console's language. */
+/**
+ * Columns of the log table; channel and username only for admins; details in the console's language; the quota
+ * of a consume log with a receipt opens it.
+ */
 export function logColumns(
   t: TFunction,
   admin: boolean,
@@ -47,7 +52,11 @@ export function logColumns(
     {
       title: t('log.column.quota'),
       dataIndex: 'quota',
-      render: (quota: number) => (quota ? renderQuota(quota) : ''),
+      render: (quota: number, row) => {
+        const text = quota ? renderQuota(quota) : '';
+        const receipt = receiptOf(row.other);
+        return receipt ? <ReceiptPopover receipt={receipt} text={text || '0'} /> : text;
+      },
     },
     {
       title: t('log.column.content'),
