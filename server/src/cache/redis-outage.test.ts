@@ -4,7 +4,7 @@ import { signUp, uniqueName } from '../../test/account-helpers.js';
 import type { ApiClient } from '../../test/api-client.js';
 import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
 import { startRedisProcess, type RedisProcess } from '../../test/redis-process.js';
-import { createChannel, createToken, createUser } from '../../test/relay-fixtures.js';
+import { createChannel, createToken, createUser, priceUnknownModels } from '../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { readRunProgress, startExclusiveRun } from '../domain/channel/exclusive-run.js';
 import { consumeCode, saveCode } from '../domain/user/verification-code.store.js';
@@ -48,6 +48,8 @@ describe('a node whose Redis goes away', () => {
     nodeB = await startTestServer({ env: { ...env, CRITICAL_RATE_LIMIT: '3' }, shareDatabaseWith: nodeA });
     const username = uniqueName('out');
     member = { ...(await signUp(nodeA, username)), username };
+    await priceUnknownModels(nodeA);
+    await priceUnknownModels(nodeB);
     await createChannel(nodeA, { base_url: upstream.url, models: 'outage-model' });
     doomedChannelId = (await createChannel(nodeA, { base_url: upstream.url, models: 'doomed-model' })).id;
     const relayUser = await createUser(nodeA, { username: uniqueName('rel'), quota: 100_000_000 });

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { autoEnableChannel } from '../../domain/channel/channel-status.service.js';
 import { MockOpenAIUpstream, type MockBehaviour } from '../../../test/mock-openai-upstream.js';
-import { createChannel, createToken, createUser, setOption } from '../../../test/relay-fixtures.js';
+import { createChannel, createToken, createUser, priceUnknownModels, setOption } from '../../../test/relay-fixtures.js';
 import { startTestServer } from '../../../test/test-server.js';
 import { relayRuntime } from '../runtime.js';
 
@@ -14,6 +14,7 @@ const serverError: MockBehaviour = { failure: { status: 500 } };
 /** A server with one user and its SDK client, mock upstreams made on demand, and channel status reads. */
 async function relaySetup(env: Record<string, string>) {
   const server = await startTestServer({ env });
+  await priceUnknownModels(server);
   const upstreams: MockOpenAIUpstream[] = [];
   const userId = await createUser(server, { username: 'metric', quota: 100_000_000 });
   const client = new OpenAI({
