@@ -123,6 +123,8 @@ export class ClaudeStreamConverter {
       case 'message_delta':
         this.recordUsage(event.usage);
         this.finishReason = claudeFinishReason(event.delta?.stop_reason) ?? this.finishReason;
+        // Billing gets the final counts now, for a stream that breaks off before message_stop.
+        if (event.usage) yield this.writer.delta({}, null, this.usage);
         return;
       case 'message_stop': {
         // Bedrock's own counts, for a stream whose events had none.
