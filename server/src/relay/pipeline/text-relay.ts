@@ -93,16 +93,29 @@ async function attemptText(job: RelayJob, channel: RoutedChannel, price: Resolve
   }
   // Charged once the answer is on its way, so the write is off the client's path (see settle).
   const approximate = context.options.bool('ApproximateTokenEnabled');
-  const usage = completeUsage(output.usage, pricing.promptTokens, () =>
-    countText(output.text, upstreamModel, approximate),
-  );
-  charge(job, channel, reservation, pricing, usage, systemPromptReset);
+  const countCompletion = once(() => countText(output.text, upstreamModel, approximate));
+  const usage = completeUsage(output.usage, pricing.promptTokens, countCompletion);
+  charge(job, channel, reservation, pricing, withTextSent(usage, output, countCompletion), systemPromptReset);
 }
 
-/** What an attempt generated: the upstream's usage if it gave one, and the text to count when it did not. */
+/**
+ * What an attempt generated: the upstream's usage if it gave one, the text to count when it did not, and
+ * whether the stream ended early (broken off, or the client left).
+ */
 interface Output {
   usage?: Usage;
   text: string;
+  interrupted?: boolean;
+}
+
+/**
+ * A stream that ended early may have reported only part of its output (Claude's message_start says one
+ * token, Gemini's first event none): the text sent by then is charged, completion = max(reported, counted).
+ */
+function withTextSent(usage: Usage, output: Output, countCompletion: () => number): Usage {
+  if (!output.interrupted || countCompletion() <= usage.completion_tokens) return usage;
+  const completion = countCompletion();
+  return { ...usage, completion_tokens: completion, total_tokens: usage.prompt_tokens + completion };
 }
 
 /** A whole answer: read, converted to the front's shape and sent. */
@@ -142,6 +155,7 @@ async function relayStream(
   let text = '';
   let usage: Usage | undefined;
   let brokenOff: string | undefined;
+  let interrupted = false;
   let upstreamDone = false;
   try {
     if (watcher) {
@@ -156,6 +170,7 @@ async function relayStream(
       }
     }
   } catch (error) {
+    interrupted = true;
     if (!job.cancel.cancelled) {
       job.context.logger.warn(
         { err: error, requestId: job.requestId, channelId: channel.row.id },
@@ -177,7 +192,7 @@ async function relayStream(
     writer.send('[DONE]');
   }
   writer.end();
-  return { usage, text };
+  return { usage, text, interrupted };
 }
 
 /** The output limit a client set (max_completion_tokens, max_tokens or max_output_tokens), or undefined. */
