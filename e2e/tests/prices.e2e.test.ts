@@ -1,0 +1,183 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ModelPricing, PricingList } from '@modelgate/wire';
+import { priceInUnit, type PriceUnit } from '../../web/src/lib/price.ts';
+import {
+  expectToast,
+  label,
+  settledPopup,
+  signInThroughApi,
+  text,
+  VIEWPORTS,
+  type Language,
+} from '../support/browser.ts';
+import { useSuite } from '../support/suite.ts';
+import { uniqueName } from '../support/users.ts';
+import { LIST_ROW } from './page-helpers.ts';
+
+const suite = useSuite({ upstream: true });
+
+/** The mock vendor's usage of every call (its default). */
+const PROMPT_TOKENS = 12;
+const COMPLETION_TOKENS = 5;
+const PER_DOLLAR = 500_000;
+
+/** Served on an OpenAI channel: two models the built-in price list prices, and one nothing prices. */
+const MODELS = ['gpt-4o-mini', 'gpt-4o', 'unpriced-model'];
+
+const tokenName = uniqueName('tk');
+let apiKey = '';
+
+interface ConsumeLog {
+  id: number;
+  quota: number;
+  model_name: string;
+  other: string;
+}
+
+const consumeLogs = async () =>
+  (await suite.stack.root.get(`/api/log/?type=2&token_name=${tokenName}`)).body.data as ConsumeLog[];
+
+/** Calls a model through the relay as root and returns the consume log it wrote (its charge and receipt). */
+async function call(model: string): Promise<ConsumeLog> {
+  const before = (await consumeLogs()).length;
+  const answer = await fetch(`${suite.stack.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer sk-${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+  await answer.arrayBuffer();
+  await vi.waitFor(async () => expect((await consumeLogs()).length).toBe(before + 1), { timeout: 15_000 });
+  return (await consumeLogs())[0]!;
+}
+
+beforeAll(async () => {
+  // Raw quota numbers: the receipt's lines and the log's quota column compare as integers.
+  await suite.stack.setOptions({ DisplayInCurrencyEnabled: false, QuotaPerUnit: PER_DOLLAR });
+  const channel = await suite.stack.root.post('/api/channel/', {
+    name: uniqueName('ch'),
+    type: 1,
+    key: 'sk-upstream',
+    base_url: suite.upstream.url,
+    other: '',
+    model_mapping: '',
+    system_prompt: '',
+    models: MODELS.join(','),
+    group: 'default',
+    config: '{}',
+  });
+  expect(channel.body.success).toBe(true);
+  const token = await suite.stack.root.post('/api/token/', {
+    name: tokenName,
+    remain_quota: 0,
+    unlimited_quota: true,
+    expired_time: -1,
+  });
+  expect(token.body.success).toBe(true);
+  apiKey = (token.body.data as { key: string }).key;
+});
+
+/** Opens the receipt of the newest consume log in the usage log and reads its lines' quotas and its total. */
+async function openNewestReceipt(page: Page): Promise<{ lines: number[]; total: number; texts: string[] }> {
+  await page.goto('/log');
+  const row = page.locator(LIST_ROW).first();
+  await row.getByTestId('receipt-button').click();
+  const receipt = settledPopup(page, '.ant-popover').getByTestId('receipt');
+  await receipt.waitFor();
+  const lines = (await receipt.getByTestId('receipt-line-quota').allInnerTexts()).map(Number);
+  const total = Number(await receipt.getByTestId('receipt-total-quota').innerText());
+  return { lines, total, texts: await receipt.getByTestId('receipt-line').allInnerTexts() };
+}
+
+describe.each(VIEWPORTS)('prices at $width px in $language', ({ width, language }) => {
+  const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
+
+  it("shows a call's receipt in the usage log, its lines adding up to the row's charge", async () => {
+    const log = await call('gpt-4o-mini');
+    expect(log.quota).toBeGreaterThan(0);
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    const receipt = await openNewestReceipt(page);
+    expect(receipt.lines).toHaveLength(2);
+    expect(receipt.lines.reduce((sum, quota) => sum + quota, 0)).toBe(log.quota);
+    expect(receipt.total).toBe(log.quota);
+    expect(receipt.texts[0]).toContain(t('log.receipt.item.input'));
+    expect(receipt.texts[0]).toContain(String(PROMPT_TOKENS));
+    expect(receipt.texts[1]).toContain(t('log.receipt.item.output'));
+    await view.close();
+  });
+
+  it('shows on /about the prices /api/pricing gives, per 1M and per 1K tokens', async () => {
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await page.goto('/about');
+    const pricing = (await (await fetch(`${suite.stack.baseUrl}/api/pricing`)).json()).data as PricingList;
+    expect(pricing.models.map((model) => model.model).sort()).toEqual([...MODELS].sort());
+    await expectCataloguePrices(page, language, pricing.models, '1M');
+    await page.getByTestId('catalogue-unit').getByText(text(language, 'about.filter.per1K')).click();
+    await expectCataloguePrices(page, language, pricing.models, '1K');
+    await view.close();
+  });
+});
+
+/** Each model's row on /about reads the input and output prices of /api/pricing (or says it is unpriced). */
+async function expectCataloguePrices(page: Page, language: Language, models: ModelPricing[], unit: PriceUnit) {
+  for (const model of models) {
+    const row = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: model.model }).filter({
+      has: page.getByText(model.model, { exact: true }),
+    });
+    const cell = row.getByTestId('catalogue-price');
+    if (!model.price) {
+      await row.getByText(text(language, 'about.price.unpriced'), { exact: true }).waitFor();
+      continue;
+    }
+    const inUnit = (value: number) => text(language, `about.price.per${unit}`, { price: priceInUnit(value, unit) });
+    await cell.getByText(text(language, 'about.price.input', { price: inUnit(model.price.input ?? 0) })).waitFor();
+    await cell.getByText(text(language, 'about.price.output', { price: inUnit(model.price.output ?? 0) })).waitFor();
+  }
+}
+
+describe.each([
+  { ...VIEWPORTS[0]!, input: 4, output: 8 },
+  { ...VIEWPORTS[1]!, input: 6, output: 9 },
+])('the price settings at $width px in $language', ({ width, language, input, output }) => {
+  const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
+
+  it('edits a price, and the next call is charged by it, as its receipt and /about say', async () => {
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/setting?tab=operation');
+    const settings = page.getByTestId('price-setting');
+    await settings.getByLabel(t('price.search'), { exact: true }).fill('gpt-4o-mini');
+    const row = settings.locator(LIST_ROW, { hasText: 'gpt-4o-mini' }).first();
+    await row.getByRole('button', { name: label(language, 'price.action.edit') }).click();
+    const dialog = settledPopup(page, '.ant-modal');
+    await dialog.getByLabel(t('price.form.model'), { exact: true }).waitFor();
+    expect(await dialog.getByLabel(t('price.form.model'), { exact: true }).inputValue()).toBe('gpt-4o-mini');
+    await dialog.getByLabel(t('price.field.input'), { exact: true }).fill(String(input));
+    await dialog.getByLabel(t('price.field.output'), { exact: true }).fill(String(output));
+    await dialog.getByRole('button', { name: label(language, 'price.form.save') }).click();
+    await expectToast(page, t('price.toast.saved'));
+    await row.getByText(t('price.source.admin'), { exact: true }).waitFor();
+
+    // US$ per 1M tokens × 500,000 quota per dollar, rounded up once.
+    const expected = Math.ceil(((PROMPT_TOKENS * input + COMPLETION_TOKENS * output) * PER_DOLLAR) / 1_000_000);
+    const log = await call('gpt-4o-mini');
+    expect(log.quota).toBe(expected);
+    const receipt = await openNewestReceipt(page);
+    expect(receipt.lines.reduce((sum, quota) => sum + quota, 0)).toBe(expected);
+    expect(receipt.texts[0]).toContain(t('log.receipt.unit.usdPerMillion', { price: input }));
+
+    await page.goto('/about');
+    const about = page.locator('.ant-table-tbody tr.ant-table-row').filter({
+      has: page.getByText('gpt-4o-mini', { exact: true }),
+    });
+    await about
+      .getByText(text(language, 'about.price.input', { price: t('about.price.per1M', { price: input.toFixed(4) }) }))
+      .waitFor();
+    await view.close();
+  });
+});
