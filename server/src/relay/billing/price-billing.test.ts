@@ -8,13 +8,11 @@ import { createChannel, createToken, createUser, settled } from '../../../test/r
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { waitFor } from '../../../test/wait-for.js';
 import { optionDefinitions } from '../../domain/option/option.definitions.js';
-import type { Receipt } from '../../domain/pricing/price-call.js';
+import type { Receipt, SettledReceipt } from '../../domain/pricing/price-call.js';
 import { ChannelType } from '../channel-types.js';
 import { textQuota } from '../../../test/one-api-formulas.js';
 import { defaultModelRatios } from './default-ratios.js';
 import { completionRatio } from './ratios.js';
-
-type SettledReceipt = Receipt & { reserved: number; refunded: number; charged_on_top: number };
 
 /** A Messages API that answers with the usage a test sets, after an optional delay. */
 async function startClaude() {
