@@ -1,6 +1,9 @@
+import { findProvider } from '@pydantic/genai-prices';
+import type { ListPrice } from '@modelgate/wire';
 import { describe, expect, test } from 'vitest';
 import { ChannelType } from '../../relay/channel-types.js';
 import { cataloguePrice, fromGenaiPrice } from './catalogue.js';
+import { providersOf } from './channel-providers.js';
 import { readModelsDev } from './models-dev.js';
 import supplement from './catalogue-supplement.json' with { type: 'json' };
 
@@ -52,6 +55,42 @@ describe('the built-in catalogue (@pydantic/genai-prices 0.1.8)', () => {
     expect(fromGenaiPrice({ input_document_kpages: 1 })).toBeNull();
     expect(fromGenaiPrice({})).toEqual({});
     expect(fromGenaiPrice({ requests_kcount: 12, input_mtok: 1 })).toEqual({ per_call: 0.012, input: 1 });
+  });
+
+  test('prices per hour, per 1K searches and per 1K requests become exact decimals per unit', () => {
+    // 0.36 US$ an hour / 3600 is 0.00009999999999999999 in floating point.
+    expect(cataloguePrice('whisper-1', ChannelType.OpenAI, now)?.list.per_audio_second).toBe(0.0001);
+    expect(cataloguePrice('whisper-large-v3', ChannelType.Groq, now)?.list.per_audio_second).toBe(0.0000308333333333);
+    expect(cataloguePrice('claude-haiku-4-5', ChannelType.Anthropic, now)?.list.per_web_search).toBe(0.01);
+    expect(fromGenaiPrice({ requests_kcount: 0.7, audio_hours: 0.18 })).toEqual({
+      per_call: 0.0007,
+      per_audio_second: 0.00005,
+    });
+  });
+
+  test('no price of any model the channel types look up carries float noise', () => {
+    const providerIds = new Set(Object.values(ChannelType).flatMap((type) => providersOf(type)));
+    const noisy: string[] = [];
+    let checked = 0;
+    const check = (where: string, prices: Omit<ListPrice, 'tiers'>) => {
+      for (const [key, value] of Object.entries(prices)) {
+        checked++;
+        if (typeof value === 'number' && value !== Number(value.toPrecision(12)))
+          noisy.push(`${where} ${key} ${value}`);
+      }
+    };
+    for (const providerId of providerIds) {
+      for (const model of findProvider({ providerId })?.models ?? []) {
+        const variants = Array.isArray(model.prices) ? model.prices.map((variant) => variant.prices) : [model.prices];
+        for (const variant of variants) {
+          const { tiers = [], ...base } = fromGenaiPrice(variant) ?? {};
+          check(`${providerId}/${model.id}`, base);
+          for (const { above, ...tier } of tiers) check(`${providerId}/${model.id} above ${above}`, tier);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(3000);
+    expect(noisy).toEqual([]);
   });
 
   test('every supplement entry names its page and the date it was read', () => {

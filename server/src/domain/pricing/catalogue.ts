@@ -36,6 +36,14 @@ const unitKeys: Record<string, [keyof ListPrice, number]> = {
   input_audio_hours: ['per_audio_second', 3600],
 };
 
+/**
+ * A price as the decimal it is meant to be: 0.36 US$ an hour / 3600 is 0.0001 a second, where binary floating
+ * point says 0.00009999999999999999 (and the receipt would show it). Twelve significant digits keep every
+ * written price whole and cut only float noise, also in the package's own data (OpenRouter's 1/12 as
+ * 0.08333333333333334).
+ */
+const cleaned = (price: number) => Number(price.toPrecision(12));
+
 type Tiered = { base: number; tiers: { start: number; price: number }[] };
 const isTiered = (value: unknown): value is Tiered => typeof value === 'object' && value !== null && 'base' in value;
 
@@ -53,16 +61,16 @@ export function fromGenaiPrice(price: ModelPrice): ListPrice | null {
     if (value === undefined) continue;
     const unit = unitKeys[key];
     if (unit && typeof value === 'number') {
-      Object.assign(list, { [unit[0]]: value / unit[1] });
+      Object.assign(list, { [unit[0]]: cleaned(value / unit[1]) });
       held = true;
     }
     const tokenClass = tokenKeys[key];
     if (!tokenClass) continue;
     held = true;
     if (isTiered(value)) {
-      list[tokenClass] = value.base;
+      list[tokenClass] = cleaned(value.base);
       for (const tier of value.tiers) thresholds.add(tier.start);
-    } else if (typeof value === 'number') list[tokenClass] = value;
+    } else if (typeof value === 'number') list[tokenClass] = cleaned(value);
   }
   if (!held) return null;
   const tiers = [...thresholds]
@@ -72,7 +80,7 @@ export function fromGenaiPrice(price: ModelPrice): ListPrice | null {
       for (const [key, value] of Object.entries(price)) {
         const tokenClass = tokenKeys[key];
         if (!tokenClass || !isTiered(value)) continue;
-        tier[tokenClass] = value.tiers.filter((step) => step.start <= above).at(-1)?.price ?? value.base;
+        tier[tokenClass] = cleaned(value.tiers.filter((step) => step.start <= above).at(-1)?.price ?? value.base);
       }
       return tier;
     });
