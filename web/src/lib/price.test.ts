@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsd, priceInUnit } from './price';
+import { formatUsd, priceInUnit, tokensShort } from './price';
 
 describe('prices', () => {
   it('writes dollars as an admin would, without float noise', () => {
@@ -21,5 +21,12 @@ describe('prices', () => {
     expect(priceInUnit(0.15, '1K')).toBe('0.0001');
     expect(priceInUnit(0.02, '1K')).toBe('0.00002');
     expect(priceInUnit(0.025, '1K')).toBe('0.000025');
+  });
+
+  it('writes a threshold as vendors do', () => {
+    expect(tokensShort(200_000)).toBe('200K');
+    expect(tokensShort(1_000_000)).toBe('1M');
+    expect(tokensShort(128_500)).toBe('128.5K');
+    expect(tokensShort(272_001)).toBe('272001');
   });
 });

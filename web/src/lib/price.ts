@@ -15,3 +15,11 @@ export function priceInUnit(pricePerMillion: number, unit: PriceUnit): string {
   if (value === 0 || Math.abs(value) >= 0.00005) return value.toFixed(4);
   return formatUsd(Number(value.toPrecision(2)));
 }
+
+/** A token count as vendors write thresholds: 200000 → '200K', 1000000 → '1M'; another count as it is. */
+export const tokensShort = (tokens: number): string =>
+  tokens >= 1_000_000 && tokens % 100_000 === 0
+    ? `${tokens / 1_000_000}M`
+    : tokens >= 1000 && tokens % 100 === 0
+      ? `${tokens / 1000}K`
+      : String(tokens);

@@ -1,15 +1,7 @@
 import { Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ModelPricing } from '../../api/pricing';
-import { formatUsd, priceInUnit, type PriceUnit } from '../../lib/price';
-
-/** 200000 → '200K', 1000000 → '1M': a tier's threshold as vendors write it. */
-const tokensShort = (tokens: number) =>
-  tokens >= 1_000_000 && tokens % 100_000 === 0
-    ? `${tokens / 1_000_000}M`
-    : tokens >= 1000 && tokens % 100 === 0
-      ? `${tokens / 1000}K`
-      : String(tokens);
+import { formatUsd, priceInUnit, tokensShort, type PriceUnit } from '../../lib/price';
 
 /** A model's price in the chosen unit: input, output, cache, per-call and per-unit prices, context tiers. */
 export function CataloguePrice({ pricing, unit }: { pricing: ModelPricing; unit: PriceUnit }) {
