@@ -22,6 +22,8 @@ export interface ReceiptLine {
   unit_price: number;
   unit: 'usd_per_mtok' | 'usd_per_unit' | 'quota_per_token' | 'quota_per_unit' | 'usd_per_1000';
   quota: number;
+  /** Set when the count was estimated here, not reported by the vendor or measured (a transcript's seconds). */
+  estimated?: true;
 }
 
 /** What a call was charged, line by line: the lines' quotas add up to `quota`, the charge. */

@@ -1,8 +1,10 @@
+import type { ListPrice } from '@modelgate/wire';
 import type { CallUsage, ResolvedPrice } from '../../domain/pricing/price.js';
 import { priceCall, type Receipt, type ReceiptLine } from '../../domain/pricing/price-call.js';
 import type { Usage } from '../adaptor.js';
 import { callUsageOf } from './call-usage.js';
 import { imageFactor, imagePrice } from './image-price.js';
+import { estimatedSpeechSeconds } from './speech-estimate.js';
 
 /** An images, speech, transcription or translation request, as far as its price needs it. */
 export interface MediaRequest {
@@ -18,6 +20,8 @@ export interface MediaRequest {
   inputBytes: number;
   /** PreConsumedQuota: a transcript's hold, in tokens at the input price. */
   preConsumedTokens: number;
+  /** Whole seconds of the uploaded audio, when its price is per second and its headers tell (audio-duration.ts). */
+  audioSeconds: number | null;
 }
 
 /** The attempt's price and what multiplies it. */
@@ -27,9 +31,10 @@ export interface MediaRates {
   quotaPerUnit: number;
 }
 
-/** What the answer gave: the vendor's usage if any, and the transcript's tokens counted here. */
+/** What the answer gave: the vendor's usage if any, and a transcript's text with its tokens counted here. */
 export interface MediaAnswer {
   usage?: Usage;
+  transcript: string;
   transcriptTokens: number;
 }
 
@@ -74,16 +79,37 @@ export function mediaHold(request: MediaRequest, rates: MediaRates): number {
       ? { input: Math.ceil(request.preConsumedTokens), output: 0 }
       : { input: request.inputTokens, output: 0 };
   if (request.kind === 'images') estimated.images = request.images;
+  if (request.audioSeconds) estimated.audio_seconds = request.audioSeconds;
   return priceCall(estimated, resolved, groupRatio, quotaPerUnit).quota;
 }
 
 const noUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 /**
+ * A transcript's usage at a list price. Priced per second (whisper-1): the seconds the answer reports (json,
+ * verbose_json), else those of the upload (WAV, MP3), else estimated from the transcript (speech-estimate.ts,
+ * and the receipt's line says so); never 0 for a transcript with words. Priced by token (gpt-4o-transcribe):
+ * the tokens reported, else the text's tokens counted here as output.
+ */
+function transcriptUsage(request: MediaRequest, price: ListPrice, answer: MediaAnswer) {
+  const usage = callUsageOf(answer.usage ?? noUsage);
+  let estimated = false;
+  if ((price.per_audio_second ?? 0) > 0) {
+    usage.audio_seconds ||= request.audioSeconds ?? 0;
+    if (!usage.audio_seconds) {
+      usage.audio_seconds = estimatedSpeechSeconds(answer.transcript);
+      estimated = usage.audio_seconds > 0;
+    }
+  } else if (!answer.usage || answer.usage.prompt_tokens + answer.usage.completion_tokens === 0)
+    usage.output = answer.transcriptTokens;
+  return { usage, estimated };
+}
+
+/**
  * What a media call is charged. A ratio price: one-api's price as before (images by size, quality and count;
  * speech by the bytes of its text; transcripts by the tokens of the text). A list price: the usage the vendor
- * reports (tokens for gpt-image-1 and gpt-4o-transcribe, seconds for whisper-1), else the text sent or
- * transcribed, counted here; per image, the images answered, else asked for.
+ * reports (tokens for gpt-image-1 and gpt-4o-transcribe, seconds for whisper-1), else the text sent counted
+ * here, a transcript as `transcriptUsage` says; per image, the images answered, else asked for.
  */
 export function mediaCharge(request: MediaRequest, rates: MediaRates, answer: MediaAnswer): Receipt {
   const { resolved, groupRatio, quotaPerUnit } = rates;
@@ -102,9 +128,15 @@ export function mediaCharge(request: MediaRequest, rates: MediaRates, answer: Me
       quota: line.quota,
     };
   }
+  if (request.kind === 'transcript') {
+    const { usage, estimated } = transcriptUsage(request, resolved.price.list, answer);
+    const { receipt } = priceCall(usage, resolved, groupRatio, quotaPerUnit);
+    const seconds = receipt.lines.find((line) => line.item === 'audio_second');
+    if (estimated && seconds) seconds.estimated = true;
+    return receipt;
+  }
   const usage = callUsageOf(answer.usage ?? noUsage);
   if (!answer.usage && request.kind === 'speech') usage.input = request.inputTokens;
-  if (!answer.usage && request.kind === 'transcript') usage.output = answer.transcriptTokens;
   if (request.kind === 'images') usage.images ??= request.images;
   return priceCall(usage, resolved, groupRatio, quotaPerUnit).receipt;
 }

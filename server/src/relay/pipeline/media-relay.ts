@@ -1,5 +1,6 @@
 import type { ResolvedPrice } from '../../domain/pricing/price.js';
 import type { RelayResult } from '../adaptor.js';
+import { audioSeconds } from '../billing/audio-duration.js';
 import { refund, reserve, settle } from '../billing/billing.service.js';
 import { mediaCharge, mediaHold, type MediaRates, type MediaRequest } from '../billing/media-price.js';
 import { priceNote } from '../billing/price-note.js';
@@ -18,8 +19,15 @@ function field(job: RelayJob, name: string): string {
   return value === undefined || value === null ? '' : String(value);
 }
 
+/** Seconds of the uploaded audio, read only for a price per second (the upload is in memory already). */
+async function uploadSeconds(job: RelayJob, price: ResolvedPrice): Promise<number | null> {
+  if (price.price.kind !== 'list' || !price.price.list.per_audio_second || job.body.kind !== 'binary') return null;
+  const file = job.body.form.get('file');
+  return typeof file === 'object' && file !== null ? audioSeconds(Buffer.from(await file.arrayBuffer())) : null;
+}
+
 /** The request as its price needs it, read before the call; its text's tokens only for a list price. */
-function mediaRequest(job: RelayJob, model: string, price: ResolvedPrice): MediaRequest {
+async function mediaRequest(job: RelayJob, model: string, price: ResolvedPrice): Promise<MediaRequest> {
   const kind = job.mode === 'images' ? 'images' : job.mode === 'audio-speech' ? 'speech' : 'transcript';
   const text = kind === 'images' ? field(job, 'prompt') : kind === 'speech' ? field(job, 'input') : '';
   const approximate = job.context.options.bool('ApproximateTokenEnabled');
@@ -32,6 +40,7 @@ function mediaRequest(job: RelayJob, model: string, price: ResolvedPrice): Media
     inputTokens: price.price.kind === 'list' ? countText(text, model, approximate) : 0,
     inputBytes: Buffer.byteLength(text),
     preConsumedTokens: job.context.options.number('PreConsumedQuota'),
+    audioSeconds: kind === 'transcript' ? await uploadSeconds(job, price) : null,
   };
 }
 
@@ -62,7 +71,7 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel, price: Resolv
     body = { kind: 'binary', ...(await remapMultipart(job.body.form, upstreamModel)) };
   }
   const call = relayCallOf(job, channel, upstreamModel, body, false);
-  const request = mediaRequest(job, upstreamModel, price);
+  const request = await mediaRequest(job, upstreamModel, price);
   const rates: MediaRates = {
     resolved: price,
     groupRatio: groupRatio(context, job.principal.user.group),
@@ -79,11 +88,11 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel, price: Resolv
     await refund(context, reservation);
     throw error;
   }
-  const transcriptTokens =
-    request.kind === 'transcript'
-      ? countText(result.text ?? '', upstreamModel, context.options.bool('ApproximateTokenEnabled'))
-      : 0;
-  const receipt = mediaCharge(request, rates, { usage: result.usage, transcriptTokens });
+  const transcript = request.kind === 'transcript' ? (result.text ?? '') : '';
+  const transcriptTokens = transcript
+    ? countText(transcript, upstreamModel, context.options.bool('ApproximateTokenEnabled'))
+    : 0;
+  const receipt = mediaCharge(request, rates, { usage: result.usage, transcript, transcriptTokens });
   job.reply.status(result.status).headers(result.headers).send(result.body);
   settle(context, reservation, {
     receipt,

@@ -30,18 +30,22 @@ export function readImagesUsage(payload: Record<string, unknown>): Usage {
   });
 }
 
+/** Seconds of audio as billed: whole seconds, rounded up (OpenAI prices whisper-1 per second). */
+const secondsUsage = (value: unknown): Usage | undefined => {
+  const seconds = Math.ceil(countOf(value));
+  return seconds ? { ...usageOf(0, 0), audio_seconds: seconds } : undefined;
+};
+
 /**
  * A transcription's or translation's usage (https://platform.openai.com/docs/api-reference/audio/json-object):
- * seconds of audio for the models billed by duration (whisper-1), tokens with their audio part for the
- * models billed by token (gpt-4o-transcribe); undefined when the answer has none.
+ * seconds of audio for the models billed by duration (whisper-1: `usage.seconds`, or in a verbose_json answer
+ * its top-level `duration`, https://platform.openai.com/docs/api-reference/audio/verbose-json-object), tokens
+ * with their audio part for the models billed by token (gpt-4o-transcribe); undefined when the answer has none.
  */
-export function readTranscriptionUsage(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  if (value.type === 'duration') {
-    const seconds = countOf(value.seconds);
-    return seconds ? { ...usageOf(0, 0), audio_seconds: seconds } : undefined;
-  }
-  if (value.type !== 'tokens') return undefined;
+export function readTranscriptionUsage(transcript: Record<string, unknown>): Usage | undefined {
+  const value = isObject(transcript.usage) ? transcript.usage : {};
+  if (value.type !== 'tokens')
+    return (value.type === 'duration' ? secondsUsage(value.seconds) : undefined) ?? secondsUsage(transcript.duration);
   const input = countOf(value.input_tokens);
   const output = countOf(value.output_tokens);
   const details = isObject(value.input_token_details) ? value.input_token_details : {};

@@ -82,4 +82,26 @@ describe('image and audio answers say what billing prices', () => {
     expect(callUsageOf(tokens!)).toEqual({ input: 0, input_audio: 14, output: 45 });
     expect(await usageOf('audio-transcription', 'whisper-1', { text: 'no usage' })).toBeUndefined();
   });
+
+  test('whisper-1 seconds: verbose_json’s duration when there is no usage, rounded up to whole seconds', async () => {
+    // https://platform.openai.com/docs/api-reference/audio/verbose-json-object: `duration` in seconds, a float.
+    const verbose = {
+      task: 'transcribe',
+      language: 'english',
+      duration: 8.470000267028809,
+      text: 'The beach was a popular spot on a hot summer day.',
+      segments: [{ id: 0, seek: 0, start: 0, end: 3.319999933242798, text: ' The beach was a popular spot' }],
+    };
+    expect(await usageOf('audio-transcription', 'whisper-1', verbose)).toEqual({
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      total_tokens: 0,
+      audio_seconds: 9,
+    });
+    const both = { ...verbose, usage: { type: 'duration', seconds: 8.47 } };
+    expect((await usageOf('audio-translation', 'whisper-1', both))?.audio_seconds).toBe(9);
+    const json = { text: 'Hello.', usage: { type: 'duration', seconds: 2.01 } };
+    expect((await usageOf('audio-transcription', 'whisper-1', json))?.audio_seconds).toBe(3);
+    expect(await usageOf('audio-transcription', 'whisper-1', { text: '', duration: 0 })).toBeUndefined();
+  });
 });

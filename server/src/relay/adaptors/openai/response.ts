@@ -93,7 +93,7 @@ export function readOpenAIResponse(response: UpstreamResponse, call: RelayCall):
     const isJson = (headers['content-type'] ?? '').includes('json');
     if (!isJson) return { ...base, text: response.body.toString('utf8') };
     const transcript = parseJson(response);
-    return { ...base, usage: readTranscriptionUsage(transcript.usage), text: stringOf(transcript.text) };
+    return { ...base, usage: readTranscriptionUsage(transcript), text: stringOf(transcript.text) };
   }
   const payload = parseJson(response);
   if (call.mode === 'images') return { ...base, usage: readImagesUsage(payload) };
