@@ -6,6 +6,8 @@ export interface ReceiptLine {
   unit_price: number;
   unit: 'usd_per_mtok' | 'usd_per_unit' | 'quota_per_token' | 'usd_per_1000';
   quota: number;
+  /** The count was estimated by the gateway (a transcript's seconds), not reported by the vendor or measured. */
+  estimated?: true;
 }
 
 /**

@@ -18,7 +18,7 @@ const receipt: Receipt = {
     { item: 'input', count: 200_000, unit_price: 6, unit: 'usd_per_mtok', quota: 900_000 },
     { item: 'cache_read', count: 10_000, unit_price: 0.6, unit: 'usd_per_mtok', quota: 4500 },
     { item: 'output', count: 1000, unit_price: 22.5, unit: 'usd_per_mtok', quota: 16_875 },
-    { item: 'web_search', count: 2, unit_price: 0.01, unit: 'usd_per_unit', quota: 15_000 },
+    { item: 'web_search', count: 2, unit_price: 0.01, unit: 'usd_per_unit', quota: 15_000, estimated: true },
   ],
   quota: 936_375,
   settlement: { reserved: 900_000, refunded: 0, charged_on_top: 36_375 },
@@ -41,7 +41,7 @@ describe('the receipt popover', () => {
       '输入 tokens200000$6 / 1M tokens900000',
       '缓存读取 tokens10000$0.6 / 1M tokens4500',
       '输出 tokens1000$22.5 / 1M tokens16875',
-      '网络搜索（次）2$0.01 / 个15000',
+      '网络搜索（次）约 2（估算）$0.01 / 个15000',
     ]);
     expect(details.getByTestId('receipt-total-quota')).toHaveTextContent('936375');
     expect(details.getByText('分组倍率 1.5，已计入每一项')).toBeInTheDocument();

@@ -70,7 +70,9 @@ export function ReceiptDetails({ receipt }: { receipt: Receipt }) {
           {receipt.lines.map((line) => (
             <tr key={line.item} data-testid="receipt-line">
               <td style={cell}>{itemName(line.item, t)}</td>
-              <td style={numberCell}>{line.count}</td>
+              <td style={numberCell}>
+                {line.estimated ? t('log.receipt.estimated', { count: line.count }) : line.count}
+              </td>
               <td style={numberCell}>{unitPrice(line, t)}</td>
               <td style={numberCell} data-testid="receipt-line-quota">
                 {line.quota}

@@ -75,6 +75,7 @@ const log: Record<keyof typeof zh, string> = {
   'log.receipt.column.quota': 'Quota',
   'log.receipt.column.money': 'Amount',
   'log.receipt.total': 'Total',
+  'log.receipt.estimated': 'about {{count}} (estimated)',
   'log.receipt.amount': '{{quota}} ({{money}})',
   'log.receipt.item.input': 'Input tokens',
   'log.receipt.item.output': 'Output tokens',

@@ -74,6 +74,7 @@ const log = {
   'log.receipt.column.quota': '额度',
   'log.receipt.column.money': '金额',
   'log.receipt.total': '合计',
+  'log.receipt.estimated': '约 {{count}}（估算）',
   'log.receipt.amount': '{{quota}}（{{money}}）',
   'log.receipt.item.input': '输入 tokens',
   'log.receipt.item.output': '输出 tokens',
