@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ApiClient } from '../../../../test/api-client.js';
 import { availableEngines } from '../../../../test/engines.js';
 import { MockOpenAIUpstream } from '../../../../test/mock-openai-upstream.js';
-import { createToken, createUser } from '../../../../test/relay-fixtures.js';
+import { createToken, createUser, priceUnknownModels } from '../../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { ChannelStatus } from '../../../domain/channel/channel.constants.js';
 import { Role } from '../../../domain/user/user.constants.js';
@@ -58,6 +58,8 @@ describe.each(await availableEngines())('an /api channel write is routed on the 
 
   beforeAll(async () => {
     server = await startTestServer({ engine });
+    // The models are made up: a default price lets them be served (the catalogue names none of them).
+    await priceUnknownModels(server);
     root = await server.rootClient();
     upstream = await MockOpenAIUpstream.start();
     const userId = await createUser(server, { username: 'ryw-caller', quota: 1_000_000_000 });
@@ -208,6 +210,8 @@ describe.runIf(withRedis.length > 0).each(withRedis)('another node follows a cha
   beforeAll(async () => {
     first = await startTestServer({ engine });
     second = await startTestServer({ engine, shareDatabaseWith: first });
+    await priceUnknownModels(first);
+    await priceUnknownModels(second);
     root = await first.rootClient();
     upstream = await MockOpenAIUpstream.start();
     const userId = await createUser(first, { username: 'far-caller', quota: 1_000_000_000 });
