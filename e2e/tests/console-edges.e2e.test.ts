@@ -115,11 +115,16 @@ describe.each(VIEWPORTS)('thin edges at $width px in $language', ({ width, langu
     const { page } = view;
     await page.goto('/about');
     await page.getByTestId('about-text').locator('strong', { hasText: 'the e2e gateway' }).waitFor();
+    // Every model the default group is served is listed, with or without an entry in the embedded catalogue.
+    const pricing = await page.request.get('/api/pricing');
+    const served = ((await pricing.json()) as { data: { models: { model: string }[] } }).data.models;
+    expect(served.map((entry) => entry.model)).toEqual(expect.arrayContaining(['gpt-4o-mini', 'not-in-catalogue']));
     await page
       .getByTestId('catalogue-count')
-      .getByText(t('about.loadedCount', { count: 1 }))
+      .getByText(t('about.loadedCount', { count: served.length }))
       .waitFor();
     await page.getByText('gpt-4o-mini', { exact: true }).first().waitFor();
+    await page.getByText('not-in-catalogue', { exact: true }).first().waitFor();
     expect(await page.getByText('gpt-4o', { exact: true }).count()).toBe(0);
     await suite.stack.setOptions({ About: '' });
     await view.close();
