@@ -78,27 +78,6 @@ describe('the price settings', () => {
     await waitFor(() => expect(screen.queryByText('claude-sonnet-4-5', { selector: 'strong, span' })).toBeNull());
   });
 
-  it("saves a catalogue price, edited, as the admin's", async () => {
-    api.fetchEffectivePrices.mockResolvedValue(prices);
-    renderPage(<PriceSetting />);
-    const claude = within(await waitFor(() => rowOf('claude-sonnet-4-5')));
-    fireEvent.click(claude.getByRole('button', { name: /编\s?辑/ }));
-    const dialog = within(await screen.findByRole('dialog'));
-    expect(dialog.getByLabelText('模型')).toHaveValue('claude-sonnet-4-5');
-    expect(dialog.getAllByLabelText('输入')[0]).toHaveValue('3');
-    fireEvent.change(dialog.getAllByLabelText('输入')[0]!, { target: { value: '2.5' } });
-    fireEvent.change(dialog.getByLabelText('备注'), { target: { value: 'negotiated' } });
-    fireEvent.click(dialog.getByRole('button', { name: /保\s?存/ }));
-    await waitFor(() =>
-      expect(api.saveModelPrice).toHaveBeenCalledWith({
-        model: 'claude-sonnet-4-5',
-        group: '',
-        note: 'negotiated',
-        price: { input: 2.5, output: 15, cache_read: 0.3, cache_write: 3.75, tiers: [{ above: 200_000, input: 6 }] },
-      }),
-    );
-  }, 60_000);
-
   it('deletes an admin price under its key after confirmation', async () => {
     api.fetchEffectivePrices.mockResolvedValue(prices);
     renderPage(<PriceSetting />);
