@@ -170,41 +170,47 @@ export async function sumConsumption(db: Db, filters: LogFilters): Promise<{ quo
 export interface LogDeleteOptions extends SliceOptions {
   /** Only logs of this type (all types when omitted). */
   type?: number;
-  /** Where the id bounds are read (a scan of the created_at index): the SQLite reader thread, else `db`. */
+  /** Where the times of the oldest and newest matching logs are read (the created_at index): the SQLite reader thread, else `db`. */
   reads?: Db;
   /** Logs with a lower id are kept (the retention keeps consume logs the rollups do not hold yet). */
   fromId?: number;
 }
 
 /**
- * Deletes every log written before the timestamp (of one type when asked) in slices of ids, yielding to the
- * event loop between slices (see deleteInSlices); answers how many went. The bounds are the smallest and
- * largest ids of the matching rows, so rows written out of id order (imports) are deleted too.
+ * Deletes every log written before the timestamp (of one type when asked) in slices of time, yielding to the
+ * event loop between slices (see deleteInSlices); answers how many went. Each slice is a range of the
+ * created_at index, so a run reads only the rows it deletes: bounds taken from ids (`max(id) where created_at
+ * < t`) made PostgreSQL walk the primary key back through every newer row, 1.5 s at 10M logs, on each run.
+ * Rows written out of id order (imports) go with their time.
  */
 export async function deleteLogsBefore(db: Db, timestamp: number, options: LogDeleteOptions = {}): Promise<number> {
-  const { type } = options;
+  const { type, fromId } = options;
   const bounds = await (options.reads ?? db)
     .selectFrom('logs')
-    .select((eb) => [eb.fn.min<number>('id').as('first'), eb.fn.max<number>('id').as('last')])
+    .select((eb) => [eb.fn.min<number>('created_at').as('first'), eb.fn.max<number>('created_at').as('last')])
     .where('created_at', '<', timestamp)
     .$if(type !== undefined, (query) => query.where('type', '=', type!))
     .executeTakeFirst();
   if (bounds?.first == null || bounds.last == null) return 0;
-  const first = Math.max(Number(bounds.first), options.fromId ?? 0);
-  if (first > Number(bounds.last)) return 0;
   return deleteInSlices(
-    first,
+    Number(bounds.first),
     Number(bounds.last),
     async (from, to) => {
       const result = await db
         .deleteFrom('logs')
-        .where('id', '>=', from)
-        .where('id', '<=', to)
-        .where('created_at', '<', timestamp)
+        .where('created_at', '>=', from)
+        .where('created_at', '<=', to)
         .$if(type !== undefined, (query) => query.where('type', '=', type!))
+        .$if(fromId !== undefined, (query) => query.where('id', '>=', fromId!))
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
-    options,
+    { ...logTimeSlices, ...options },
   );
 }
+
+/**
+ * Slices of created_at seconds: the first is a minute, then the width adapts to the rows per second (a busy
+ * install writes hundreds a second, a quiet one a few an hour).
+ */
+const logTimeSlices = { sliceWidth: 60, minSliceWidth: 1, maxSliceWidth: 30 * 86_400 } as const;
