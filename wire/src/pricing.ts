@@ -105,12 +105,66 @@ export const priceImportPreview = z.object({
   applied: z.number(),
 });
 
+/**
+ * How a receipt line's unit price reads: US$ per 1M tokens, per unit or per 1,000, or (a ratio price) quota per
+ * token or per image (one-api's model ratio × size factor × 1000), before the group ratio.
+ */
+export const receiptUnit = z.enum([
+  'usd_per_mtok',
+  'usd_per_unit',
+  'quota_per_token',
+  'quota_per_unit',
+  'usd_per_1000',
+]);
+
+/**
+ * One line of a call's receipt: a token class or a unit, its count, its unit price and the quota it cost. The
+ * item stays a string: a console older than the server shows an item it does not know by its name.
+ */
+export const receiptLine = z.object({
+  item: z.string(),
+  count: z.number(),
+  unit_price: z.number(),
+  unit: receiptUnit,
+  quota: z.number(),
+  /** Set when the gateway estimated the count (a transcript's seconds), not reported by the vendor or measured. */
+  estimated: z.literal(true).optional(),
+});
+
+/**
+ * What a call was charged, line by line, as a consume log's `other` stores it (`{"receipt": …}`): the lines add
+ * up to `quota`, the charge. The settlement (the hold, then what came back or was charged on top) is there when
+ * the call held quota first.
+ */
+export const storedReceipt = z.object({
+  model: z.string(),
+  /** A price source other than `missing`; a string, as the item, for a source an older console does not know. */
+  source: z.string(),
+  reference: z.string(),
+  /** The group ratio applied to every line; 1 when the group has a price of its own. */
+  group_ratio: z.number(),
+  group_price: z.boolean(),
+  /** The threshold of the context tier that priced the call, or null for the base prices. */
+  tier: z.number().nullable(),
+  prompt_tokens: z.number(),
+  quota_per_unit: z.number(),
+  lines: z.array(receiptLine),
+  quota: z.number(),
+  /** The settlement's fields: absent from a receipt that was not settled against a hold. */
+  reserved: z.number().optional(),
+  refunded: z.number().optional(),
+  charged_on_top: z.number().optional(),
+});
+
 export type ListPrice = z.infer<typeof listPrice>;
 export type TokenPrices = z.infer<typeof tokenPrices>;
 export type PriceTier = z.infer<typeof priceTier>;
 export type PriceSource = z.infer<typeof priceSource>;
 export type EffectivePrice = z.infer<typeof effectivePrice>;
 export type PriceImportPreview = z.infer<typeof priceImportPreview>;
+export type ReceiptUnit = z.infer<typeof receiptUnit>;
+export type ReceiptLine = z.infer<typeof receiptLine>;
+export type StoredReceipt = z.infer<typeof storedReceipt>;
 
 /** The price routes (admin; reading a file on the server is root's). */
 export const pricingOperations: Operation[] = [

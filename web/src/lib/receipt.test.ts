@@ -20,6 +20,23 @@ const stored = {
   charged_on_top: 0,
 };
 
+/** dall-e-3 at 1024x1792 priced by one-api's ratios: quota per image (model ratio 20 × size factor 2 × 1000). */
+const ratioImage = {
+  model: 'dall-e-3',
+  source: 'ratio',
+  reference: 'one-api built-in ratio table',
+  group_ratio: 1.5,
+  group_price: false,
+  tier: null,
+  prompt_tokens: 0,
+  quota_per_unit: 500000,
+  lines: [{ item: 'image', count: 2, unit_price: 40000, unit: 'quota_per_unit', quota: 120000 }],
+  quota: 120000,
+  reserved: 120000,
+  refunded: 0,
+  charged_on_top: 0,
+};
+
 describe('receiptOf', () => {
   it("reads the receipt a consume log's other field carries", () => {
     const { reserved, refunded, charged_on_top, ...rest } = stored;
@@ -27,6 +44,12 @@ describe('receiptOf', () => {
       ...rest,
       settlement: { reserved, refunded, charged_on_top },
     });
+  });
+
+  it('reads the receipt of images priced per image by ratio, in quota', () => {
+    const receipt = receiptOf(JSON.stringify({ receipt: ratioImage }));
+    expect(receipt?.lines).toEqual(ratioImage.lines);
+    expect(receipt?.settlement).toEqual({ reserved: 120000, refunded: 0, charged_on_top: 0 });
   });
 
   it('reads a receipt without a settlement', () => {

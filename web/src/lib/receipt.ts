@@ -1,50 +1,14 @@
-/** One line of a call's receipt: a token class or a unit, its count, its unit price and the quota it cost. */
-export interface ReceiptLine {
-  item: string;
-  count: number;
-  /** US$ per 1M tokens, US$ per unit, US$ per 1,000, or (a ratio price) quota per token before the group ratio. */
-  unit_price: number;
-  unit: 'usd_per_mtok' | 'usd_per_unit' | 'quota_per_token' | 'usd_per_1000';
-  quota: number;
-  /** The count was estimated by the gateway (a transcript's seconds), not reported by the vendor or measured. */
-  estimated?: true;
-}
+import { storedReceipt, type ReceiptLine, type StoredReceipt } from '@modelgate/wire';
+
+export type { ReceiptLine };
 
 /**
  * What a call was charged, line by line, as the server stores it in a consume log's `other` (decision 0026):
  * the lines add up to `quota`, the charge.
  */
-export interface Receipt {
-  model: string;
-  source: string;
-  reference: string;
-  group_ratio: number;
-  group_price: boolean;
-  /** The threshold of the context tier that priced the call, or null. */
-  tier: number | null;
-  prompt_tokens: number;
-  quota_per_unit: number;
-  lines: ReceiptLine[];
-  quota: number;
+export interface Receipt extends Omit<StoredReceipt, 'reserved' | 'refunded' | 'charged_on_top'> {
   /** The settlement, when the call held quota first: the hold, then what came back or was charged on top. */
   settlement: { reserved: number; refunded: number; charged_on_top: number } | null;
-}
-
-const UNITS: ReadonlySet<string> = new Set(['usd_per_mtok', 'usd_per_unit', 'quota_per_token', 'usd_per_1000']);
-
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
-function isLine(value: unknown): value is ReceiptLine {
-  if (!value || typeof value !== 'object') return false;
-  const line = value as Record<string, unknown>;
-  return (
-    typeof line.item === 'string' &&
-    isNumber(line.count) &&
-    isNumber(line.unit_price) &&
-    typeof line.unit === 'string' &&
-    UNITS.has(line.unit) &&
-    isNumber(line.quota)
-  );
 }
 
 /** The receipt in a log's `other` text, or null when it has none (older logs, other log types) or it is unreadable. */
@@ -56,26 +20,13 @@ export function receiptOf(other: string | null | undefined): Receipt | null {
   } catch {
     return null;
   }
-  const receipt = (parsed as { receipt?: unknown } | null)?.receipt;
-  if (!receipt || typeof receipt !== 'object') return null;
-  const fields = receipt as Record<string, unknown>;
-  const { group_ratio, prompt_tokens, quota_per_unit, quota, reserved, refunded, charged_on_top, tier, lines } = fields;
-  if (![group_ratio, prompt_tokens, quota_per_unit, quota].every(isNumber)) return null;
-  if (!Array.isArray(lines) || !lines.every(isLine)) return null;
-  if (tier !== null && !isNumber(tier)) return null;
+  const read = storedReceipt.safeParse((parsed as { receipt?: unknown } | null)?.receipt);
+  if (!read.success) return null;
+  const { reserved, refunded, charged_on_top, ...receipt } = read.data;
   return {
-    model: String(fields.model ?? ''),
-    source: String(fields.source ?? ''),
-    reference: String(fields.reference ?? ''),
-    group_ratio: group_ratio as number,
-    group_price: fields.group_price === true,
-    tier,
-    prompt_tokens: prompt_tokens as number,
-    quota_per_unit: quota_per_unit as number,
-    lines,
-    quota: quota as number,
+    ...receipt,
     settlement:
-      isNumber(reserved) && isNumber(refunded) && isNumber(charged_on_top)
+      reserved !== undefined && refunded !== undefined && charged_on_top !== undefined
         ? { reserved, refunded, charged_on_top }
         : null,
   };

@@ -1,4 +1,11 @@
-import type { ListPrice, PriceSource, PriceTier, TokenPrices } from '@modelgate/wire';
+import type {
+  ListPrice,
+  PriceSource,
+  PriceTier,
+  ReceiptLine as StoredReceiptLine,
+  StoredReceipt,
+  TokenPrices,
+} from '@modelgate/wire';
 import { atScale, ceilingOf, decimal, tenTo, type Decimal } from './exact.js';
 import {
   inputClasses,
@@ -12,34 +19,20 @@ import {
 
 type UnitItem = 'per_call' | 'image' | 'audio_second' | 'web_search';
 
-export interface ReceiptLine {
+/** A stored receipt line (wire's shape) whose item is one the server prices. */
+export interface ReceiptLine extends StoredReceiptLine {
   item: TokenClass | UnitItem;
-  count: number;
-  /**
-   * US$ per 1M tokens, US$ per unit, or (a ratio price) quota per token, or per image (one-api's model ratio ×
-   * size factor × 1000), before the group ratio.
-   */
-  unit_price: number;
-  unit: 'usd_per_mtok' | 'usd_per_unit' | 'quota_per_token' | 'quota_per_unit' | 'usd_per_1000';
-  quota: number;
-  /** Set when the count was estimated here, not reported by the vendor or measured (a transcript's seconds). */
-  estimated?: true;
 }
 
-/** What a call was charged, line by line: the lines' quotas add up to `quota`, the charge. */
-export interface Receipt {
-  model: string;
+type Settlement = Pick<StoredReceipt, 'reserved' | 'refunded' | 'charged_on_top'>;
+
+/**
+ * What a call was charged, line by line (wire's stored shape before settlement): the lines' quotas add up to
+ * `quota`, the charge.
+ */
+export interface Receipt extends Omit<StoredReceipt, keyof Settlement> {
   source: Exclude<PriceSource, 'missing'>;
-  reference: string;
-  /** The group ratio applied to every line; 1 when the group has a price of its own. */
-  group_ratio: number;
-  group_price: boolean;
-  /** The threshold of the context tier that priced the call, or null for the base prices. */
-  tier: number | null;
-  prompt_tokens: number;
-  quota_per_unit: number;
   lines: ReceiptLine[];
-  quota: number;
 }
 
 /** A class without a price of its own is charged as its parent (text input or output). */
@@ -229,12 +222,11 @@ export function priceCall(
   };
 }
 
-/** A receipt with what the balance saw: the hold, and what settlement gave back or charged on top. */
-export interface SettledReceipt extends Receipt {
-  reserved: number;
-  refunded: number;
-  charged_on_top: number;
-}
+/**
+ * A receipt with what the balance saw: the hold, and what settlement gave back or charged on top. Built from
+ * wire's fields, so what the log stores is a valid StoredReceipt by the compiler's check.
+ */
+export type SettledReceipt = Receipt & Required<Settlement>;
 
 /**
  * The receipt settled against its hold. Every field named (the type insists on each): it is built and

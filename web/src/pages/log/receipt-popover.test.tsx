@@ -51,6 +51,29 @@ describe('the receipt popover', () => {
     expect(details.queryByText('金额')).toBeNull();
   });
 
+  it('shows a per-image price by ratio in quota, not in dollars', async () => {
+    statusStore.set({ display_in_currency: false, quota_per_unit: 500_000 });
+    const image: Receipt = {
+      model: 'dall-e-3',
+      source: 'ratio',
+      reference: 'one-api built-in ratio table',
+      group_ratio: 1.5,
+      group_price: false,
+      tier: null,
+      prompt_tokens: 0,
+      quota_per_unit: 500_000,
+      lines: [{ item: 'image', count: 2, unit_price: 40_000, unit: 'quota_per_unit', quota: 120_000 }],
+      quota: 120_000,
+      settlement: { reserved: 120_000, refunded: 0, charged_on_top: 0 },
+    };
+    renderPage(<ReceiptPopover receipt={image} text="120000" />);
+    fireEvent.click(screen.getByRole('button', { name: '120000，查看计费明细' }));
+    const details = within(await screen.findByTestId('receipt'));
+    expect(details.getAllByTestId('receipt-line').map((line) => line.textContent)).toEqual([
+      '图片（张）240000 额度 / 个120000',
+    ]);
+  });
+
   it('adds each amount in money when the quota shows as currency', async () => {
     statusStore.set({ display_in_currency: true, quota_per_unit: 500_000 });
     renderPage(<ReceiptPopover receipt={receipt} text="936375" />);

@@ -26,18 +26,23 @@ const ITEMS = new Set([
 
 const itemName = (item: string, t: TFunction) => (ITEMS.has(item) ? t(`log.receipt.item.${item}`) : item);
 
-/** A line's unit price with its unit: per 1M tokens, per unit, per 1,000, or quota per token (a ratio price). */
+/**
+ * A line's unit price with its unit: US$ per 1M tokens, per unit or per 1,000, or (a ratio price) quota per token
+ * or per image, before the group ratio.
+ */
 function unitPrice(line: ReceiptLine, t: TFunction): string {
   const price = formatUsd(line.unit_price);
   switch (line.unit) {
     case 'usd_per_mtok':
       return t('log.receipt.unit.usdPerMillion', { price });
+    case 'usd_per_unit':
+      return t('log.receipt.unit.usdPerUnit', { price });
     case 'usd_per_1000':
       return t('log.receipt.unit.usdPerThousand', { price });
     case 'quota_per_token':
       return t('log.receipt.unit.quotaPerToken', { price });
-    default:
-      return t('log.receipt.unit.usdPerUnit', { price });
+    case 'quota_per_unit':
+      return t('log.receipt.unit.quotaPerUnit', { price });
   }
 }
 

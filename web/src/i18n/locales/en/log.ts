@@ -94,6 +94,7 @@ const log: Record<keyof typeof zh, string> = {
   'log.receipt.unit.usdPerThousand': '${{price}} / 1,000',
   'log.receipt.unit.usdPerUnit': '${{price}} each',
   'log.receipt.unit.quotaPerToken': '{{price}} quota / token',
+  'log.receipt.unit.quotaPerUnit': '{{price}} quota each',
   'log.receipt.groupRatio': 'Group ratio {{ratio}}, applied to every line',
   'log.receipt.groupPrice': "The group's own price (no group ratio on top)",
   'log.receipt.baseTier': 'Prompt of {{tokens}} tokens, at the base prices',

@@ -93,6 +93,7 @@ const log = {
   'log.receipt.unit.usdPerThousand': '${{price}} / 1000 次',
   'log.receipt.unit.usdPerUnit': '${{price}} / 个',
   'log.receipt.unit.quotaPerToken': '{{price}} 额度 / token',
+  'log.receipt.unit.quotaPerUnit': '{{price}} 额度 / 个',
   'log.receipt.groupRatio': '分组倍率 {{ratio}}，已计入每一项',
   'log.receipt.groupPrice': '本分组的专属价格（不再乘分组倍率）',
   'log.receipt.baseTier': '提示 {{tokens}} tokens，按基础价格计费',
