@@ -109,52 +109,47 @@ export const priceImportPreview = z.object({
  * How a receipt line's unit price reads: US$ per 1M tokens, per unit or per 1,000, or (a ratio price) quota per
  * token or per image (one-api's model ratio × size factor × 1000), before the group ratio.
  */
-export const receiptUnit = z.enum([
-  'usd_per_mtok',
-  'usd_per_unit',
-  'quota_per_token',
-  'quota_per_unit',
-  'usd_per_1000',
-]);
+export type ReceiptUnit = 'usd_per_mtok' | 'usd_per_unit' | 'quota_per_token' | 'quota_per_unit' | 'usd_per_1000';
 
 /**
  * One line of a call's receipt: a token class or a unit, its count, its unit price and the quota it cost. The
  * item stays a string: a console older than the server shows an item it does not know by its name.
  */
-export const receiptLine = z.object({
-  item: z.string(),
-  count: z.number(),
-  unit_price: z.number(),
-  unit: receiptUnit,
-  quota: z.number(),
+export interface ReceiptLine {
+  item: string;
+  count: number;
+  unit_price: number;
+  unit: ReceiptUnit;
+  quota: number;
   /** Set when the gateway estimated the count (a transcript's seconds), not reported by the vendor or measured. */
-  estimated: z.literal(true).optional(),
-});
+  estimated?: true;
+}
 
 /**
  * What a call was charged, line by line, as a consume log's `other` stores it (`{"receipt": …}`): the lines add
  * up to `quota`, the charge. The settlement (the hold, then what came back or was charged on top) is there when
- * the call held quota first.
+ * the call held quota first. Types only, no schema: the server writes it on every call without checking it, and
+ * the console's log page reads it without loading zod (web/src/lib/receipt.ts).
  */
-export const storedReceipt = z.object({
-  model: z.string(),
+export interface StoredReceipt {
+  model: string;
   /** A price source other than `missing`; a string, as the item, for a source an older console does not know. */
-  source: z.string(),
-  reference: z.string(),
+  source: string;
+  reference: string;
   /** The group ratio applied to every line; 1 when the group has a price of its own. */
-  group_ratio: z.number(),
-  group_price: z.boolean(),
+  group_ratio: number;
+  group_price: boolean;
   /** The threshold of the context tier that priced the call, or null for the base prices. */
-  tier: z.number().nullable(),
-  prompt_tokens: z.number(),
-  quota_per_unit: z.number(),
-  lines: z.array(receiptLine),
-  quota: z.number(),
+  tier: number | null;
+  prompt_tokens: number;
+  quota_per_unit: number;
+  lines: ReceiptLine[];
+  quota: number;
   /** The settlement's fields: absent from a receipt that was not settled against a hold. */
-  reserved: z.number().optional(),
-  refunded: z.number().optional(),
-  charged_on_top: z.number().optional(),
-});
+  reserved?: number;
+  refunded?: number;
+  charged_on_top?: number;
+}
 
 export type ListPrice = z.infer<typeof listPrice>;
 export type TokenPrices = z.infer<typeof tokenPrices>;
@@ -162,9 +157,6 @@ export type PriceTier = z.infer<typeof priceTier>;
 export type PriceSource = z.infer<typeof priceSource>;
 export type EffectivePrice = z.infer<typeof effectivePrice>;
 export type PriceImportPreview = z.infer<typeof priceImportPreview>;
-export type ReceiptUnit = z.infer<typeof receiptUnit>;
-export type ReceiptLine = z.infer<typeof receiptLine>;
-export type StoredReceipt = z.infer<typeof storedReceipt>;
 
 /** The price routes (admin; reading a file on the server is root's). */
 export const pricingOperations: Operation[] = [
