@@ -4,8 +4,12 @@ import type { Db, LogRow } from '../../db/tables.js';
 import type { Language } from '../../lib/language.js';
 import { listLogs, type LogFilters, type LogPosition } from './log.repository.js';
 
-/** Rows read per query: a keyset page of ~1,000 rows keeps each read short and memory flat. */
-export const exportBatchSize = 1000;
+/**
+ * Rows read per query: a keyset page keeps each read short and memory flat. 250 rather than 1,000: the database
+ * works a quarter as long at a time, so a relay call that needs it meanwhile waits less (measured at 10M logs on
+ * PostgreSQL, the relay's p99 during admin work +3.6 to +5.1 ms against +4.4 to +6.2 ms).
+ */
+export const exportBatchSize = 250;
 
 /**
  * Rows formatted per turn of the event loop. Formatting runs on the event loop on every engine, some 5 ms per

@@ -4,7 +4,7 @@ import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { createTestUser, type TestUser } from '../../../../test/test-users.js';
 import { indexExists } from '../../../db/schema-helpers.js';
-import { exportEvents, type LogExportOutcome } from '../../../domain/log/log-export.js';
+import { exportBatchSize, exportEvents, type LogExportOutcome } from '../../../domain/log/log-export.js';
 import { insertLogRows, type LogRow } from '../../../domain/log/log.writer.js';
 
 const day = 1_700_006_400;
@@ -267,7 +267,7 @@ describe.each(await availableEngines())('log keyset pages and CSV export on $lab
     let onEnd: (outcome: LogExportOutcome) => void = () => {};
     const ended = new Promise<LogExportOutcome>((resolve) => {
       onEnd = (outcome) => {
-        if (outcome.rows >= 1000) resolve(outcome);
+        if (outcome.rows >= exportBatchSize) resolve(outcome);
       };
       exportEvents.on('export-end', onEnd);
     });
