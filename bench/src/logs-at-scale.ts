@@ -125,9 +125,9 @@ async function api(path: string, method = 'GET', body?: unknown) {
   return result.data;
 }
 
-async function timed(path: string): Promise<number> {
+async function timed(path: string, origin = base): Promise<number> {
   const begun = performance.now();
-  const response = await fetch(`${base}${path}`, { headers: { authorization: accessToken } });
+  const response = await fetch(`${origin}${path}`, { headers: { authorization: accessToken } });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
   return performance.now() - begun;
@@ -291,11 +291,12 @@ async function measure(env: Record<string, string>, started: Started[]) {
   const mock = startProcess(process.execPath, ['--import', 'tsx', 'src/mock-upstream.ts', '0'], {}, benchRoot);
   started.push(mock);
   const mockPort = Number(await firstLine(mock.process));
+  const mockOrigin = `http://127.0.0.1:${mockPort}`;
   await api('/api/channel/', 'POST', {
     name: 'bench mock',
     type: 8,
     key: 'sk-upstream-bench',
-    base_url: `http://127.0.0.1:${mockPort}`,
+    base_url: mockOrigin,
     models: 'gpt-4o-mini',
     group: 'default',
   });
@@ -377,9 +378,14 @@ async function measure(env: Record<string, string>, started: Started[]) {
   // This process's own stalls delay its timings too: reported beside them, to tell its delays from the server's.
   const clientLoop = monitorEventLoopDelay({ resolution: 10 });
   clientLoop.enable();
+  // A control beside each /api/status call: the mock, a process of its own that does nothing of ours, asked at
+  // the same moment. When both are slow at once, the machine was busy, not the server.
+  const controlDuringRetention: number[] = [];
   const statusProbe = (async () => {
     while (retentionRunning) {
-      statusDuringRetention.push(await timed('/api/status'));
+      const [status, control] = await Promise.all([timed('/api/status'), timed('/', mockOrigin)]);
+      statusDuringRetention.push(status);
+      controlDuringRetention.push(control);
       await sleep(50);
     }
   })();
@@ -397,7 +403,7 @@ async function measure(env: Record<string, string>, started: Started[]) {
   console.log(
     [
       `  export (3 days of consume logs): ${exported?.statusCode ?? 'skipped'} ${(exportBytes / 1_048_576).toFixed(1)} MiB ${exported?.headers['content-encoding'] ?? ''} in ${ms(exportMs)} ms`,
-      `  retention run (logs older than ${retentionDays} days): ${JSON.stringify(deleted)} deleted in ${(retentionMs / 1000).toFixed(1)} s; /api/status meanwhile p50 ${ms(percentile(statusDuringRetention, 0.5))} ms, max ${ms(Math.max(...statusDuringRetention))} ms (this process's own event loop delayed up to ${ms(clientLoop.max / 1e6)} ms)`,
+      `  retention run (logs older than ${retentionDays} days): ${JSON.stringify(deleted)} deleted in ${(retentionMs / 1000).toFixed(1)} s; /api/status meanwhile p50 ${ms(percentile(statusDuringRetention, 0.5))} ms, max ${ms(Math.max(...statusDuringRetention))} ms (this process's own event loop delayed up to ${ms(clientLoop.max / 1e6)} ms; the mock asked at the same moment as the slowest: ${ms(controlDuringRetention[statusDuringRetention.indexOf(Math.max(...statusDuringRetention))] ?? Number.NaN)} ms, its own max ${ms(Math.max(...controlDuringRetention))} ms)`,
       `  relay p99 idle ${ms(percentile(idleLatencies, 0.99))} ms (${idleLatencies.length} calls), during admin work ${ms(percentile(busyLatencies, 0.99))} ms (${busyLatencies.length} calls)`,
     ].join('\n'),
   );

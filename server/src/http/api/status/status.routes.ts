@@ -24,8 +24,10 @@ export function degradedReasons(context: AppContext): string[] {
  */
 export const statusRoutes: RouteModule = (app, { context, requireAdmin }) => {
   const { options, config } = context;
+  // Options and flags only: none of these waits for the relay's pending charges.
+  const noChargeWait = { config: { readsNoCharges: true } };
 
-  app.get('/status', async () => {
+  app.get('/status', noChargeWait, async () => {
     const reasons = degradedReasons(context);
     return ok({
       version: config.VERSION,
@@ -59,9 +61,9 @@ export const statusRoutes: RouteModule = (app, { context, requireAdmin }) => {
     });
   });
 
-  app.get('/notice', async () => ok(options.string('Notice')));
-  app.get('/about', async () => ok(options.string('About')));
-  app.get('/home_page_content', async () => ok(options.string('HomePageContent')));
+  app.get('/notice', noChargeWait, async () => ok(options.string('Notice')));
+  app.get('/about', noChargeWait, async () => ok(options.string('About')));
+  app.get('/home_page_content', noChargeWait, async () => ok(options.string('HomePageContent')));
 
   app.get('/group', { preHandler: requireAdmin }, async () =>
     ok(Object.keys(options.json<Record<string, number>>('GroupRatio')).sort()),
