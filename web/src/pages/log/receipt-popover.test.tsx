@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../lib/receipt';
 import { statusStore } from '../../stores/status.store';
@@ -30,7 +30,7 @@ const open = async () => {
 };
 
 describe('the receipt popover', () => {
-  afterEach(() => statusStore.set({}));
+  afterEach(() => act(() => statusStore.set({})));
 
   it('shows each line in words, the total, the tier, the group ratio and the settlement', async () => {
     statusStore.set({ display_in_currency: false, quota_per_unit: 500_000 });
