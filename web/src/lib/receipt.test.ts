@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ratioImageReceipt as ratioImage } from '../test/receipts';
 import { receiptOf } from './receipt';
 
 const stored = {
@@ -17,23 +18,6 @@ const stored = {
   quota: 60,
   reserved: 951,
   refunded: 891,
-  charged_on_top: 0,
-};
-
-/** dall-e-3 at 1024x1792 priced by one-api's ratios: quota per image (model ratio 20 × size factor 2 × 1000). */
-const ratioImage = {
-  model: 'dall-e-3',
-  source: 'ratio',
-  reference: 'one-api built-in ratio table',
-  group_ratio: 1.5,
-  group_price: false,
-  tier: null,
-  prompt_tokens: 0,
-  quota_per_unit: 500000,
-  lines: [{ item: 'image', count: 2, unit_price: 40000, unit: 'quota_per_unit', quota: 120000 }],
-  quota: 120000,
-  reserved: 120000,
-  refunded: 0,
   charged_on_top: 0,
 };
 

@@ -170,11 +170,20 @@ export async function sumConsumption(db: Db, filters: LogFilters): Promise<{ quo
 export interface LogDeleteOptions extends SliceOptions {
   /** Only logs of this type (all types when omitted). */
   type?: number;
-  /** Where the times of the oldest and newest matching logs are read (the created_at index): the SQLite reader thread, else `db`. */
+  /**
+   * Where the times of the oldest and newest matching logs are read (the created_at index): the SQLite reader
+   * thread, else `db`.
+   */
   reads?: Db;
   /** Logs with a lower id are kept (the retention keeps consume logs the rollups do not hold yet). */
   fromId?: number;
 }
+
+/**
+ * Slices of created_at seconds: the first is a minute, then the width adapts to the rows per second (a busy
+ * install writes hundreds a second, a quiet one a few an hour).
+ */
+const logTimeSlices = { sliceWidth: 60, minSliceWidth: 1, maxSliceWidth: 30 * 86_400 } as const;
 
 /**
  * Deletes every log written before the timestamp (of one type when asked) in slices of time, yielding to the
@@ -208,9 +217,3 @@ export async function deleteLogsBefore(db: Db, timestamp: number, options: LogDe
     { ...logTimeSlices, ...options },
   );
 }
-
-/**
- * Slices of created_at seconds: the first is a minute, then the width adapts to the rows per second (a busy
- * install writes hundreds a second, a quiet one a few an hour).
- */
-const logTimeSlices = { sliceWidth: 60, minSliceWidth: 1, maxSliceWidth: 30 * 86_400 } as const;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
+import { testCharge } from '../../../test/quota-charges.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { createTestUser } from '../../../test/test-users.js';
 import { relayRuntime } from '../../relay/runtime.js';
@@ -34,21 +35,7 @@ describe.each(engines)('/api reads and pending charges on $label', (engine) => {
       await released;
     });
     await lockTaken;
-    relayRuntime(context).settlements.submit(
-      {
-        userId: user.id,
-        tokenId: 0,
-        tokenKey: '',
-        reservation: null,
-        limited: false,
-        channelId: 0,
-        balanceDelta: 700,
-        usedQuota: 700,
-        tokenUsedDelta: 0,
-        requestCount: 1,
-      },
-      null,
-    );
+    relayRuntime(context).settlements.submit({ ...testCharge(user.id, 0, 700), limited: false }, null);
 
     let balanceAnswered = false;
     const balance = user.client.get('/api/user/self').then((response) => {

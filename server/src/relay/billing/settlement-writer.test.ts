@@ -1,26 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../../test/engines.js';
+import { testCharge } from '../../../test/quota-charges.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { createTestUser } from '../../../test/test-users.js';
 import { insertReturningId } from '../../db/insert-id.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { logRow } from '../../domain/log/log.writer.js';
-import type { QuotaChange } from './quota.repository.js';
 import { SettlementWriter } from './settlement-writer.js';
-
-const charge = (userId: number, tokenId: number, quota: number): QuotaChange => ({
-  userId,
-  tokenId,
-  tokenKey: '',
-  reservation: null,
-  limited: true,
-  channelId: 0,
-  balanceDelta: quota,
-  usedQuota: quota,
-  tokenUsedDelta: quota,
-  requestCount: 1,
-});
 
 describe.each(await availableEngines())('settlement group commit on $label', (engine) => {
   let server: TestServer;
@@ -44,7 +31,7 @@ describe.each(await availableEngines())('settlement group commit on $label', (en
       Array.from({ length: 120 }, async (_, index) => {
         await new Promise((resolve) => setTimeout(resolve, index % 7));
         writer.submit(
-          charge(user.id, tokenId, 7),
+          testCharge(user.id, tokenId, 7),
           logRow(context, { type: LogType.Consume, user_id: user.id, quota: 7, content: `call ${index}` }),
         );
         if (index % 10 === 0) await writer.settled();
@@ -76,7 +63,7 @@ describe.each(await availableEngines())('settlement group commit on $label', (en
     const writer = new SettlementWriter(context);
     await sql`alter table logs rename to logs_away`.execute(context.logDatabase.db);
     writer.submit(
-      { ...charge(user.id, 0, 100), limited: false },
+      { ...testCharge(user.id, 0, 100), limited: false },
       logRow(context, { type: LogType.Consume, user_id: user.id, quota: 100, content: 'kept' }),
     );
     await writer.settled();
@@ -114,7 +101,7 @@ describe('settlements on SQLite while another transaction is open', () => {
       .transaction()
       .execute(async (transaction) => {
         await transaction.selectFrom('users').select('id').where('id', '=', user.id).execute();
-        writer.submit({ ...charge(user.id, 0, 100), limited: false }, null);
+        writer.submit({ ...testCharge(user.id, 0, 100), limited: false }, null);
         // The writer's 10 ms window passes while this transaction is still open.
         await new Promise((resolve) => setTimeout(resolve, 40));
         throw new Error('this transaction fails');

@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Receipt } from '../../lib/receipt';
+import { receiptOf, type Receipt } from '../../lib/receipt';
 import { statusStore } from '../../stores/status.store';
+import { ratioImageReceipt } from '../../test/receipts';
 import { renderPage } from '../../test/render';
 import { ReceiptPopover } from './receipt-popover';
 
@@ -53,19 +54,7 @@ describe('the receipt popover', () => {
 
   it('shows a per-image price by ratio in quota, not in dollars', async () => {
     statusStore.set({ display_in_currency: false, quota_per_unit: 500_000 });
-    const image: Receipt = {
-      model: 'dall-e-3',
-      source: 'ratio',
-      reference: 'one-api built-in ratio table',
-      group_ratio: 1.5,
-      group_price: false,
-      tier: null,
-      prompt_tokens: 0,
-      quota_per_unit: 500_000,
-      lines: [{ item: 'image', count: 2, unit_price: 40_000, unit: 'quota_per_unit', quota: 120_000 }],
-      quota: 120_000,
-      settlement: { reserved: 120_000, refunded: 0, charged_on_top: 0 },
-    };
+    const image = receiptOf(JSON.stringify({ receipt: ratioImageReceipt }))!;
     renderPage(<ReceiptPopover receipt={image} text="120000" />);
     fireEvent.click(screen.getByRole('button', { name: '120000，查看计费明细' }));
     const details = within(await screen.findByTestId('receipt'));
