@@ -255,7 +255,9 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     );
     expect(answered).toBeGreaterThan(callsPerEngine / 3);
     expect(outcomes.some((outcome) => outcome.status >= 500 || outcome.status === 429)).toBe(true);
-    await Promise.all(urls.map((url) => fetch(`${url}/api/status`)));
+    // An /api read waits for the node's pending charges (/api/status, which reads none, does not): each node's
+    // charges are written before the logs are counted.
+    await Promise.all(urls.map((url) => fetch(`${url}/api/pricing`)));
     await sweptWithin(15_000);
     expect(await logsPerRequest(outcomes)).toEqual([]);
     for (const user of users) {
