@@ -16,6 +16,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const baselineRoot = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 // The targets to run (default all): e.g. BENCH_TARGETS=direct,modelgate,baseline.
 const chosenTargets = process.env.BENCH_TARGETS?.split(',');
+const serverFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const benchRoot = resolve(import.meta.dirname, '..');
 const repositoryRoot = resolve(benchRoot, '..');
 const modelgatePort = 18_100;
@@ -60,6 +61,9 @@ async function main() {
     // Started with the Node flags `npm start` ships with (memory tuning), on the built server.
     const startScript: string = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).scripts.start;
     const nodeFlags = startScript.split(/\s+/).filter((part) => part.startsWith('--'));
+    // Extra flags for the ModelGate servers only (this build's and the baseline's), to look inside a run:
+    // BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (then `npm run profile-diff`).
+    nodeFlags.push(...serverFlags);
     const startModelGate = async (root: string, port: number) => {
       const dataDirectory = mkdtempSync(join(tmpdir(), 'modelgate-bench-data-'));
       const server = startProcess(
@@ -170,7 +174,10 @@ async function main() {
     ];
     const targets = allTargets.filter((target) => !chosenTargets || chosenTargets.includes(target.name));
 
-    for (const target of targets) runWrk(target, 8, 2); // warm-up: JIT, connection pools, caches
+    // Every call each target served, warm-up included: what a profile of its whole life is divided by.
+    const served: Record<string, number> = {};
+    const count = (target: string, calls: number) => (served[target] = (served[target] ?? 0) + calls);
+    for (const target of targets) count(target.name, runWrk(target, 8, 2).requests); // warm-up: JIT, pools, caches
 
     const results: Record<string, Record<string, number[]>> = {};
     const record = (target: string, metric: string, value: number) => {
@@ -182,6 +189,7 @@ async function main() {
         for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
           const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
           const load = runWrk(target, connections, seconds);
+          count(target.name, load.requests);
           record(target.name, `rps@${connections}`, load.requestsPerSecond);
           record(target.name, `p50@${connections}`, load.p50Ms);
           record(target.name, `p99@${connections}`, load.p99Ms);
@@ -199,6 +207,7 @@ async function main() {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
         const streams = await runStreams(target, 32, seconds);
+        count(target.name, streams.streams + streams.errors);
         record(target.name, 'streams/s', streams.streamsPerSecond);
         record(target.name, 'ttfbP50', streams.ttfbP50Ms);
         record(target.name, 'streamErrors', streams.errors);
@@ -214,6 +223,7 @@ async function main() {
     for (let round = 0; round < rounds; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         const streams = await runStreams(target, 1, seconds);
+        count(target.name, streams.streams + streams.errors);
         record(target.name, 'ttfbP50@1', streams.ttfbP50Ms);
         record(target.name, 'streamErrors', streams.errors);
         console.log(`${target.name} one stream round ${round + 1}: ttfb p50 ${streams.ttfbP50Ms.toFixed(3)} ms`);
@@ -224,6 +234,7 @@ async function main() {
     for (let round = 0; round < rounds; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         const streams = await runStreams(target, 32, seconds, true);
+        count(target.name, streams.streams + streams.errors);
         record(target.name, 'ttfbPaced', streams.ttfbP50Ms);
         record(target.name, 'streamErrors', streams.errors);
         console.log(`${target.name} paced streams round ${round + 1}: ttfb p50 ${streams.ttfbP50Ms.toFixed(3)} ms`);
@@ -285,6 +296,12 @@ async function main() {
     const ratio = m('modelgate', 'rps@32') / m('portkey', 'rps@32');
     const summary = `${table}\n\n${names.includes('portkey') ? `ModelGate / Portkey throughput at concurrency 32: ${ratio.toFixed(1)}x. ` : ''}Medians of ${rounds} runs of ${seconds} s, ${new Date().toISOString()}, node ${process.version}.\n`;
     console.log(`\n${summary}`);
+    const profiled = targets.filter((target) => target.pid && ['modelgate', 'baseline'].includes(target.name));
+    if (serverFlags.length > 0)
+      for (const target of profiled)
+        console.log(
+          `${target.name}: pid ${target.pid}, ${served[target.name]} calls served (for npm run profile-diff)`,
+        );
     mkdirSync(join(benchRoot, 'results'), { recursive: true });
     writeFileSync(join(benchRoot, 'results', 'latest.md'), summary);
     writeFileSync(join(benchRoot, 'results', 'latest.json'), JSON.stringify(results, null, 2));
