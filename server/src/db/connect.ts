@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Logger } from 'pino';
 import { ConnectionHealth } from './connection-health.js';
-import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { boundWalOnWriter, SqliteCheckpointer } from './sqlite-checkpointer.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -139,8 +139,9 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`busy_timeout = ${options.sqliteBusyTimeoutMs}`);
   sqlite.pragma('foreign_keys = OFF');
-  // Checkpoints run in a thread of their own instead of on this connection's commits (sqlite-checkpointer.ts).
-  sqlite.pragma('wal_autocheckpoint = 0');
+  // Checkpoints run in a thread of their own instead of on this connection's commits, and the WAL stays under
+  // a bound (sqlite-checkpointer.ts).
+  boundWalOnWriter(sqlite);
   const checkpointer = new SqliteCheckpointer(file, options.sqliteBusyTimeoutMs, (error) => {
     options.logger?.warn({ err: error }, 'the SQLite checkpoint thread failed: checkpoints run on commit again');
     sqlite.pragma('wal_autocheckpoint = 1000');
