@@ -13,8 +13,8 @@ const percentileOf = (sorted: number[], fraction: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]! : Number.NaN;
 
 /**
- * `concurrency` clients each opening streamed chat completions back to back for `seconds`; `paced` asks the
- * mock for a model-paced stream (see mock-upstream.ts).
+ * `concurrency` clients each opening streams (chat completions, or the target's own) back to back for `seconds`;
+ * `paced` asks the mock for a model-paced stream (see mock-upstream.ts).
  */
 export async function runStreams(
   target: LoadTarget,
@@ -27,7 +27,8 @@ export async function runStreams(
   const deadline = Date.now() + seconds * 1000;
   const firstByteMs: number[] = [];
   let errors = 0;
-  let body = target.body.replace(/}$/, ',"stream":true}');
+  // Chat targets are asked to stream here; the native fronts' bodies stream already.
+  let body = target.body.includes('"stream":true') ? target.body : target.body.replace(/}$/, ',"stream":true}');
   if (paced) body = body.replace('"model":"gpt-4o-mini"', '"model":"gpt-4o-mini-2024-07-18"');
   const client = async () => {
     while (Date.now() < deadline) {

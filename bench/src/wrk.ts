@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 export interface LoadTarget {
   name: string;
@@ -45,10 +46,13 @@ const toMs = (value: string): number => {
         : amount * 60_000;
 };
 
-/** Closed-loop load with wrk: `connections` clients for `seconds`, latency percentiles included. */
-export function runWrk(target: LoadTarget, connections: number, seconds: number): LoadResult {
+/**
+ * Closed-loop load with wrk: `connections` clients for `seconds`, latency percentiles included. Asynchronous, so
+ * the bench can sample the server while it runs.
+ */
+export async function runWrk(target: LoadTarget, connections: number, seconds: number): Promise<LoadResult> {
   const threads = Math.min(2, connections);
-  const output = execFileSync(
+  const { stdout: output } = await promisify(execFile)(
     'wrk',
     [
       '-t',

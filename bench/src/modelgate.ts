@@ -1,0 +1,115 @@
+// Starting what the benchmarks measure: the mock upstream and a built ModelGate with its channels and a token.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { firstLine, startProcess, waitUntil, type Started } from './processes.js';
+
+export const benchRoot = resolve(import.meta.dirname, '..');
+export const repositoryRoot = resolve(benchRoot, '..');
+const accessToken = 'benchrootaccesstoken0123456789ab';
+// Extra Node flags for the ModelGate servers only, to look inside a run:
+// BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (then `npm run profile-diff`).
+export const serverFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
+/** The models each bench channel serves; every one has a default price, so calls are billed as usual. */
+export const benchModels = {
+  chat: 'gpt-4o-mini',
+  // The mock streams this one at a model's pace (mock-upstream.ts).
+  pacedChat: 'gpt-4o-mini-2024-07-18',
+  claude: 'claude-3-5-haiku-20241022',
+  // Served only by the OpenAI channel, whose Responses calls go to the upstream's /v1/responses as they are.
+  responses: 'gpt-4o',
+};
+
+/** wrk drives the load; without it every run would fail with a bare ENOENT halfway through setting up. */
+export function requireWrk(): void {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (error) {
+    // wrk prints its version and exits with 1; only a missing program fails to start.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error('wrk is not installed: the benchmark needs it for load (Debian: apt-get install -y wrk)');
+  }
+}
+
+/** The mock upstream (mock-upstream.ts) on a free port; answers its port. */
+export async function startMock(started: Started[]): Promise<number> {
+  const mock = startProcess(process.execPath, ['--import', 'tsx', 'src/mock-upstream.ts', '0'], {}, benchRoot);
+  started.push(mock);
+  return Number(await firstLine(mock.process));
+}
+
+/** One management API call as root; answers `data`. */
+export async function api(port: number, path: string, method: string, body?: unknown) {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { authorization: accessToken, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const result = (await response.json()) as { success: boolean; message: string; data: any };
+  if (!result.success) throw new Error(`${method} ${path}: ${result.message}`);
+  return result.data;
+}
+
+export interface ModelGateServer {
+  pid: number;
+  port: number;
+  relayKey: string;
+  databaseFile: string;
+  server: Started;
+}
+
+/**
+ * A built ModelGate (`root`/server/dist) on a fresh SQLite database, with the Node flags `npm start` ships with
+ * (memory tuning) and BENCH_SERVER_FLAGS, three channels to the mock (OpenAI-compatible for chat, Anthropic for
+ * Claude, OpenAI for Responses) and a limited token, so billing takes its full path (pre-consume, settle,
+ * token and user counters, log).
+ */
+export async function startModelGate(
+  root: string,
+  port: number,
+  mockPort: number,
+  started: Started[],
+): Promise<ModelGateServer> {
+  const startScript: string = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).scripts.start;
+  const nodeFlags = startScript.split(/\s+/).filter((part) => part.startsWith('--'));
+  const databaseFile = join(mkdtempSync(join(tmpdir(), 'modelgate-bench-data-')), 'modelgate.db');
+  const server = startProcess(
+    process.execPath,
+    [...nodeFlags, ...serverFlags, join(root, 'server/dist/main.js')],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQLITE_PATH: databaseFile,
+      INITIAL_ROOT_ACCESS_TOKEN: accessToken,
+      LOG_LEVEL: 'warn',
+      GLOBAL_API_RATE_LIMIT: '0',
+      NODE_ENV: 'production',
+    },
+    root,
+  );
+  started.push(server);
+  await waitUntil('ModelGate', async () => (await fetch(`http://127.0.0.1:${port}/api/status`)).ok);
+  const baseUrl = `http://127.0.0.1:${mockPort}`;
+  const channels = [
+    { name: 'bench mock', type: 8, models: `${benchModels.chat},${benchModels.pacedChat}` },
+    { name: 'bench claude', type: 14, models: benchModels.claude },
+    { name: 'bench responses', type: 1, models: benchModels.responses },
+  ];
+  for (const channel of channels)
+    await api(port, '/api/channel/', 'POST', {
+      ...channel,
+      key: 'sk-upstream-bench',
+      base_url: baseUrl,
+      group: 'default',
+    });
+  const token = await api(port, '/api/token/', 'POST', {
+    name: 'bench',
+    remain_quota: 1_000_000_000_000,
+    unlimited_quota: false,
+    expired_time: -1,
+  });
+  const relayKey = `sk-${token?.key ?? (await api(port, '/api/token/?p=0', 'GET'))[0].key}`;
+  return { pid: server.pid, port, relayKey, databaseFile, server };
+}
