@@ -61,6 +61,12 @@ export const mockDefaults = {
   usage: { prompt_tokens: 12, completion_tokens: 5 },
 };
 
+/** The output limit a chat or completion request sets, if any. */
+function outputLimitOf(body: any): number | undefined {
+  const limit = body?.max_completion_tokens ?? body?.max_tokens;
+  return typeof limit === 'number' && limit > 0 ? limit : undefined;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -211,10 +217,22 @@ export class MockOpenAIUpstream {
     await this.answer(request, response, recorded);
   }
 
-  private usage(): (NonNullable<MockBehaviour['usage']> & { total_tokens: number }) | undefined {
+  /**
+   * The usage to report for a request. Like a real vendor, the model stops at the request's output limit
+   * (`max_completion_tokens`, else `max_tokens`): a longer configured completion is cut to it.
+   */
+  private usage(body: any): (NonNullable<MockBehaviour['usage']> & { total_tokens: number }) | undefined {
     const usage = this.behaviour.usage === undefined ? mockDefaults.usage : this.behaviour.usage;
     if (usage === null) return undefined;
-    return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    const completion = Math.min(usage.completion_tokens, outputLimitOf(body) ?? Number.POSITIVE_INFINITY);
+    return { ...usage, completion_tokens: completion, total_tokens: usage.prompt_tokens + completion };
+  }
+
+  /** Why the answer ended: `length` when the configured completion ran into the request's output limit. */
+  private finishReason(body: any): 'stop' | 'length' {
+    const configured = this.behaviour.usage?.completion_tokens;
+    const limit = outputLimitOf(body);
+    return configured !== undefined && limit !== undefined && configured > limit ? 'length' : 'stop';
   }
 
   private async answer(request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest): Promise<void> {
@@ -224,7 +242,7 @@ export class MockOpenAIUpstream {
     const body = recorded.json ?? {};
     const model: string = body.model ?? 'mock-model';
     const reply = this.behaviour.reply ?? mockDefaults.reply;
-    const usage = this.usage();
+    const usage = this.usage(body);
     const created = Math.floor(Date.now() / 1000);
 
     if (path.endsWith('/chat/completions') || path.endsWith('/text/chatcompletion_v2')) {
@@ -234,7 +252,14 @@ export class MockOpenAIUpstream {
         object: 'chat.completion',
         created,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: reply }, logprobs: null, finish_reason: 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: reply },
+            logprobs: null,
+            finish_reason: this.finishReason(body),
+          },
+        ],
         ...(usage ? { usage } : {}),
       });
     }
@@ -246,7 +271,7 @@ export class MockOpenAIUpstream {
         object: 'text_completion',
         created,
         model,
-        choices: [{ text: reply, index: 0, logprobs: null, finish_reason: 'stop' }],
+        choices: [{ text: reply, index: 0, logprobs: null, finish_reason: this.finishReason(body) }],
         ...(usage ? { usage } : {}),
       });
     }
@@ -364,10 +389,10 @@ export class MockOpenAIUpstream {
     }
     const finish =
       kind === 'chat'
-        ? { index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }
-        : { text: '', index: 0, logprobs: null, finish_reason: 'stop' };
+        ? { index: 0, delta: {}, logprobs: null, finish_reason: this.finishReason(body) }
+        : { text: '', index: 0, logprobs: null, finish_reason: this.finishReason(body) };
     send({ ...base, object, choices: [finish], ...usageField });
-    const usage = this.usage();
+    const usage = this.usage(body);
     if (includeUsage && usage) send({ ...base, object, choices: [], usage });
     response.end('data: [DONE]\n\n');
   }

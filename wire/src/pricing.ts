@@ -149,6 +149,12 @@ export interface StoredReceipt {
   reserved?: number;
   refunded?: number;
   charged_on_top?: number;
+  /**
+   * Set when the balance could not pay the call's worst case: the upstream was asked for at most `output_cap`
+   * output tokens, what the balance left could pay (decision 0014).
+   */
+  capped_by_balance?: true;
+  output_cap?: number;
 }
 
 export type ListPrice = z.infer<typeof listPrice>;

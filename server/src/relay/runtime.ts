@@ -1,7 +1,6 @@
 import type { AppContext } from '../context.js';
 import { InFlightHolds, newNodeId } from './billing/in-flight.js';
 import { QuotaBatcher } from './billing/quota-batcher.js';
-import { TypicalOutput } from './billing/typical-output.js';
 import { flushBatch, SettlementWriter } from './billing/settlement-writer.js';
 import { ChannelSuccessRate } from './health/channel-success-rate.js';
 import { UpstreamClient } from './pipeline/upstream-client.js';
@@ -20,8 +19,6 @@ export interface RelayRuntime {
   nodeId: string;
   /** What this node's calls in flight hold (trusted estimates, open reservation ids). */
   inFlight: InFlightHolds;
-  /** Each model's typical completion on this node, which sizes the reservation of calls without max_tokens. */
-  typicalOutput: TypicalOutput;
   /** Set when ENABLE_METRIC: recent outcomes per channel, to disable those that fail too often. */
   successRate: ChannelSuccessRate | null;
   /** Conversations kept on one channel: in Redis when configured (every node shares them), else here. */
@@ -51,7 +48,6 @@ export function relayRuntime(context: AppContext): RelayRuntime {
     successRate,
     nodeId: newNodeId(),
     inFlight: new InFlightHolds(),
-    typicalOutput: new TypicalOutput(),
     stickySessions: context.redis ? new RedisStickySessions(context.redis, context.logger) : new MemoryStickySessions(),
   };
   runtimes.set(context, runtime);

@@ -25,12 +25,13 @@ export interface ReceiptLine extends StoredReceiptLine {
 }
 
 type Settlement = Pick<StoredReceipt, 'reserved' | 'refunded' | 'charged_on_top'>;
+type BalanceCap = Pick<StoredReceipt, 'capped_by_balance' | 'output_cap'>;
 
 /**
  * What a call was charged, line by line (wire's stored shape before settlement): the lines' quotas add up to
  * `quota`, the charge.
  */
-export interface Receipt extends Omit<StoredReceipt, keyof Settlement> {
+export interface Receipt extends Omit<StoredReceipt, keyof Settlement | keyof BalanceCap> {
   source: Exclude<PriceSource, 'missing'>;
   lines: ReceiptLine[];
 }
@@ -226,14 +227,15 @@ export function priceCall(
  * A receipt with what the balance saw: the hold, and what settlement gave back or charged on top. Built from
  * wire's fields, so what the log stores is a valid StoredReceipt by the compiler's check.
  */
-export type SettledReceipt = Receipt & Required<Settlement>;
+export type SettledReceipt = Receipt & Required<Settlement> & BalanceCap;
 
 /**
- * The receipt settled against its hold. Every field named (the type insists on each): it is built and
- * serialised on every call the relay settles, and a spread copy took three times as long to build and serialise.
+ * The receipt settled against its hold, and the output cap when the balance set one. Every field named (the
+ * type insists on each): it is built and serialised on every call the relay settles, and a spread copy took
+ * three times as long to build and serialise.
  */
-export function settleReceipt(receipt: Receipt, reserved: number): SettledReceipt {
-  return {
+export function settleReceipt(receipt: Receipt, reserved: number, outputCap?: number): SettledReceipt {
+  const settled: SettledReceipt = {
     model: receipt.model,
     source: receipt.source,
     reference: receipt.reference,
@@ -248,4 +250,9 @@ export function settleReceipt(receipt: Receipt, reserved: number): SettledReceip
     refunded: Math.max(0, reserved - receipt.quota),
     charged_on_top: Math.max(0, receipt.quota - reserved),
   };
+  if (outputCap !== undefined) {
+    settled.capped_by_balance = true;
+    settled.output_cap = outputCap;
+  }
+  return settled;
 }

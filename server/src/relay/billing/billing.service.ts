@@ -7,7 +7,7 @@ import { relayMetricsOf } from '../../metrics/index.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { relayErrors } from '../relay-errors.js';
 import { relayRuntime } from '../runtime.js';
-import { reserveQuota, type QuotaChange } from './quota.repository.js';
+import { readBalances, reserveQuota, type QuotaChange } from './quota.repository.js';
 
 /** Quota held for one relay attempt: in the database (`amount`, a reservation row) or in this node's memory (`held`). */
 export interface Reservation {
@@ -19,6 +19,8 @@ export interface Reservation {
   id: string | null;
   /** Held on this node only: a trusted call's estimate, counted against the balance while the call runs. */
   held: number;
+  /** Set when the balance could not pay the call's worst case: the output tokens the upstream was capped at. */
+  outputCap?: number;
 }
 
 /**
@@ -45,11 +47,18 @@ function adjustCachedBalances(
   }
 }
 
+/** Tries at most this often to reserve a hold cut at the balance while other calls take the remainder first. */
+const cutAttempts = 3;
+
 /**
- * Holds an estimate before the call (decision 0014). A call that keeps this node's unreserved calls within
- * 1 % of the user's (and a limited token's) balance is trusted and held in memory only; otherwise both
- * balances are decreased atomically and the reservation recorded with this node's id, or the request is
- * refused with the balance that is short. A balance at or below zero (a debt) admits nothing.
+ * Holds an estimate before the call (decision 0014), against the balances the database holds now (a debt run
+ * up on another node refuses here at once), less this node's holds in memory. A user, or a limited token, at
+ * or below zero is refused whatever the call costs. A call that keeps this node's unreserved calls within 1 %
+ * of the balance is trusted and held in memory only; otherwise both balances are decreased atomically and
+ * the reservation recorded with this node's id, or the request is refused with the balance that is short.
+ *
+ * With `cutFloor`, a hold the balance cannot pay is cut to what is left (the caller caps the call's output to
+ * match), and refused only below `cutFloor`; the reservation's `amount + held` is then less than `amount`.
  */
 export async function reserve(
   context: AppContext,
@@ -57,38 +66,58 @@ export async function reserve(
   token: TokenRow,
   amount: number,
   requestId: string,
+  cutFloor?: number,
 ): Promise<Reservation> {
   const limited = !token.unlimited_quota;
   const reservation: Reservation = { user, token, limited, amount: 0, id: null, held: 0 };
-  if (amount <= 0) return reservation;
   const { inFlight, nodeId } = relayRuntime(context);
-  const trusted =
-    (inFlight.heldByUser(user.id) + amount) * trustFactor <= user.quota &&
-    (!limited || (inFlight.heldByToken(token.id) + amount) * trustFactor <= token.remain_quota);
-  if (trusted) {
-    inFlight.hold(user.id, token.id, amount);
-    reservation.held = amount;
-    return reservation;
+  for (let attempt = 1; ; attempt++) {
+    const stored = await readBalances(context.database, user.id, limited ? token.id : null);
+    // This node's cached rows already count its charges not yet written; the database, other nodes' charges.
+    const userBalance = Math.min(user.quota, stored.user);
+    const tokenBalance = limited ? Math.min(token.remain_quota, stored.token ?? 0) : Infinity;
+    if (tokenBalance <= 0) throw relayErrors.insufficientTokenQuota();
+    if (userBalance <= 0) throw relayErrors.insufficientUserQuota();
+    if (amount <= 0) return reservation;
+    let hold = amount;
+    if (cutFloor !== undefined) {
+      const userLeft = userBalance - inFlight.heldByUser(user.id);
+      const tokenLeft = tokenBalance - inFlight.heldByToken(token.id);
+      hold = Math.min(amount, userLeft, tokenLeft);
+      if (hold < cutFloor)
+        throw tokenLeft < cutFloor ? relayErrors.insufficientTokenQuota() : relayErrors.insufficientUserQuota();
+    }
+    const trusted =
+      (inFlight.heldByUser(user.id) + hold) * trustFactor <= userBalance &&
+      (!limited || (inFlight.heldByToken(token.id) + hold) * trustFactor <= tokenBalance);
+    if (trusted) {
+      inFlight.hold(user.id, token.id, hold);
+      reservation.held = hold;
+      return reservation;
+    }
+    const quotaBefore = user.quota;
+    const id = inFlight.nextReservationId(nodeId);
+    const refusal = await reserveQuota(context.database.db, {
+      id,
+      nodeId,
+      userId: user.id,
+      tokenId: token.id,
+      limited,
+      amount: hold,
+      requestId,
+    });
+    if (refusal === null) {
+      reservation.amount = hold;
+      reservation.id = id;
+      inFlight.open(id);
+      remindIfLow(context, user, quotaBefore, hold);
+      adjustCachedBalances(context, reservation, hold, limited ? hold : 0);
+      return reservation;
+    }
+    // Another call took the remainder between the read and the write: a cut hold reads the balances again.
+    if (cutFloor !== undefined && attempt < cutAttempts) continue;
+    throw refusal === 'token' ? relayErrors.insufficientTokenQuota() : relayErrors.insufficientUserQuota();
   }
-  const quotaBefore = user.quota;
-  const id = inFlight.nextReservationId(nodeId);
-  const refusal = await reserveQuota(context.database.db, {
-    id,
-    nodeId,
-    userId: user.id,
-    tokenId: token.id,
-    limited,
-    amount,
-    requestId,
-  });
-  if (refusal === 'token') throw relayErrors.insufficientTokenQuota();
-  if (refusal === 'user') throw relayErrors.insufficientUserQuota();
-  reservation.amount = amount;
-  reservation.id = id;
-  inFlight.open(id);
-  remindIfLow(context, user, quotaBefore, amount);
-  adjustCachedBalances(context, reservation, amount, limited ? amount : 0);
-  return reservation;
 }
 
 /** Lets go of what a reservation holds on this node; returns the database reservation to close, if any. */
@@ -210,7 +239,7 @@ export function settle(context: AppContext, reservation: Reservation, settlement
     system_prompt_reset: fields.system_prompt_reset,
     created_at: fields.created_at,
     // The receipt in new-api's `other` column, in the same insert: no statement more per call.
-    other: JSON.stringify({ receipt: settleReceipt(receipt, reserved) }),
+    other: JSON.stringify({ receipt: settleReceipt(receipt, reserved, reservation.outputCap) }),
   });
   const { batcher, settlements } = relayRuntime(context);
   if (batcher) batcher.add(change);

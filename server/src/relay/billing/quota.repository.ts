@@ -1,4 +1,6 @@
+import type SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import type { DatabaseHandle } from '../../db/connect.js';
 import type { Db } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
 
@@ -67,6 +69,62 @@ export async function reserveQuota(db: Db, record: ReservationRecord): Promise<R
       if (error instanceof ReservationRefused) return error.refusal;
       throw error;
     });
+}
+
+/** A user's balance and, for a limited token, the token's, as the database holds them now. */
+export interface StoredBalances {
+  user: number;
+  token: number | null;
+}
+
+type BalanceReads = { user: SQLite.Statement<[number], number>; token: SQLite.Statement<[number], number> };
+const sqliteReads = new WeakMap<SQLite.Database, BalanceReads>();
+
+function balanceReads(sqlite: SQLite.Database): BalanceReads {
+  let reads = sqliteReads.get(sqlite);
+  if (!reads) {
+    reads = {
+      user: sqlite.prepare<[number], number>('select "quota" from "users" where "id" = ?').pluck(),
+      token: sqlite.prepare<[number], number>('select "remain_quota" from "tokens" where "id" = ?').pluck(),
+    };
+    sqliteReads.set(sqlite, reads);
+  }
+  return reads;
+}
+
+/**
+ * Reads the balances a call is admitted against. Every node's charges are in the database, not in this
+ * node's cached rows, so a debt run up on another node is seen here at once. On SQLite two prepared
+ * primary-key reads on the in-process handle (microseconds, no promise per query); elsewhere one query.
+ * A row that is gone reads as 0: nothing to spend.
+ */
+export async function readBalances(
+  database: DatabaseHandle,
+  userId: number,
+  tokenId: number | null,
+): Promise<StoredBalances> {
+  const { sqlite } = database;
+  if (sqlite) {
+    const reads = balanceReads(sqlite);
+    const user = reads.user.get(userId);
+    const token = tokenId === null ? null : reads.token.get(tokenId);
+    return { user: user ?? 0, token: token === null ? null : (token ?? 0) };
+  }
+  const row = await database.db
+    .selectFrom('users')
+    .select('quota')
+    .$if(tokenId !== null, (query) =>
+      query.select((select) =>
+        select.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId!).as('remain_quota'),
+      ),
+    )
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  const remain = (row as { remain_quota?: number | string | null } | undefined)?.remain_quota;
+  return {
+    user: Number(row?.quota ?? 0),
+    token: tokenId === null ? null : Number(remain ?? 0),
+  };
 }
 
 /** Rolls the token's reservation back when the user's balance refuses (thrown inside the transaction). */

@@ -1,5 +1,6 @@
 import type { RelayBody, RelayMode } from '../adaptor.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
+import { ChannelType } from '../channel-types.js';
 import type { JobBody } from './relay-job.js';
 
 type Json = Record<string, unknown>;
@@ -21,10 +22,20 @@ export async function remapMultipart(
   };
 }
 
+/** The output limits a chat or completion request may carry, newest first. */
+const outputLimitFields = ['max_completion_tokens', 'max_tokens', 'max_output_tokens'] as const;
+
 /**
- * The body for one channel: the model mapped, the channel's system prompt forced, and stream usage asked
- * for. Untouched requests keep the client's bytes (one-api forwards them as they came) unless
- * `alwaysReserialise` (ENFORCE_INCLUDE_USAGE) is set.
+ * Channel types whose API takes `max_completion_tokens`, the only limit OpenAI's reasoning models accept; other
+ * OpenAI-protocol vendors read `max_tokens`.
+ */
+const completionLimitChannelTypes: ReadonlySet<number> = new Set([ChannelType.OpenAI, ChannelType.Azure]);
+
+/**
+ * The body for one channel: the model mapped, the channel's system prompt forced, stream usage asked for,
+ * and the output capped at `outputCap` when the balance set one (every limit the client gave, or the
+ * channel's own field when it gave none). Untouched requests keep the client's bytes (one-api forwards them as
+ * they came) unless `alwaysReserialise` (ENFORCE_INCLUDE_USAGE) is set.
  */
 export function prepareBody(
   body: JobBody,
@@ -33,6 +44,7 @@ export function prepareBody(
   channel: RoutedChannel,
   upstreamModel: string,
   alwaysReserialise = false,
+  outputCap?: number,
 ): { body: RelayBody; systemPromptReset: boolean } {
   if (body.kind === 'binary')
     return { body: { kind: 'binary', raw: body.raw, contentType: body.contentType }, systemPromptReset: false };
@@ -56,6 +68,14 @@ export function prepareBody(
       typeof value.stream_options === 'object' && value.stream_options !== null ? (value.stream_options as Json) : {};
     if (options.include_usage !== true) change().stream_options = { ...options, include_usage: true };
   }
+  if (outputCap !== undefined) {
+    const given = outputLimitFields.filter((field) => value[field] !== undefined && value[field] !== null);
+    const fields = given.length > 0 ? given : [completionLimitFieldOf(channel)];
+    for (const field of fields) change()[field] = outputCap;
+  }
   const changed = value !== body.value || body.filled || alwaysReserialise;
   return { body: { kind: 'json', value, raw: body.raw, changed }, systemPromptReset };
 }
+
+const completionLimitFieldOf = (channel: RoutedChannel) =>
+  completionLimitChannelTypes.has(channel.row.type) ? 'max_completion_tokens' : 'max_tokens';

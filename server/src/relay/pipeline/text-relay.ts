@@ -1,4 +1,5 @@
 import type { CallUsage, ResolvedPrice } from '../../domain/pricing/price.js';
+import { outputLimitOf } from '../../domain/pricing/output-limits.js';
 import { priceCall } from '../../domain/pricing/price-call.js';
 import type { Adaptor, RelayCall, Usage } from '../adaptor.js';
 import { refund, reserve, settle, type Reservation } from '../billing/billing.service.js';
@@ -57,15 +58,6 @@ async function attemptText(job: RelayJob, channel: RoutedChannel, price: Resolve
   const { context } = job;
   const adaptor = adaptorFor(channel, job);
   const upstreamModel = upstreamModelOf(job, channel);
-  const { body, systemPromptReset } = prepareBody(
-    job.body,
-    job.mode,
-    job.stream,
-    channel,
-    upstreamModel,
-    context.config.ENFORCE_INCLUDE_USAGE,
-  );
-  const call = relayCallOf(job, channel, upstreamModel, body, job.stream);
   const pricing: Pricing = {
     upstreamModel,
     price,
@@ -73,13 +65,27 @@ async function attemptText(job: RelayJob, channel: RoutedChannel, price: Resolve
     estimatedPromptTokens: countPrompt(job, upstreamModel, true),
     promptTokens: once(() => countPrompt(job, upstreamModel, context.options.bool('ApproximateTokenEnabled'))),
   };
+  const hold = holdFor(job, pricing);
   const reservation = await reserve(
     context,
     job.principal.user,
     job.principal.token,
-    reservationEstimate(job, pricing),
+    hold.amount,
     job.requestId,
+    hold.cut?.floor,
   );
+  const held = reservation.amount + reservation.held;
+  if (hold.cut && held < hold.amount) reservation.outputCap = hold.cut.outputFor(held);
+  const { body, systemPromptReset } = prepareBody(
+    job.body,
+    job.mode,
+    job.stream,
+    channel,
+    upstreamModel,
+    context.config.ENFORCE_INCLUDE_USAGE,
+    reservation.outputCap,
+  );
+  const call = relayCallOf(job, channel, upstreamModel, body, job.stream);
   let output: Output;
   try {
     const tools = adaptorTools(job.runtime.client, job.cancel);
@@ -206,27 +212,68 @@ function outputLimit(job: RelayJob): number | undefined {
 }
 
 /**
- * What a call is held for before it runs (decision 0014): its estimated usage priced as the call will be
+ * The output a model without a known limit (output-limits.ts) is held for when the client sets none: one-api's
+ * default `max_tokens` for Claude, which every chat model accepts, so a cap below it is never refused.
+ */
+const unknownModelOutput = 4096;
+
+/** A call cut at the balance is refused when what is left pays for fewer output tokens than this. */
+export const minimumCutOutput = 64;
+
+interface Hold {
+  /** What the call is held for: the most it can cost. */
+  amount: number;
+  /** For a call that writes output: how its hold may be cut to what the balance has left. */
+  cut?: {
+    /** The least hold accepted: the prompt and `minimumCutOutput` tokens. */
+    floor: number;
+    /** The output tokens a cut hold pays for beside the prompt: the upstream's cap. */
+    outputFor(held: number): number;
+  };
+}
+
+/**
+ * What a call is held for before it runs (decision 0014): the most it can cost, priced as the call will be
  * (priceCall, the same price), with the web searches it allows:
  * - embeddings and moderations: their input;
- * - a client's output limit: the prompt and that much output, the call's ceiling (OpenRouter's rule too), so
- *   such a call cannot end in debt;
- * - else the model's typical output on this node (typical-output.ts);
- * - else, before four completions of the model were seen, one-api's estimate: PreConsumedQuota tokens at
- *   the input price, with the prompt.
- * A call without a limit that outruns its hold may take the balance below zero: that debt is kept.
+ * - chat and completions: the prompt and the most output the call can produce: the client's limit, never above
+ *   the model's (output-limits.ts), or the model's without one (4,096 tokens for a model not listed).
+ * When the balance cannot pay that, reserve() cuts the hold to what is left and the output is capped to what
+ * the cut hold pays, so no call can cost more than its hold beyond the prompt estimate's error.
  */
-function reservationEstimate(job: RelayJob, pricing: Pricing): number {
-  const prompt = pricing.estimatedPromptTokens;
-  const textOnly = job.mode === 'embeddings' || job.mode === 'moderations';
-  const output = textOnly ? 0 : (outputLimit(job) ?? job.runtime.typicalOutput.of(pricing.upstreamModel));
+function holdFor(job: RelayJob, pricing: Pricing): Hold {
   const { options } = job.context;
-  const estimated: CallUsage =
-    output === undefined
-      ? { input: prompt + Math.ceil(options.number('PreConsumedQuota')), output: 0 }
-      : { input: prompt, output: Math.ceil(output) };
-  if (job.maxWebSearches) estimated.web_searches = job.maxWebSearches;
-  return priceCall(estimated, pricing.price, pricing.groupRatio, options.number('QuotaPerUnit')).quota;
+  const quotaPerUnit = options.number('QuotaPerUnit');
+  const quotaOf = (output: number) => {
+    const usage: CallUsage = { input: pricing.estimatedPromptTokens, output };
+    if (job.maxWebSearches) usage.web_searches = job.maxWebSearches;
+    return priceCall(usage, pricing.price, pricing.groupRatio, quotaPerUnit).quota;
+  };
+  if (job.mode === 'embeddings' || job.mode === 'moderations') return { amount: quotaOf(0) };
+  const clientLimit = outputLimit(job);
+  const modelLimit = outputLimitOf(pricing.upstreamModel);
+  const ceiling = Math.ceil(
+    clientLimit === undefined
+      ? (modelLimit ?? unknownModelOutput)
+      : Math.min(clientLimit, modelLimit ?? Number.POSITIVE_INFINITY),
+  );
+  return {
+    amount: quotaOf(ceiling),
+    cut: {
+      floor: quotaOf(Math.min(minimumCutOutput, ceiling)),
+      // The price grows with the output: the largest output whose price the hold covers, found by halving.
+      outputFor(held) {
+        let low = 0;
+        let high = ceiling;
+        while (low < high) {
+          const middle = Math.ceil((low + high) / 2);
+          if (quotaOf(middle) <= held) low = middle;
+          else high = middle - 1;
+        }
+        return low;
+      },
+    },
+  };
 }
 
 /**
@@ -256,8 +303,6 @@ function charge(
 ): void {
   const quotaPerUnit = job.context.options.number('QuotaPerUnit');
   const { receipt } = priceCall(callUsageOf(usage), pricing.price, pricing.groupRatio, quotaPerUnit);
-  if (job.mode === 'chat' || job.mode === 'completions')
-    job.runtime.typicalOutput.record(pricing.upstreamModel, usage.completion_tokens);
   settle(job.context, reservation, {
     receipt,
     channelId: channel.row.id,

@@ -178,6 +178,23 @@ function toClaudeToolChoice(
   return result;
 }
 
+/** Claude's smallest thinking budget. */
+const minimumThinkingBudget = 1024;
+
+/**
+ * The client's thinking parameter within `max_tokens`, which Claude requires to exceed the budget: a limit the
+ * balance cut (see prepare-body.ts) below the budget lowers the budget with it, or turns thinking off when even
+ * Claude's smallest budget no longer fits.
+ */
+function thinkingWithin(
+  thinking: NonNullable<ClaudeRequest['thinking']>,
+  maxTokens: number,
+): ClaudeRequest['thinking'] {
+  if (thinking.type !== 'enabled' || thinking.budget_tokens < maxTokens) return thinking;
+  if (maxTokens - 1 < minimumThinkingBudget) return undefined;
+  return { ...thinking, budget_tokens: maxTokens - 1 };
+}
+
 /**
  * The OpenAI chat request as a Messages API body (model included; Bedrock and Vertex remove it). A request
  * from the Anthropic front also gets back its tools as sent and its `thinking` parameter, and on Anthropic's
@@ -219,7 +236,7 @@ export function toClaudeRequest(request: ChatRequest, target: ClaudeTarget = {})
   if (stop) body.stop_sequences = stop;
   if (request.stream) body.stream = true;
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
-  if (front?.thinking) body.thinking = front.thinking;
+  if (front?.thinking) body.thinking = thinkingWithin(front.thinking, body.max_tokens);
   if (!front) return body;
   front.sentToChannel = target.channelId;
   return target.firstParty ? { ...front.fields, ...body } : body;

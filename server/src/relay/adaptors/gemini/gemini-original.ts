@@ -1,4 +1,5 @@
 import type { RelayCall } from '../../adaptor.js';
+import { maxOutputTokens } from '../openai-kit/chat-request.js';
 import type { ChatMessage } from '../openai-kit/chat-types.js';
 import { isObject } from '../openai-kit/json.js';
 import type { GeminiResponse } from './types.js';
@@ -47,16 +48,25 @@ export const geminiCallOriginal = (call: RelayCall): GeminiRequestOriginal | und
   call.body.kind === 'json' ? geminiRequestOriginal(call.body.value) : undefined;
 
 /**
- * The client's generateContent body for the upstream. A channel that forces its own system prompt (the
+ * The client's generateContent body for the upstream, its output capped as the converted request's (the balance
+ * may have cut it). A channel that forces its own system prompt (the
  * pipeline replaced the front's system message) gets that prompt as the systemInstruction.
  */
 export function nativeGenerateBody(call: RelayCall, original: GeminiRequestOriginal): Record<string, unknown> {
   const value = call.body.kind === 'json' ? call.body.value : {};
   const first = Array.isArray(value.messages) ? (value.messages[0] as ChatMessage | undefined) : undefined;
   original.sentToChannel = call.channel.id;
-  if (!first || first.role !== 'system' || first === original.system) return original.body;
+  const body = cappedBody(original.body, maxOutputTokens(value));
+  if (!first || first.role !== 'system' || first === original.system) return body;
   const prompt = typeof first.content === 'string' ? first.content : '';
-  return { ...original.body, systemInstruction: { parts: [{ text: prompt }] } };
+  return { ...body, systemInstruction: { parts: [{ text: prompt }] } };
+}
+
+/** The body with `maxOutputTokens` lowered to the converted request's limit, which the balance may have cut. */
+function cappedBody(body: Record<string, unknown>, cap: number | undefined): Record<string, unknown> {
+  const config = isObject(body.generationConfig) ? body.generationConfig : {};
+  if (cap === undefined || (typeof config.maxOutputTokens === 'number' && config.maxOutputTokens <= cap)) return body;
+  return { ...body, generationConfig: { ...config, maxOutputTokens: cap } };
 }
 
 /** The client's embedContent / batchEmbedContents body, every `model` in it naming the upstream model. */

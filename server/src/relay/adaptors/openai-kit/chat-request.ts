@@ -82,7 +82,10 @@ export function offeredFunctions(request: ChatRequest): ChatFunction[] {
 }
 
 /** `max_completion_tokens` wins over the older `max_tokens`; undefined when neither is a positive number. */
-export function maxOutputTokens(request: ChatRequest): number | undefined {
+export function maxOutputTokens(request: {
+  max_completion_tokens?: unknown;
+  max_tokens?: unknown;
+}): number | undefined {
   const value = request.max_completion_tokens ?? request.max_tokens;
   return typeof value === 'number' && value > 0 ? value : undefined;
 }

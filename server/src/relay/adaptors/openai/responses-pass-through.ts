@@ -1,5 +1,5 @@
 import type { Adaptor, ChannelSettings, RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { bodyOf } from '../openai-kit/chat-request.js';
+import { bodyOf, maxOutputTokens } from '../openai-kit/chat-request.js';
 import { isObject } from '../openai-kit/json.js';
 import { readResponsesAnswer, readResponsesStream } from './responses-answer.js';
 import { responsesOriginalOf, type ResponsesOriginal } from './responses-original.js';
@@ -36,9 +36,16 @@ export function channelServesResponses(adaptor: Adaptor | null, channel: Channel
   return native !== undefined && servesResponses(channel, native.byDefault(channel));
 }
 
-/** The Responses body for the upstream, with this channel's model and, when it forces one, its system prompt. */
+/**
+ * The Responses body for the upstream, with this channel's model, the output cap the balance set and, when
+ * the channel forces one, its system prompt.
+ */
 function nativeBody(call: RelayCall, original: ResponsesOriginal): Record<string, unknown> {
   const body: Record<string, unknown> = { ...original.request, model: call.model };
+  // The pipeline lowers the converted request's limit when the balance cuts the call: the native one follows.
+  const cap = maxOutputTokens(bodyOf(call));
+  if (cap !== undefined && !(typeof body.max_output_tokens === 'number' && body.max_output_tokens <= cap))
+    body.max_output_tokens = cap;
   const messages = bodyOf(call).messages;
   // The pipeline replaces the converted messages only to put the channel's system prompt first: it stands in
   // for the instructions, as it stands in for the first system message on chat calls.
