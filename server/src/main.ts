@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { closeContext, createContext } from './context.js';
 import { startJobs } from './jobs/scheduler.js';
-import { beat, leave, sweepReservations } from './relay/billing/reservation-sweeper.js';
+import { beat, giveBackEarlierRuns, leave, sweepReservations } from './relay/billing/reservation-sweeper.js';
 
 /**
  * Memory: a relay's garbage dies young, yet on a large machine V8 lets the old generation grow to 4× what
@@ -59,8 +59,10 @@ async function main(): Promise<void> {
     response.once('close', () => inFlight.delete(request));
   });
   const describeInFlight = () => [...inFlight].map((request) => `${request.method} ${request.url?.split('?')[0]}`);
-  // Alive before the first call, and (master) what dead nodes left reserved is given back at once.
+  // Alive before the first call; what this node's previous run held, and (master) what dead nodes left
+  // reserved, is given back at once.
   await beat(context);
+  await giveBackEarlierRuns(context);
   if (config.isMaster) await sweepReservations(context, 'dead-nodes');
   context.shutdownTasks.push(() => leave(context));
   const jobs = startJobs(context);

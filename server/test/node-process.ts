@@ -16,6 +16,7 @@ export async function freePort(): Promise<number> {
 /** A ModelGate node started the way an operator starts it: the real entry point, as its own process. */
 export interface NodeProcess {
   url: string;
+  port: number;
   process: ChildProcess;
   /** What it wrote to stderr and stdout (warnings and errors only, LOG_LEVEL=warn). */
   output: () => string;
@@ -25,10 +26,18 @@ export interface NodeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `src/main.ts` (through tsx) with `env` on a free port and waits until /api/status answers. */
-export async function startNodeProcess(env: Record<string, string>, startTimeoutMs = 30_000): Promise<NodeProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * Starts `src/main.ts` (through tsx) with `env` on a free port and waits until /api/status answers; `nodeArgs`
+ * go to node before the entry point (a preload); `port` (a restart on its predecessor's) is a free one by default.
+ */
+export async function startNodeProcess(
+  env: Record<string, string>,
+  startTimeoutMs = 30_000,
+  nodeArgs: string[] = [],
+  port?: number,
+): Promise<NodeProcess> {
+  port ??= await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'src/main.ts'], {
     cwd: serverDirectory,
     env: {
       PATH: process.env.PATH,
@@ -65,6 +74,7 @@ export async function startNodeProcess(env: Record<string, string>, startTimeout
   }
   return {
     url,
+    port,
     process: child,
     output: () => output,
     async crash() {
@@ -81,3 +91,9 @@ export async function startNodeProcess(env: Record<string, string>, startTimeout
     },
   };
 }
+
+/** The node arguments that make a node process's wall clock run `seconds` off the machine's (negative: behind). */
+export const clockOffset = (seconds: number) => [
+  '--import',
+  `${new URL('./clock-offset.mjs', import.meta.url).href}?seconds=${seconds}`,
+];

@@ -33,7 +33,7 @@ const environmentSchema = z.object({
   BATCH_UPDATE_ENABLED: booleanString,
   BATCH_UPDATE_INTERVAL: z.coerce.number().int().min(1).default(5),
   /** Seconds between a node's heartbeats; a node silent for three is dead and its reservations are given back. */
-  NODE_HEARTBEAT_INTERVAL: z.coerce.number().int().min(1).default(10),
+  NODE_HEARTBEAT_INTERVAL: z.coerce.number().int().min(1).default(2),
   RELAY_TIMEOUT: seconds(0),
   /** Seconds a client has to send a request's headers (slowloris: half-sent requests are cut, 408). */
   HTTP_HEADERS_TIMEOUT: z.coerce.number().positive().default(15),

@@ -3,12 +3,13 @@ import { nowSeconds } from '../lib/time.js';
 import type { Job } from './job.js';
 
 /**
- * The master, every heartbeat interval: gives back the reservations of nodes that stopped beating, and
- * forgets settlement markers older than a day (they only matter for the next write after a failed COMMIT).
+ * The master, twice per heartbeat interval (a dead node's holds come back at most half an interval after its
+ * lease ran out): gives back the reservations of nodes that stopped beating, and forgets settlement markers
+ * older than a day (they only matter for the next write after a failed COMMIT).
  */
 export const reservationSweepJob: Job = {
   name: 'reservation-sweep',
-  intervalSeconds: (context) => context.config.NODE_HEARTBEAT_INTERVAL,
+  intervalSeconds: (context) => context.config.NODE_HEARTBEAT_INTERVAL / 2,
   run: async (context) => {
     await sweepReservations(context, 'dead-nodes');
     await context.database.db

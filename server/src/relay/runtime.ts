@@ -46,7 +46,7 @@ export function relayRuntime(context: AppContext): RelayRuntime {
     batcher,
     settlements,
     successRate,
-    nodeId: newNodeId(),
+    nodeId: newNodeId(context.config),
     inFlight: new InFlightHolds(),
     stickySessions: context.redis ? new RedisStickySessions(context.redis, context.logger) : new MemoryStickySessions(),
   };

@@ -1,7 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 
-/** A process's id in `relay_nodes` and in the reservations it writes: new at every start. */
-export const newNodeId = () => randomBytes(8).toString('hex');
+/**
+ * Where a node serves from: its host and listening address, which no two live processes share. A process
+ * started there again is the same node's next run (its predecessor is dead: kill -9, crash, restart), so it
+ * may give back what the predecessor held at once (reservation-sweeper.ts). A node on an ephemeral port
+ * (PORT=0) has no such place: a random one.
+ */
+function seatOf(config: { HOST: string; PORT: number }): string {
+  if (config.PORT === 0) return randomBytes(6).toString('hex');
+  return createHash('sha256').update(`${hostname()}|${config.HOST}:${config.PORT}`).digest('hex').slice(0, 12);
+}
+
+/** A process's id in `relay_nodes` and in the reservations it writes: `<seat>-<run>`, new at every start. */
+export const newNodeId = (config: { HOST: string; PORT: number }) =>
+  `${seatOf(config)}-${randomBytes(6).toString('hex')}`;
+
+/** What every id of a run of this node starts with (its seat and the dash). */
+export const seatPrefix = (nodeId: string) => nodeId.slice(0, nodeId.indexOf('-') + 1);
 
 /**
  * What this node's calls in flight hold: the trusted calls' estimates per user and token (in memory only),

@@ -1,10 +1,10 @@
 import mysql from 'mysql2/promise';
-import OpenAI from 'openai';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines, mysqlAdminUrl, postgresAdminUrl } from '../../../test/engines.js';
 import { FaultUpstream, type FaultKind } from '../../../test/fault-upstream.js';
+import { callOnce, logsPerRequest, type CallMode, type CallOutcome } from '../../../test/ledger-calls.js';
 import { ledgerProblems, readLedger } from '../../../test/ledger.js';
 import { startNodeProcess, type NodeProcess } from '../../../test/node-process.js';
 import { startRedisProcess, type RedisProcess } from '../../../test/redis-process.js';
@@ -22,63 +22,6 @@ import { startJobs, type RunningJobs } from '../../jobs/scheduler.js';
  */
 const callsPerEngine = Number(process.env.FAULT_CALLS ?? 240);
 const concurrency = 12;
-
-type Mode = 'plain' | 'stream' | 'embed' | 'abort';
-interface Outcome {
-  status: number;
-  requestId: string;
-  /** The node died under the call: it must not be charged. */
-  severed: boolean;
-}
-
-const requestIdOf = (headers: unknown): string => {
-  if (headers instanceof Headers) return headers.get('x-oneapi-request-id') ?? '';
-  const value = (headers as Record<string, string> | undefined)?.['x-oneapi-request-id'];
-  return value ?? '';
-};
-
-/** One call through the official SDK; a connection lost mid-call counts as severed. */
-async function callOnce(url: string, key: string, mode: Mode, kind: FaultKind, maxTokens?: number): Promise<Outcome> {
-  const client = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${url}/v1`, maxRetries: 0, timeout: 30_000 });
-  const messages = [{ role: 'user' as const, content: `fault:${kind}` }];
-  let requestId = '';
-  try {
-    if (mode === 'embed') {
-      const { response } = await client.embeddings
-        .create({ model: 'text-embedding-3-small', input: `fault:${kind}` })
-        .withResponse();
-      return { status: response.status, requestId: requestIdOf(response.headers), severed: false };
-    }
-    if (mode === 'plain') {
-      const { response } = await client.chat.completions.create({ model: 'gpt-3.5-turbo', messages }).withResponse();
-      return { status: response.status, requestId: requestIdOf(response.headers), severed: false };
-    }
-    const { data: stream, response } = await client.chat.completions
-      .create({ model: 'gpt-3.5-turbo', messages, stream: true, ...(maxTokens ? { max_tokens: maxTokens } : {}) })
-      .withResponse();
-    requestId = requestIdOf(response.headers);
-    let chunks = 0;
-    try {
-      for await (const chunk of stream) {
-        void chunk;
-        chunks += 1;
-        if (mode === 'abort' && chunks === 2) {
-          stream.controller.abort();
-          break;
-        }
-      }
-    } catch (error) {
-      // The gateway's error event after a cut upstream: an answer, charged for what came.
-      if (!(error instanceof OpenAI.APIError) || error instanceof OpenAI.APIConnectionError) throw error;
-    }
-    return { status: 200, requestId, severed: false };
-  } catch (error) {
-    if (error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError))
-      return { status: error.status ?? 0, requestId: requestIdOf(error.headers), severed: false };
-    // The node went away (kill -9) before or during its answer.
-    return { status: requestId ? 200 : 0, requestId, severed: true };
-  }
-}
 
 /** The database ending the gateway's sessions (restart, failover, idle timeout), every `everyMs`. */
 function terminateSessionsEvery(engine: string, database: string, everyMs: number): () => Promise<number> {
@@ -157,30 +100,6 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     await redis?.kill();
   }, 60_000);
 
-  /** Every answered call has exactly one consume log, no refused or severed one has any. */
-  async function logsPerRequest(outcomes: Outcome[]): Promise<string[]> {
-    const ids = outcomes.map((outcome) => outcome.requestId).filter(Boolean);
-    const counts = new Map<string, number>();
-    for (let start = 0; start < ids.length; start += 500) {
-      const rows = await observer.context.logDatabase.db
-        .selectFrom('logs')
-        .select(['request_id', sql<number>`count(*)`.as('count')])
-        .where('type', '=', 2)
-        .where('request_id', 'in', ids.slice(start, start + 500))
-        .groupBy('request_id')
-        .execute();
-      for (const row of rows) counts.set(row.request_id, Number(row.count));
-    }
-    const problems: string[] = [];
-    for (const outcome of outcomes) {
-      const logs = outcome.requestId ? (counts.get(outcome.requestId) ?? 0) : 0;
-      const expected = outcome.status === 200 && !outcome.severed ? 1 : 0;
-      if (logs !== expected)
-        problems.push(`${outcome.requestId || '(no id)'} status ${outcome.status}: ${logs} logs, expected ${expected}`);
-    }
-    return problems;
-  }
-
   /** Waits (bounded) until the sweeper has given back every reservation. */
   async function sweptWithin(ms: number): Promise<number> {
     const started = Date.now();
@@ -210,7 +129,7 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     }
     const urls = [observer.url, ...nodes.map((node) => node.url)];
     const kinds: FaultKind[] = ['ok', 'ok', 'ok', '500', '429', 'cut', 'nousage', 'slow'];
-    const modes: Mode[] = ['plain', 'stream', 'stream', 'embed', 'abort'];
+    const modes: CallMode[] = ['plain', 'stream', 'stream', 'embed', 'abort'];
     const plan = Array.from({ length: callsPerEngine }, (_, index) => ({
       url: urls[index % urls.length]!,
       user: users[index % users.length]!,
@@ -229,7 +148,7 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
           await redis.start();
         })()
       : Promise.resolve();
-    const outcomes: Outcome[] = [];
+    const outcomes: CallOutcome[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -259,7 +178,7 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     // charges are written before the logs are counted.
     await Promise.all(urls.map((url) => fetch(`${url}/api/pricing`)));
     await sweptWithin(15_000);
-    expect(await logsPerRequest(outcomes)).toEqual([]);
+    expect(await logsPerRequest(observer.context.logDatabase.db, outcomes)).toEqual([]);
     for (const user of users) {
       const ledger = await readLedger(
         observer.context.database.db,
@@ -312,7 +231,7 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     expect(after.used).toBe(0);
     expect(after.givenBackLogs).toBe(50);
     expect(ledgerProblems(after, quota)).toEqual([]);
-    expect(await logsPerRequest([...fromSlave, ...fromMaster])).toEqual([]);
+    expect(await logsPerRequest(observer.context.logDatabase.db, [...fromSlave, ...fromMaster])).toEqual([]);
     // The survivors still serve.
     const served = await callOnce(nodes[0]!.url, token.key, 'plain', 'ok');
     expect(served.status).toBe(200);

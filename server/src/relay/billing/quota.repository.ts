@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/connect.js';
+import { databaseSeconds } from '../../db/database-clock.js';
 import type { Db } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
 
@@ -60,7 +61,8 @@ export async function reserveQuota(db: Db, record: ReservationRecord): Promise<R
           limited: Number(record.limited),
           amount,
           request_id: record.requestId.slice(0, 64),
-          created_at: nowSeconds(),
+          // The database's clock, which the sweeper reads too (a node's own may have drifted).
+          created_at: databaseSeconds(transaction),
         })
         .execute();
       return null;

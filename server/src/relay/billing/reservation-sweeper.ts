@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { databaseSeconds } from '../../db/database-clock.js';
 import type { ReservationRow } from '../../db/tables.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { logRow, quotaText, insertLogRows } from '../../domain/log/log.writer.js';
-import { nowSeconds } from '../../lib/time.js';
 import { relayRuntime } from '../runtime.js';
+import { seatPrefix } from './in-flight.js';
 
 /** A node silent for this many heartbeat intervals is taken for dead. */
 const missedHeartbeats = 3;
@@ -14,11 +15,15 @@ const sweepBatch = 500;
 /** Seconds after which a silent node is dead and an unsettled reservation is abandoned. */
 export const abandonedAfterSeconds = (context: AppContext) => missedHeartbeats * context.config.NODE_HEARTBEAT_INTERVAL;
 
-/** Writes this node's heartbeat (first at start, before it serves, then on every interval). */
+/**
+ * Writes this node's heartbeat (first at start, before it serves, then on every interval). Every lease time
+ * (heartbeats, reservations, the sweeper's cutoffs) is the database's clock, so nodes whose clocks disagree
+ * still agree on who is alive.
+ */
 export async function beat(context: AppContext): Promise<void> {
   const { nodeId } = relayRuntime(context);
-  const now = nowSeconds();
   const { db } = context.database;
+  const now = databaseSeconds(db);
   const updated = await db
     .updateTable('relay_nodes')
     .set({ heartbeat_at: now })
@@ -43,7 +48,7 @@ export async function leave(context: AppContext): Promise<void> {
 export async function sweepReservations(context: AppContext, scope: 'dead-nodes' | 'own'): Promise<number> {
   const { db } = context.database;
   const { nodeId, inFlight } = relayRuntime(context);
-  const cutoff = nowSeconds() - abandonedAfterSeconds(context);
+  const cutoff = sql<number>`${databaseSeconds(db)} - ${abandonedAfterSeconds(context)}`;
   let query = db.selectFrom('reservations').selectAll().where('created_at', '<', cutoff);
   query =
     scope === 'own'
@@ -56,6 +61,30 @@ export async function sweepReservations(context: AppContext, scope: 'dead-nodes'
     if (await giveBack(context, row, scope)) given += 1;
   }
   if (given > 0) context.logger.warn({ given, scope }, 'gave back reservations that no call will settle');
+  return given;
+}
+
+/**
+ * At start, before the node serves: what earlier runs of this node held (the same host and address, see
+ * in-flight.ts) is given back at once, without waiting for their heartbeats to run out, and their rows in
+ * `relay_nodes` go. Should such a run still be alive after all (this start then fails on its address), its
+ * calls are charged in full when they settle, as after any give-back. Returns how many.
+ */
+export async function giveBackEarlierRuns(context: AppContext): Promise<number> {
+  const { db } = context.database;
+  const { nodeId } = relayRuntime(context);
+  const earlierRun = `${seatPrefix(nodeId)}%`;
+  const rows = await db
+    .selectFrom('reservations')
+    .selectAll()
+    .where('node_id', 'like', earlierRun)
+    .where('node_id', '<>', nodeId)
+    .orderBy('id')
+    .execute();
+  let given = 0;
+  for (const row of rows) if (await giveBack(context, row, 'dead-nodes')) given += 1;
+  await db.deleteFrom('relay_nodes').where('id', 'like', earlierRun).where('id', '<>', nodeId).execute();
+  if (given > 0) context.logger.warn({ given }, "gave back what this node's previous run held");
   return given;
 }
 
