@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
 import { closeContext, createContext } from './context.js';
 import { startJobs } from './jobs/scheduler.js';
+import { relayRuntime } from './relay/runtime.js';
 import { beat, giveBackEarlierRuns, leave, sweepReservations } from './relay/billing/reservation-sweeper.js';
 
 /**
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const app = await buildApp(context);
+  // Charges an earlier run kept in its journal (writes that failed, then a stop or a crash) go in first.
+  await relayRuntime(context).settlements.recoverJournals();
   // Requests in flight (the relay's fast path included), to say at shutdown what had to be dropped.
   const inFlight = new Set<IncomingMessage>();
   app.server.on('request', (request: IncomingMessage, response) => {

@@ -77,6 +77,13 @@ export const relayErrors = {
       '令牌额度不足',
       'The quota of this API key is not enough for this request: raise it in the console',
     ),
+  chargesNotWritten: () =>
+    relayError(
+      'storage_unavailable',
+      503,
+      '存储暂时无法写入，计费记录无法保存，暂停接受新的请求，请稍后再试',
+      'Storage is not accepting writes (disk full or database unavailable): charges cannot be recorded, so new calls are refused until it does; retry later',
+    ),
   upstreamSaturated: () =>
     relayError(
       'upstream_saturated',

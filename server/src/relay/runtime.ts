@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { ChargeJournal } from './billing/charge-journal.js';
 import { InFlightHolds, newNodeId } from './billing/in-flight.js';
 import { QuotaBatcher } from './billing/quota-batcher.js';
 import { flushBatch, SettlementWriter } from './billing/settlement-writer.js';
@@ -37,7 +38,8 @@ export function relayRuntime(context: AppContext): RelayRuntime {
   const client = new UpstreamClient(context.config.RELAY_TIMEOUT * 1000);
   const router = new ChannelRouter(context);
   const batcher = context.config.BATCH_UPDATE_ENABLED ? new QuotaBatcher() : null;
-  const settlements = new SettlementWriter(context, batcher);
+  const nodeId = newNodeId(context.config);
+  const settlements = new SettlementWriter(context, batcher, new ChargeJournal(context.config, nodeId));
   const { ENABLE_METRIC, METRIC_QUEUE_SIZE, METRIC_SUCCESS_RATE_THRESHOLD } = context.config;
   const successRate = ENABLE_METRIC ? new ChannelSuccessRate(METRIC_QUEUE_SIZE, METRIC_SUCCESS_RATE_THRESHOLD) : null;
   runtime = {
@@ -46,7 +48,7 @@ export function relayRuntime(context: AppContext): RelayRuntime {
     batcher,
     settlements,
     successRate,
-    nodeId: newNodeId(context.config),
+    nodeId,
     inFlight: new InFlightHolds(),
     stickySessions: context.redis ? new RedisStickySessions(context.redis, context.logger) : new MemoryStickySessions(),
   };

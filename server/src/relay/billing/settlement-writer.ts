@@ -5,44 +5,70 @@ import { nowSeconds } from '../../lib/time.js';
 import { refreshCachedBalances } from './cached-balances.js';
 import { QuotaBatcher, writeTotals, type BalanceTotals, type WrittenBalances } from './quota-batcher.js';
 import { writeSettlementsToSqlite } from './sqlite-settlement.js';
+import type { ChargeJournal, PendingBatch } from './charge-journal.js';
 import type { QuotaChange } from './quota.repository.js';
 
 /** Logs held back at most while the log database is failing, so an outage cannot exhaust memory. */
 const maxHeldLogs = 50_000;
 const retryDelayMs = 1000;
-/** How long a charge waits for others to share its write; also the most a crash can lose. */
+/** How long a charge that no answer waits for may wait for others to share its write. */
 const groupWindowMs = 10;
 /** A queue this long is written at once. */
 const maxGroupSize = 1000;
 /** How soon to look again when another transaction holds the SQLite connection. */
 const busyConnectionRetryMs = 2;
+/** Charges that may wait outside the database while it cannot take them, before new calls are refused. */
+export const maxChargesWhileFailing = 100;
+
+/** A batch on its way, and the answers that wait for it to be durable. */
+interface Batch extends PendingBatch {
+  durable: (() => void)[];
+}
 
 /**
- * Group commit for the relay's settlements. The relay answers first and submits the charge (and its consume
- * log) here; everything submitted within a few milliseconds goes into one write: one transaction for the
- * balances, the reservations they close and the consume logs (on SQLite a synchronous one through prepared
- * statements), so a charge never lands without its log nor a log without its charge. Only a separate
- * LOG_SQL_DSN splits it in two: balances first, then logs. Under load, dozens of requests share a commit
- * instead of paying four statements each; at one client, the commit no longer sits between an answer and the
- * next request. `settled()` waits for what is queued (/api reads, tests); shutdown drains. What fails to
- * write is kept and written again (money is never dropped), and on PostgreSQL and MySQL, where a connection
- * lost during COMMIT leaves unknown whether it committed, each write leaves a marker row that tells, so a
- * write that did commit is not written twice.
+ * Group commit for the relay's settlements. An answer's last bytes wait for its charge (and its consume log)
+ * to be durable: `submit` queues the charge, `durable()` resolves once the write that carries it has
+ * committed. A write takes everything queued: one transaction for the balances, the reservations they close
+ * and the consume logs (on SQLite a synchronous one through prepared statements), so a charge never lands
+ * without its log nor a log without its charge. Only a separate LOG_SQL_DSN splits it in two: balances
+ * first, then logs. A charge that an answer waits for is written at the end of the event-loop turn that
+ * queued it, with every charge queued in that turn, or, while a write is in progress, by the next write
+ * with everything that came meanwhile: one client's call pays one commit, and under load a commit carries
+ * as many charges as arrived while the previous one ran. `settled()` waits for what is queued (/api reads,
+ * tests); shutdown drains.
+ *
+ * A write that fails keeps its batch, under the id of its marker row (`settlement_writes`), and writes it
+ * again, first at once (a lost connection: a fresh one takes it), then every second. The batch goes to this
+ * node's journal file (charge-journal.ts), which makes it durable meanwhile, and which the next start
+ * replays if this node stops before the database takes it. A kept batch is written with its marker, and
+ * only when the marker is not there already: on PostgreSQL and MySQL, where a connection lost during COMMIT
+ * leaves unknown whether it committed, each write has a marker, so a write that did commit is not applied
+ * twice. While batches are kept, the relay refuses new calls once more than `maxChargesWhileFailing` charges
+ * wait (`refusesCalls`), and /api/status reports the storage as degraded.
  */
 export class SettlementWriter {
   private readonly balances = new QuotaBatcher();
   private logs: LogRow[] = [];
   private submitted = 0;
   private waiters: (() => void)[] = [];
+  private durableWaiters: (() => void)[] = [];
   private writing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
-  /** A failed write that may have committed all the same (its marker decides, at the next write). */
-  private unconfirmed: { id: string; totals: BalanceTotals; logs: LogRow[] } | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  /** Writes that failed, oldest first, kept until the database takes them (and in the journal meanwhile). */
+  private kept: Batch[] = [];
+  /** The kept batches' balance totals, which this node's cached balances must still show. */
+  private keptBalances = new QuotaBatcher();
+  private failures = 0;
 
-  /** `batcher`: BATCH_UPDATE_ENABLED's accumulator, whose unwritten deltas cached balances must still show. */
+  /**
+   * `batcher`: BATCH_UPDATE_ENABLED's accumulator, whose unwritten deltas cached balances must still show;
+   * `journal`: where failed writes are kept across a stop (the relay's writer; none in unit tests).
+   */
   constructor(
     private readonly context: AppContext,
     private readonly batcher: QuotaBatcher | null = null,
+    private readonly journal: ChargeJournal | null = null,
   ) {}
 
   /** Queues a balance change and/or a log row for the next write. */
@@ -53,6 +79,14 @@ export class SettlementWriter {
     this.schedule(this.submitted >= maxGroupSize ? 0 : groupWindowMs);
   }
 
+  /** Resolves once what was submitted so far is durable: committed, or kept in the journal file. */
+  durable(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.durableWaiters.push(resolve);
+      this.writeSoon();
+    });
+  }
+
   /** Whether changes are queued or being written. */
   get busy(): boolean {
     return (
@@ -60,13 +94,25 @@ export class SettlementWriter {
       this.submitted > 0 ||
       this.logs.length > 0 ||
       this.balances.pending > 0 ||
-      this.unconfirmed !== null
+      this.kept.length > 0
     );
   }
 
-  /** Consume logs waiting to be written (queued, being retried or unconfirmed), for /metrics. */
+  /** Consume logs waiting to be written (queued, or kept from a failed write), for /metrics. */
   get pendingLogs(): number {
-    return this.logs.length + (this.unconfirmed?.logs.length ?? 0);
+    let kept = 0;
+    for (const batch of this.kept) kept += batch.logs.length;
+    return this.logs.length + kept;
+  }
+
+  /** Whether the last writes failed and their charges wait outside the database (/api/status: storage). */
+  get failing(): boolean {
+    return this.kept.length > 0;
+  }
+
+  /** While the database cannot take charges, new calls are refused once this many wait (a small bound). */
+  get refusesCalls(): boolean {
+    return this.kept.length > 0 && this.pendingLogs + this.submitted > maxChargesWhileFailing;
   }
 
   /** Resolves once everything submitted so far is written, or has failed and is kept for the next write. */
@@ -78,18 +124,45 @@ export class SettlementWriter {
     });
   }
 
-  /** Writes whatever is queued (shutdown): a few attempts, then gives up with an error in the log. */
+  /**
+   * Writes whatever is queued (shutdown): a few attempts; what still fails stays in the journal, which the
+   * next start replays.
+   */
   async drain(): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.writing) await this.writing;
       if (!this.busy) return;
       await this.write();
     }
+    if (this.kept.length > 0)
+      this.context.logger.error(
+        { charges: this.pendingLogs, journal: this.journal?.path },
+        'stopping with charges the database did not take: they stay in the journal for the next start',
+      );
+  }
+
+  /**
+   * Takes over the journals that earlier nodes on this database left (a stop while writes failed, a crash
+   * with kept charges) and writes their batches; what the database still refuses is kept as this node's
+   * own. Run at start, before serving.
+   */
+  async recoverJournals(): Promise<void> {
+    if (!this.journal) return;
+    const claimed = this.journal.claimOthers();
+    if (claimed.length === 0) return;
+    for (const { batches } of claimed) for (const batch of batches) this.keep({ ...batch, durable: [] });
+    this.saveJournal();
+    for (const { release } of claimed) release();
+    this.context.logger.warn(
+      { charges: this.pendingLogs },
+      'replaying the charges an earlier node kept in its journal',
+    );
+    await this.write();
   }
 
   /** Writes after `delayMs`, or sooner when a shorter delay is asked for (someone waits, the queue is full). */
   private schedule(delayMs: number): void {
-    if (this.writing) return;
+    if (this.writing || this.immediate) return;
     if (this.timer && delayMs > 0) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -99,17 +172,41 @@ export class SettlementWriter {
     this.timer.unref();
   }
 
+  /**
+   * Writes at the end of this turn of the event loop (a timer of 0 would wait a millisecond), so that the
+   * charges queued in the same turn share the commit; while a write runs, its end starts the next.
+   */
+  private writeSoon(): void {
+    if (this.writing || this.immediate) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.immediate = setImmediate(() => {
+      this.immediate = null;
+      void this.write();
+    });
+  }
+
   /** One transaction for balances and logs; two when the logs live in another database (LOG_SQL_DSN). */
-  private async writeAll(id: string, totals: BalanceTotals, logs: LogRow[]): Promise<WrittenBalances> {
+  private async writeAll(batch: PendingBatch, marked: boolean): Promise<WrittenBalances | null> {
+    const { id, totals, logs } = batch;
     const { database, logDatabase } = this.context;
-    if (database.sqlite && logDatabase === database) return writeSettlementsToSqlite(database.sqlite, totals, logs);
+    if (database.sqlite && logDatabase === database)
+      return writeSettlementsToSqlite(database.sqlite, totals, logs, marked ? id : undefined);
     const written = await database.db.transaction().execute(async (transaction) => {
+      if (marked) {
+        const marker = await transaction
+          .selectFrom('settlement_writes')
+          .select('id')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (marker) return null;
+      }
       await transaction.insertInto('settlement_writes').values({ id, created_at: nowSeconds() }).execute();
       const balances = await writeTotals(transaction, totals);
       if (logs.length > 0 && logDatabase === database) await insertLogRows(transaction, database.dialect, logs);
       return balances;
     });
-    if (logDatabase === database || logs.length === 0) return written;
+    if (logDatabase === database || logs.length === 0 || !written) return written;
     // The balances are written: a failure from here on must keep only the logs, not charge twice.
     try {
       await insertLogRows(logDatabase.db, logDatabase.dialect, logs);
@@ -120,26 +217,51 @@ export class SettlementWriter {
     return written;
   }
 
-  /**
-   * Settles the fate of a write whose COMMIT failed: its marker row is there (it committed: drop it) or not
-   * (it did not: its charges join this write). Throws while the database does not answer.
-   */
-  private async resolveUnconfirmed(): Promise<void> {
-    const unconfirmed = this.unconfirmed;
-    if (!unconfirmed) return;
-    const marker = await this.context.database.db
-      .selectFrom('settlement_writes')
-      .select('id')
-      .where('id', '=', unconfirmed.id)
-      .executeTakeFirst();
-    this.unconfirmed = null;
-    if (marker) return;
-    this.balances.restore(unconfirmed.totals);
-    this.logs = [...unconfirmed.logs, ...this.logs];
-  }
-
   private keepLogs(logs: LogRow[]): void {
     this.logs = [...logs, ...this.logs].slice(-maxHeldLogs);
+  }
+
+  private keep(batch: Batch): void {
+    this.kept.push(batch);
+    this.keptBalances.restore(batch.totals);
+  }
+
+  /** Rewrites the journal with the kept batches; their answers may then go. False when it could not. */
+  private saveJournal(): boolean {
+    if (!this.journal) return false;
+    try {
+      this.journal.save(this.kept);
+    } catch (error) {
+      this.context.logger.error({ err: error, journal: this.journal.path }, 'writing the charge journal failed');
+      return false;
+    }
+    for (const batch of this.kept) {
+      for (const resolve of batch.durable) resolve();
+      batch.durable = [];
+    }
+    return true;
+  }
+
+  /** Writes the kept batches, oldest first, each with its marker; stops at the first that fails. */
+  private async writeKept(): Promise<void> {
+    const before = this.kept.length;
+    while (this.kept.length > 0) {
+      const batch = this.kept[0]!;
+      const written = await this.writeAll(batch, true);
+      this.kept.shift();
+      this.keptBalances = new QuotaBatcher();
+      for (const other of this.kept) this.keptBalances.restore(other.totals);
+      if (written) this.refresh(written, batch.totals);
+      for (const resolve of batch.durable) resolve();
+    }
+    if (before > 0) {
+      this.saveJournal();
+      this.context.logger.warn({ batches: before }, 'the database takes charges again: kept charges written');
+    }
+  }
+
+  private refresh(written: WrittenBalances, totals: BalanceTotals): void {
+    refreshCachedBalances(this.context, written, totals.tokenKeys, [this.balances, this.keptBalances, this.batcher]);
   }
 
   private write(): Promise<void> {
@@ -157,39 +279,41 @@ export class SettlementWriter {
     }
     const waiters = this.waiters;
     this.waiters = [];
+    const durable = this.durableWaiters;
+    this.durableWaiters = [];
     this.submitted = 0;
+    const logs = this.logs;
+    this.logs = [];
+    const batch: Batch = { id: randomBytes(12).toString('hex'), totals: this.balances.take(), logs, durable };
+    const empty =
+      logs.length === 0 && batch.totals.users.size + batch.totals.tokens.size + batch.totals.channels.size === 0;
     this.writing = (async () => {
       try {
-        await this.resolveUnconfirmed();
-      } catch (error) {
-        this.context.logger.error({ err: error }, 'the database does not answer; settlements kept for the next write');
-        for (const resolve of waiters) resolve();
-        return;
-      }
-      const logs = this.logs;
-      this.logs = [];
-      const totals = this.balances.take();
-      const id = randomBytes(12).toString('hex');
-      try {
-        const written = await this.writeAll(id, totals, logs);
-        refreshCachedBalances(this.context, written, totals.tokenKeys, [this.balances, this.batcher]);
-      } catch (error) {
-        if (this.context.database.sqlite) {
-          this.balances.restore(totals);
-          this.keepLogs(logs);
-        } else {
-          this.unconfirmed = { id, totals, logs };
+        await this.writeKept();
+        if (!empty) {
+          const written = await this.writeAll(batch, false);
+          if (written) this.refresh(written, batch.totals);
         }
-        this.context.logger.error({ err: error }, 'writing settlements failed; kept for the next write');
+        for (const resolve of durable) resolve();
+        this.failures = 0;
+      } catch (error) {
+        this.failures += 1;
+        if (!empty) this.keep(batch);
+        this.saveJournal();
+        this.context.logger.error(
+          { err: error, kept: this.pendingLogs },
+          'writing settlements failed; kept for the next write',
+        );
       }
       for (const resolve of waiters) resolve();
     })().finally(() => {
       this.writing = null;
       // Someone waits: now; charges that came in during the write: after the usual window; only what a
-      // failed write kept: after a pause.
-      if (this.waiters.length > 0) this.schedule(0);
+      // failed write kept: at once after a first failure (a fresh connection), then after a pause.
+      if (this.durableWaiters.length > 0) this.writeSoon();
+      else if (this.waiters.length > 0) this.schedule(0);
       else if (this.submitted > 0) this.schedule(groupWindowMs);
-      else if (this.busy) this.schedule(retryDelayMs);
+      else if (this.busy) this.schedule(this.failures === 1 ? 0 : retryDelayMs);
     });
     return this.writing;
   }

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { detailValues, modelValues, rollupsOf, sqliteRollupUpserts } from '../../domain/log/log-rollup.js';
 import type { LogRow } from '../../domain/log/log.writer.js';
+import { nowSeconds } from '../../lib/time.js';
 import {
   sortedById,
   withSweptReservations,
@@ -19,6 +20,8 @@ const userUpdate = `update "users" set
   where "id" = :id returning "quota", "used_quota", "request_count"`;
 const channelUpdate = `update "channels" set "used_quota" = "used_quota" + :used where "id" = :id`;
 const reservationDelete = `delete from "reservations" where "id" = ?`;
+const markerSelect = `select 1 from "settlement_writes" where "id" = ?`;
+const markerInsert = `insert into "settlement_writes" ("id", "created_at") values (?, ?)`;
 
 // Written as a record, so the compiler insists on every column of LogRow and no other.
 const logColumnSet: Record<keyof LogRow, true> = {
@@ -45,19 +48,22 @@ const logColumns = Object.keys(logColumnSet) as (keyof LogRow)[];
 const logInsert = `insert into "logs" (${logColumns.map((column) => `"${column}"`).join(', ')})
   values (${logColumns.map(() => '?').join(', ')})`;
 
-type Write = (totals: BalanceTotals, logs: readonly LogRow[]) => WrittenBalances;
+type Write = (totals: BalanceTotals, logs: readonly LogRow[], marker: string | undefined) => WrittenBalances | null;
 const writers = new WeakMap<SQLite.Database, Write>();
 
 /**
  * The settlement write on SQLite, the default engine: balances, consume logs and their rollups in one synchronous
  * transaction (one commit) through prepared statements. The generic path runs every statement through
  * Kysely's compiler and a promise each, which cost more than the writes themselves (decision 0005).
+ * `marker`: a batch written again after a failure carries its marker row, and is skipped (null) when the
+ * marker is there already: it reached the database before (a journal replayed after a crash).
  */
 export function writeSettlementsToSqlite(
   sqlite: SQLite.Database,
   totals: BalanceTotals,
   logs: readonly LogRow[],
-): WrittenBalances {
+  marker?: string,
+): WrittenBalances | null {
   let write = writers.get(sqlite);
   if (!write) {
     const updateToken = sqlite.prepare(tokenUpdate);
@@ -67,7 +73,13 @@ export function writeSettlementsToSqlite(
     const insertLog = sqlite.prepare(logInsert);
     const upsertDetail = sqlite.prepare(sqliteRollupUpserts.detail);
     const upsertByModel = sqlite.prepare(sqliteRollupUpserts.byModel);
-    write = sqlite.transaction((taken: BalanceTotals, rows: readonly LogRow[]) => {
+    const selectMarker = sqlite.prepare(markerSelect);
+    const insertMarker = sqlite.prepare(markerInsert);
+    write = sqlite.transaction((taken: BalanceTotals, rows: readonly LogRow[], id: string | undefined) => {
+      if (id !== undefined) {
+        if (selectMarker.get(id)) return null;
+        insertMarker.run(id, nowSeconds());
+      }
       const swept: ClosedReservation[] = [];
       for (const reservation of taken.closed)
         if (deleteReservation.run(reservation.id).changes === 0) swept.push(reservation);
@@ -92,5 +104,5 @@ export function writeSettlementsToSqlite(
     });
     writers.set(sqlite, write);
   }
-  return write(totals, logs);
+  return write(totals, logs, marker);
 }

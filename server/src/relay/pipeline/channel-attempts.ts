@@ -67,6 +67,8 @@ export async function attemptOnChannels(
   job: RelayJob,
   attempt: (channel: RoutedChannel, price: ResolvedPrice) => Promise<void>,
 ): Promise<void> {
+  // Charges this node cannot write wait outside the database only up to a small bound (settlement-writer.ts).
+  if (job.runtime.settlements.refusesCalls) throw relayErrors.chargesNotWritten();
   const forced = isForced(job);
   const retries = forced ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
   // A forced channel wins over the conversation's; the session is then neither read nor moved.

@@ -93,7 +93,6 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel, price: Resolv
     ? countText(transcript, upstreamModel, context.options.bool('ApproximateTokenEnabled'))
     : 0;
   const receipt = mediaCharge(request, rates, { usage: result.usage, transcript, transcriptTokens });
-  job.reply.status(result.status).headers(result.headers).send(result.body);
   settle(context, reservation, {
     receipt,
     channelId: channel.row.id,
@@ -107,4 +106,7 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel, price: Resolv
       system_prompt_reset: 0,
     },
   });
+  // The answer leaves once its charge is durable (see text-relay.ts).
+  await job.runtime.settlements.durable();
+  job.reply.status(result.status).headers(result.headers).send(result.body);
 }

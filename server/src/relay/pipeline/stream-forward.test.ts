@@ -28,13 +28,15 @@ function collector() {
 describe('forwarding an OpenAI stream as it comes', () => {
   const stream = chunk('Hel') + chunk('lo 你好') + usageEvent + 'data: [DONE]\n\n';
 
-  test('the bytes reach the client unchanged, in whole lines, whatever the upstream cuts', async () => {
+  test('the bytes reach the client unchanged, in whole lines, whatever the upstream cuts; the tail is held', async () => {
     for (const size of [1, 2, 7, 64, 4096]) {
       const writer = collector();
       const watcher = new OpenAIStreamWatcher();
-      const { done } = await forwardStream(upstream(stream, size), watcher, writer);
+      const { done, tail } = await forwardStream(upstream(stream, size), watcher, writer);
       expect(done).toBe(true);
-      expect(writer.parts.join('')).toBe(stream);
+      // The usage chunk and [DONE] wait for the charge (the relay sends the tail once it is durable).
+      expect(writer.parts.join('')).toBe(chunk('Hel') + chunk('lo 你好'));
+      expect(tail).toBe(usageEvent + 'data: [DONE]\n\n');
       for (const part of writer.parts) expect(part.endsWith('\n')).toBe(true);
       expect(watcher.result()).toEqual({
         usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
@@ -74,16 +76,16 @@ describe('forwarding an OpenAI stream as it comes', () => {
 
   test("Azure's content-filter prelude is dropped; the rest passes", async () => {
     const writer = collector();
-    await forwardStream(upstream(prelude + stream, 4096), new OpenAIStreamWatcher(), writer);
-    expect(writer.parts.join('')).toBe('\n' + stream);
+    const { tail } = await forwardStream(upstream(prelude + stream, 4096), new OpenAIStreamWatcher(), writer);
+    expect(writer.parts.join('') + tail).toBe('\n' + stream);
   });
 
   test('a prelude spaced out is dropped too; an answer that only talks about empty choices is not', async () => {
     const spaced = 'data: {"id": "", "choices" : [ ], "prompt_filter_results": []}\n\n';
     const quoting = chunk('\\"choices\\": []');
     const writer = collector();
-    await forwardStream(upstream(spaced + quoting + stream, 4096), new OpenAIStreamWatcher(), writer);
-    expect(writer.parts.join('')).toBe('\n' + quoting + stream);
+    const { tail } = await forwardStream(upstream(spaced + quoting + stream, 4096), new OpenAIStreamWatcher(), writer);
+    expect(writer.parts.join('') + tail).toBe('\n' + quoting + stream);
   });
 
   test('without usage the text is collected for counting; a last line without newline becomes an event', async () => {
@@ -93,6 +95,18 @@ describe('forwarding an OpenAI stream as it comes', () => {
     expect(done).toBe(false);
     expect(writer.parts.join('')).toBe(chunk('a') + chunk('b'));
     expect(watcher.result()).toEqual({ usage: undefined, text: 'ab' });
+  });
+
+  test('a usage chunk that arrives on its own is held, and so is everything after it', async () => {
+    const writer = collector();
+    const reads = [chunk('a'), usageEvent, 'data: [DONE]\n\n'];
+    const body = (async function* () {
+      for (const read of reads) yield Buffer.from(read);
+    })();
+    const { done, tail } = await forwardStream(body, new OpenAIStreamWatcher(), writer);
+    expect(done).toBe(true);
+    expect(writer.parts.join('')).toBe(chunk('a'));
+    expect(tail).toBe(usageEvent + 'data: [DONE]\n\n');
   });
 
   test('a stream that breaks off leaves no half line at the client', async () => {

@@ -6,10 +6,14 @@ import type { SseWriter } from './stream-writer.js';
 const maxHeldBytes = 16 * 1024 * 1024;
 const newline = 0x0a;
 
+/** The usage-only chunk that ends an OpenAI stream (`choices: []` with the usage): the answer's tail. */
+export const isFinalUsage = (data: string) => /"choices":\s*\[\s*\]/.test(data) && /"usage":\s*\{/.test(data);
+
 /**
  * Forwards an OpenAI-format event stream as its bytes arrive, whole lines only (a stream that breaks off
  * never leaves half an event at the client), showing each `data:` payload to the watcher. Stops at the
- * upstream's `[DONE]`; tells whether it came. Lines holding an `"error"` key (an upstream's error event inside
+ * upstream's `[DONE]`; tells whether it came. The tail (the final usage chunk, `[DONE]` and whatever follows)
+ * is not forwarded but returned, so that it leaves only once the call's charge is durable. Lines holding an `"error"` key (an upstream's error event inside
  * a stream it answered 200) go through `redact` first, so a key or internal URL it echoes never reaches the
  * client; content never holds that key unescaped, so other lines are forwarded untouched.
  */
@@ -18,15 +22,20 @@ export async function forwardStream(
   watcher: StreamWatcher,
   writer: Pick<SseWriter, 'forward'>,
   redact?: (text: string) => string,
-): Promise<{ done: boolean }> {
+): Promise<{ done: boolean; tail: string }> {
   let held: Buffer | undefined;
   let done = false;
+  let tail = '';
+  let inTail = false;
   let eventOpen = false;
   // The last bytes forwarded, to tell whether they closed an event (a blank line).
-  let tail = '';
-  /** Shows the lines' payloads to the watcher; returns the text without dropped lines, or undefined if none was. */
+  let lastBytes = '';
+  /**
+   * Shows the lines' payloads to the watcher; returns the text without dropped lines, or undefined if none
+   * was. From the tail's first line on, lines go to `tail` instead.
+   */
   const watch = (text: string): string | undefined => {
-    let kept: string[] | undefined;
+    let kept: string[] | undefined = inTail ? [] : undefined;
     let from = 0;
     while (from < text.length) {
       let end = text.indexOf('\n', from);
@@ -34,7 +43,12 @@ export async function forwardStream(
       const line = text.charCodeAt(end - 1) === 13 ? text.slice(from, end - 1) : text.slice(from, end);
       const data = ssePayload(line);
       if (data === '[DONE]') done = true;
+      if (!inTail && data !== undefined && (data === '[DONE]' || isFinalUsage(data))) {
+        inTail = true;
+        kept ??= [text.slice(0, from)];
+      }
       if (data !== undefined && data !== '[DONE]' && !watcher.payload(data)) kept ??= [text.slice(0, from)];
+      else if (inTail) tail += text.slice(from, end + 1);
       else kept?.push(text.slice(from, end + 1));
       from = end + 1;
     }
@@ -54,18 +68,25 @@ export async function forwardStream(
     const text = lines.toString('utf8');
     let filtered = watch(text);
     if (redact && text.includes('"error"')) filtered = redact(filtered ?? text);
-    tail = (tail + lines.subarray(-3).toString('latin1')).slice(-3);
-    eventOpen = !(tail.endsWith('\n\n') || tail.endsWith('\n\r\n'));
-    const slowClient = writer.forward(filtered ?? lines);
-    if (slowClient) await slowClient;
+    const forwarded = filtered ?? lines;
+    if (forwarded.length > 0) {
+      const end = typeof forwarded === 'string' ? forwarded.slice(-3) : forwarded.subarray(-3).toString('latin1');
+      lastBytes = (lastBytes + end).slice(-3);
+      eventOpen = !(lastBytes.endsWith('\n\n') || lastBytes.endsWith('\n\r\n'));
+      const slowClient = writer.forward(forwarded);
+      if (slowClient) await slowClient;
+    }
     if (done) break;
   }
   // Whatever comes next (the relay's own [DONE] or error) must be an event of its own.
   if (held && !done) {
     const last = held.toString('utf8');
-    writer.forward(`${watch(last) ?? last}\n\n`);
-  } else if (eventOpen) {
+    const text = `${watch(last) ?? last}\n\n`;
+    if (inTail) tail += '\n\n';
+    else writer.forward(text);
+  } else if (eventOpen && !inTail) {
     writer.forward('\n');
   }
-  return { done };
+  if (inTail && !/\n\r?\n$/.test(tail)) tail += '\n';
+  return { done, tail: redact && tail.includes('"error"') ? redact(tail) : tail };
 }

@@ -14,7 +14,7 @@ import { adaptorFor } from './channel-picker.js';
 import { prepareBody } from './prepare-body.js';
 import { elapsedMs, relayCallOf, upstreamModelOf, type RelayJob } from './relay-job.js';
 import { adaptorTools, sendToUpstream, type PipelineTools } from './send.js';
-import { forwardStream } from './stream-forward.js';
+import { forwardStream, isFinalUsage } from './stream-forward.js';
 import { SseWriter } from './stream-writer.js';
 import type { OpenResponse } from './upstream-client.js';
 import { completeUsage } from './usage.js';
@@ -97,11 +97,14 @@ async function attemptText(job: RelayJob, channel: RoutedChannel, price: Resolve
     await refund(context, reservation);
     throw error;
   }
-  // Charged once the answer is on its way, so the write is off the client's path (see settle).
   const approximate = context.options.bool('ApproximateTokenEnabled');
   const countCompletion = once(() => countText(output.text, upstreamModel, approximate));
   const usage = completeUsage(output.usage, pricing.promptTokens, countCompletion);
   charge(job, channel, reservation, pricing, withTextSent(usage, output, countCompletion), systemPromptReset);
+  // The answer's last bytes leave once its charge is durable: a client never holds an answer that a crash
+  // leaves uncharged (group commit keeps the wait to one commit).
+  await job.runtime.settlements.durable();
+  output.finish();
 }
 
 /**
@@ -112,6 +115,8 @@ interface Output {
   usage?: Usage;
   text: string;
   interrupted?: boolean;
+  /** Sends the answer's tail (a whole body; a stream's usage chunk, [DONE] or error, and its end). */
+  finish: () => void;
 }
 
 /**
@@ -124,7 +129,7 @@ function withTextSent(usage: Usage, output: Output, countCompletion: () => numbe
   return { ...usage, completion_tokens: completion, total_tokens: usage.prompt_tokens + completion };
 }
 
-/** A whole answer: read, converted to the front's shape and sent. */
+/** A whole answer: read and converted to the front's shape, sent by `finish`. */
 async function relayWhole(
   job: RelayJob,
   adaptor: Adaptor,
@@ -135,16 +140,19 @@ async function relayWhole(
   const result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
   const output = job.front ? job.front.whole(result.body, result.status) : result;
   const answerHeaders = result.status < 300 ? job.front?.answerHeaders?.(call.channel) : undefined;
-  job.reply
-    .status(result.status)
-    .headers({ ...output.headers, ...answerHeaders })
-    .send(output.body);
-  return { usage: result.usage, text: result.text ?? '' };
+  const finish = () =>
+    void job.reply
+      .status(result.status)
+      .headers({ ...output.headers, ...answerHeaders })
+      .send(output.body);
+  return { usage: result.usage, text: result.text ?? '', finish };
 }
 
 /**
  * A stream: OpenAI-format streams forwarded as they come, others converted chunk by chunk. It never throws
- * once started: a break-off ends the stream with an error event, and what came before it is charged.
+ * once started: a break-off ends the stream with an error event, and what came before it is charged. The
+ * tail (the usage-only chunk, whatever follows it, then [DONE] or the error event; a front's closing events)
+ * is kept for `finish`.
  */
 async function relayStream(
   job: RelayJob,
@@ -163,14 +171,20 @@ async function relayStream(
   let brokenOff: string | undefined;
   let interrupted = false;
   let upstreamDone = false;
+  let forwardedTail = '';
+  const tail: string[] = [];
   try {
     if (watcher) {
       const redact = (text: string) => redactSecrets(text, channelSecrets(channel.settings));
-      upstreamDone = (await forwardStream(response.body, watcher, writer, redact)).done;
+      ({ done: upstreamDone, tail: forwardedTail } = await forwardStream(response.body, watcher, writer, redact));
     } else {
       for await (const chunk of adaptor.readStream(response.body, call)) {
         if (chunk.text) text += chunk.text;
         if (chunk.usage) usage = chunk.usage;
+        if (tail.length > 0 || (chunk.usage && isFinalUsage(chunk.data))) {
+          tail.push(chunk.data);
+          continue;
+        }
         const slowClient = writer.send(chunk.data);
         if (slowClient) await slowClient;
       }
@@ -188,17 +202,21 @@ async function relayStream(
     }
   }
   if (watcher) ({ usage, text } = watcher.result());
-  if (brokenOff) {
-    writer.send(
-      JSON.stringify({
-        error: { message: brokenOff, type: 'upstream_error', param: null, code: 'stream_interrupted' },
-      }),
-    );
-  } else if (!upstreamDone) {
-    writer.send('[DONE]');
-  }
-  writer.end();
-  return { usage, text, interrupted };
+  const finish = () => {
+    if (forwardedTail) writer.forward(forwardedTail);
+    for (const data of tail) writer.send(data);
+    if (brokenOff) {
+      writer.send(
+        JSON.stringify({
+          error: { message: brokenOff, type: 'upstream_error', param: null, code: 'stream_interrupted' },
+        }),
+      );
+    } else if (!upstreamDone) {
+      writer.send('[DONE]');
+    }
+    writer.end();
+  };
+  return { usage, text, interrupted, finish };
 }
 
 /** The output limit a client set (max_completion_tokens, max_tokens or max_output_tokens), or undefined. */

@@ -1,5 +1,6 @@
 import { isRedisReady } from '../../../cache/redis-connection.js';
 import type { AppContext } from '../../../context.js';
+import { relayRuntime } from '../../../relay/runtime.js';
 import type { RouteModule } from '../route-kit.js';
 import { ok } from '../../reply.js';
 
@@ -8,13 +9,15 @@ const startTime = Math.floor(Date.now() / 1000);
 /**
  * What this node is running without, from flags the connections keep (no query per call): `redis` while
  * Redis (commands or the invalidation bus) does not answer, `database` while a lost database session has
- * not been followed by a successful connection. Empty when healthy.
+ * not been followed by a successful connection, `storage` while the relay's charges cannot be written (a
+ * full disk: they wait in the journal, see settlement-writer.ts). Empty when healthy.
  */
 export function degradedReasons(context: AppContext): string[] {
   const reasons: string[] = [];
   if (context.redis && !(isRedisReady(context.redis) && context.bus.connected)) reasons.push('redis');
   const { database, logDatabase } = context;
   if (database.health?.healthy === false || logDatabase.health?.healthy === false) reasons.push('database');
+  if (relayRuntime(context).settlements.failing) reasons.push('storage');
   return reasons;
 }
 
