@@ -177,4 +177,9 @@ function main() {
   }
 }
 
-main();
+try {
+  main();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 2;
+}
