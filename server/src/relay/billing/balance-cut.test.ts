@@ -139,7 +139,7 @@ describe.each(await availableEngines())('calls cut at the balance on $label', (e
       messages: [{ role: 'user', content: 'Write the whole program.' }],
     });
     expect(message.stop_reason).toBe('max_tokens');
-    const sent = claude.requests[0]!.json.max_tokens as number;
+    const sent = claude.requests[0]!.json!.max_tokens as number;
     // What US$2 pays at US$75 per 1M beside the prompt: just under 26,667 tokens.
     expect(sent).toBeGreaterThan(26_000);
     expect(sent).toBeLessThan(26_667);
