@@ -13,7 +13,7 @@ export type FaultKind =
   | 'nousage' // an answer without usage (the gateway counts it itself)
   | 'slow'; // a stream of 40 chunks, 50 ms apart
 
-/** Usage reported for whole answers: 12 prompt tokens, 20 completion tokens. */
+/** Usage reported for whole answers: 12 prompt tokens, 20 completion tokens (fewer under a smaller max_tokens). */
 export const faultUsage = { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -65,7 +65,15 @@ export class FaultUpstream {
     if (kind === '429')
       return json(429, { error: { message: 'rate limited', type: 'requests', code: 'rate_limit_exceeded' } });
     const model = String(body.model ?? 'gpt-3.5-turbo');
-    const usage = kind === 'nousage' || kind === 'cut' ? undefined : faultUsage;
+    // An output cap is kept, as real upstreams keep it: fewer completion tokens, fewer chunks.
+    const cap = Number(body.max_tokens ?? body.max_completion_tokens) || Infinity;
+    const completion = Math.min(faultUsage.completion_tokens, cap);
+    const capped = {
+      ...faultUsage,
+      completion_tokens: completion,
+      total_tokens: faultUsage.prompt_tokens + completion,
+    };
+    const usage = kind === 'nousage' || kind === 'cut' ? undefined : capped;
     if (request.url?.endsWith('/embeddings'))
       return json(200, {
         object: 'list',
@@ -73,7 +81,7 @@ export class FaultUpstream {
         model,
         ...(usage ? { usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens } } : {}),
       });
-    const text = 'twenty tokens of an answer from the fault upstream';
+    const text = 'twenty tokens of an answer from the fault upstream'.split(' ').slice(0, cap).join(' ');
     if (!body.stream)
       return json(200, {
         id: 'chatcmpl-fault',
@@ -88,7 +96,8 @@ export class FaultUpstream {
     response.on('close', () => (this.streamsOpen -= 1));
     const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: object = {}) =>
       `data: ${JSON.stringify({ id: 'chatcmpl-fault', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
-    const count = kind === 'slow' ? 40 : 4;
+    // "piece N " is about three tokens.
+    const count = Math.min(kind === 'slow' ? 40 : 4, Math.max(1, Math.floor(cap / 3)));
     for (let index = 0; index < count; index++) {
       if (response.destroyed) return;
       if (kind === 'cut' && index === 2) return void response.destroy();
