@@ -53,6 +53,11 @@ export const updateTokenBody = z.object({
   name: fields.name.optional(),
   expired_time: fields.expired_time.optional(),
   remain_quota: fields.remain_quota.optional(),
+  /**
+   * The remaining quota the edit page loaded: the server then adds `remain_quota − original_remain_quota`
+   * to the token as it is now, keeping the charges made since. Without it the value is overwritten.
+   */
+  original_remain_quota: fields.remain_quota.optional(),
   unlimited_quota: fields.unlimited_quota.optional(),
   models: fields.models.optional(),
   subnet: fields.subnet.optional(),

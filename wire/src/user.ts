@@ -27,8 +27,8 @@ export const emailField = z
   .max(50, 'email is at most 50 characters')
   .regex(emailPattern, 'not a valid email address');
 
-/** Quota amounts: whole, non-negative, exact in a double. */
-const quotaField = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Quota amounts, whole and exact in a double; below zero for a user in debt, as an edit page loaded it. */
+const balanceField = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /** `p`: 0-based page; negative or unreadable becomes 0, as in one-api. */
 const pageField = z.preprocess((value) => {
@@ -67,17 +67,27 @@ const originalPasswordField = z
   .transform((value) => value ?? undefined);
 
 /** PUT /api/user/: the console sends the whole user; only these fields are read. */
-export const updateUserBody = z.object({
-  id: idField,
-  username: usernameField.optional(),
-  display_name: displayNameField.optional(),
-  password: optionalPasswordField,
-  original_password: originalPasswordField,
-  group: groupField.optional(),
-  quota: quotaField.optional(),
-  role: z.union([z.literal(Role.Common), z.literal(Role.Admin), z.literal(Role.Root)]).optional(),
-  status: z.union([z.literal(UserStatus.Enabled), z.literal(UserStatus.Disabled)]).optional(),
-});
+export const updateUserBody = z
+  .object({
+    id: idField,
+    username: usernameField.optional(),
+    display_name: displayNameField.optional(),
+    password: optionalPasswordField,
+    original_password: originalPasswordField,
+    group: groupField.optional(),
+    quota: balanceField.optional(),
+    /**
+     * The quota the edit page loaded: the server then adds `quota − original_quota` to the balance as it is
+     * now, keeping the charges made since. Without it the quota is overwritten (one-api's console).
+     */
+    original_quota: balanceField.optional(),
+    role: z.union([z.literal(Role.Common), z.literal(Role.Admin), z.literal(Role.Root)]).optional(),
+    status: z.union([z.literal(UserStatus.Enabled), z.literal(UserStatus.Disabled)]).optional(),
+  })
+  .refine((body) => body.original_quota !== undefined || body.quota === undefined || body.quota >= 0, {
+    message: 'quota must be at least 0 (a negative quota is kept only as loaded, with original_quota)',
+    path: ['quota'],
+  });
 
 export const updateSelfBody = z.object({
   username: z.union([z.literal(''), usernameField]).optional(),

@@ -19,6 +19,8 @@ export interface TokenInput {
   unlimited_quota: boolean;
   models: string;
   subnet: string;
+  /** What the edit page loaded: the server moves the remaining quota by the difference, keeping charges since. */
+  original_remain_quota?: number;
 }
 
 /** One page (from 0) of the caller's tokens in a server sort order. */

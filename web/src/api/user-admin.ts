@@ -10,8 +10,12 @@ export const searchUsers = (keyword: string) => api.get<User[]>('/api/user/searc
 export const fetchUser = (id: number) => api.get<User>(`/api/user/${id}`);
 export const createUser = (input: { username: string; display_name: string; password: string }) =>
   api.post<unknown>('/api/user/', input);
-/** Admin update of another user: integer id and quota. */
-export const updateUser = (input: Partial<User> & { id: number; password?: string; original_password?: string }) =>
-  api.put<unknown>('/api/user/', input);
+/**
+ * Admin update of another user: integer id and quota. `original_quota` is the quota the page loaded: the server
+ * moves the balance by the difference, keeping charges made since.
+ */
+export const updateUser = (
+  input: Partial<User> & { id: number; password?: string; original_password?: string; original_quota?: number },
+) => api.put<User | undefined>('/api/user/', input);
 export const manageUser = (username: string, action: ManageAction) =>
   api.post<Pick<User, 'role' | 'status'>>('/api/user/manage', { username, action });

@@ -16,6 +16,8 @@ const STORED = {
   apiTopUp: '通过 API 充值 500000 点额度',
   signUp: '新用户注册赠送 ＄0.200000 额度',
   admin: '管理员将用户额度从 ＄1.000000 额度修改为 ＄2.500000 额度',
+  adminMoved:
+    '管理员将用户额度从 ＄-1.000000 额度修改为 ＄0.500000 额度（按编辑差额调整：编辑页载入时为 ＄2.000000 额度，保存为 ＄3.500000 额度）',
   refund: '退还预扣额度 ＄0.004000 额度：请求 req-1 节点 node-a 已停止，未完成计费',
   refundOwn: '退还预扣额度 2000 点额度：请求 42 调用未结算，未完成计费',
   test: '渠道 主渠道，备用 测试成功，响应：你好，世界',
@@ -51,6 +53,9 @@ describe('renderLogContent', () => {
     expect(renderLogContent(STORED.apiTopUp, en)).toBe('Topped up 500000 quota through the API');
     expect(renderLogContent(STORED.admin, en)).toBe(
       "An administrator changed the user's quota from $1.000000 of quota to $2.500000 of quota",
+    );
+    expect(renderLogContent(STORED.adminMoved, en)).toBe(
+      "An administrator changed the user's quota from $-1.000000 of quota to $0.500000 of quota (moved by the edit: the page loaded $2.000000 of quota and saved $3.500000 of quota)",
     );
     expect(renderLogContent(STORED.refund, en)).toBe(
       'Returned the held $0.004000 of quota: request req-1 ran on node node-a, which stopped, billing not completed',

@@ -40,6 +40,9 @@ const WHOLE = (
     'log.content.signUpBonus',
     'log.content.inviteeBonus',
     'log.content.inviterBonus',
+    // Before adminQuota, whose last value would take their notes in.
+    'log.content.adminQuotaOverwritten',
+    'log.content.adminQuotaMoved',
     'log.content.adminQuota',
     'log.content.refund',
     'log.content.testSucceeded',
@@ -78,7 +81,7 @@ const FRAGMENTS = (
     'log.content.refundNodeStopped',
   ] as const
 ).map(template);
-const TEMPLATED_VALUES = new Set(['quota', 'from', 'to', 'reason']);
+const TEMPLATED_VALUES = new Set(['quota', 'from', 'to', 'loaded', 'saved', 'reason']);
 
 interface Parsed {
   key: LogContentKey;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, NewToken, TokenRow } from '../../db/tables.js';
 import { insertReturningId } from '../../db/insert-id.js';
 import { startsWith } from '../../lib/like-pattern.js';
@@ -57,12 +58,24 @@ export type TokenChanges = Partial<
   Pick<TokenRow, 'name' | 'expired_time' | 'remain_quota' | 'unlimited_quota' | 'models' | 'subnet' | 'status'>
 >;
 
-/** Writes the given columns of a user's token; false when the user has no such token. */
-export async function updateTokenOfUser(db: Db, userId: number, id: number, changes: TokenChanges): Promise<boolean> {
-  if (Object.keys(changes).length === 0) return (await findTokenOfUser(db, userId, id)) !== undefined;
+/**
+ * Writes the given columns of a user's token, and adds `remainQuotaDifference` to its remaining quota in the
+ * same statement; false when the user has no such token.
+ */
+export async function updateTokenOfUser(
+  db: Db,
+  userId: number,
+  id: number,
+  changes: TokenChanges,
+  remainQuotaDifference = 0,
+): Promise<boolean> {
+  const moved =
+    remainQuotaDifference === 0 ? {} : { remain_quota: sql<number>`remain_quota + ${remainQuotaDifference}` };
+  if (Object.keys(changes).length === 0 && remainQuotaDifference === 0)
+    return (await findTokenOfUser(db, userId, id)) !== undefined;
   const result = await db
     .updateTable('tokens')
-    .set(changes)
+    .set({ ...changes, ...moved })
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .executeTakeFirst();

@@ -48,11 +48,12 @@ export const normalizeModels = (models: string | null): string =>
 
 /**
  * Checks and tidies the fields given; omitted ones stay omitted. `storedUnlimited` is the token's current
- * flag (false for a new token).
+ * flag (false for a new token). A negative remaining quota is kept when it only says what the edit page
+ * loaded (`relativeQuota`: a token already spent below zero).
  */
-function checkFields(fields: Partial<TokenFields>, storedUnlimited = false): TokenChanges {
+function checkFields(fields: Partial<TokenFields>, storedUnlimited = false, relativeQuota = false): TokenChanges {
   const changes: TokenChanges = {};
-  if (fields.remain_quota !== undefined && fields.remain_quota < 0) {
+  if (fields.remain_quota !== undefined && fields.remain_quota < 0 && !relativeQuota) {
     // An unlimited token's remaining quota is never read, and one-api gives default tokens -1: the console
     // sends that back on every edit, so it is ignored rather than refused.
     if (!(fields.unlimited_quota ?? storedUnlimited)) throw negativeRemainQuota();
@@ -119,16 +120,24 @@ export async function createToken(context: AppContext, userId: number, fields: T
 /**
  * Rewrites the fields given (name, expiry, quota, unlimited flag, models, subnet) of the user's token.
  * Omitted fields keep their value, fixing one-api's zero-value overwrite; the status is never touched here.
+ * With `original_remain_quota` (what the edit page loaded) the remaining quota moves by what was typed, in
+ * the same statement, so charges made since the page loaded are kept; without, it is overwritten.
  */
 export async function updateToken(
   context: AppContext,
   userId: number,
   id: number,
-  fields: Partial<TokenFields>,
+  fields: Partial<TokenFields> & { original_remain_quota?: number },
 ): Promise<TokenRow> {
   const token = await findOwnTokenOrThrow(context, userId, id);
-  const changes = checkFields(fields, Boolean(token.unlimited_quota));
-  if (!(await updateTokenOfUser(context.database.db, userId, id, changes))) throw tokenNotFound();
+  const { original_remain_quota: loaded, ...edited } = fields;
+  const changes = checkFields(edited, Boolean(token.unlimited_quota), loaded !== undefined);
+  const { remain_quota: typed, ...others } = changes;
+  const written =
+    typed !== undefined && loaded !== undefined
+      ? await updateTokenOfUser(context.database.db, userId, id, others, typed - loaded)
+      : await updateTokenOfUser(context.database.db, userId, id, changes);
+  if (!written) throw tokenNotFound();
   await invalidateToken(context, token);
   return findOwnTokenOrThrow(context, userId, id);
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { UserRow, UserUpdate } from '../../db/tables.js';
+import type { Db, UserRow, UserUpdate } from '../../db/tables.js';
 import { LogType } from '../log/log.constants.js';
 import { quotaText, recordLog } from '../log/log.writer.js';
 import { invalidateUser } from './user.cache.js';
@@ -31,11 +31,44 @@ export interface AdminUserChanges {
   original_password?: string;
   group?: string;
   quota?: number;
+  /** The quota the edit page loaded: the edit then moves the balance by `quota − original_quota`. */
+  original_quota?: number;
   role?: number;
   status?: number;
 }
 
-/** PUT /api/user/: explicit fields only, quota 0 allowed, a manage log only when the quota really changes. */
+/** The balance just before and just after an admin's quota edit. */
+interface QuotaMove {
+  before: number;
+  after: number;
+}
+
+/**
+ * Adds an edit's difference in one statement, so charges written since the page loaded (or while this runs)
+ * are kept; the balance is then read back under the row lock the update took.
+ */
+async function moveQuota(db: Db, userId: number, difference: number): Promise<QuotaMove> {
+  if (difference !== 0) await addUserQuota(db, userId, difference);
+  // Not `select quota` alone: on SQLite that text is the relay's cached statement, switched to pluck mode.
+  const row = await db.selectFrom('users').select(['id', 'quota']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const after = Number(row.quota);
+  return { before: after - difference, after };
+}
+
+/** one-api's overwrite, for a request that does not say what it loaded (one-api's own console). */
+async function overwriteQuota(db: Db, userId: number, quota: number): Promise<QuotaMove> {
+  const current = await db
+    .selectFrom('users')
+    .select(['id', 'quota'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return moveQuota(db, userId, quota - Number(current.quota));
+}
+
+/**
+ * PUT /api/user/: explicit fields only, quota 0 allowed. With `original_quota` the quota moves by what the
+ * admin typed (`quota − original_quota`); without, it is overwritten. A manage log says which, when it moved.
+ */
 export async function updateUserAsAdmin(
   context: AppContext,
   caller: UserRow,
@@ -69,27 +102,19 @@ export async function updateUserAsAdmin(
     update.role !== undefined ||
     (update.status !== undefined && update.status !== UserStatus.Enabled);
 
-  let oldQuota = Number(target.quota);
-  let quotaChanged = false;
+  let move: QuotaMove | null;
   try {
-    await context.database.db.transaction().execute(async (transaction) => {
+    move = await context.database.db.transaction().execute(async (transaction) => {
       if (Object.keys(update).length > 0)
         await transaction
           .updateTable('users')
           .set((eb) => (endsSessions ? { ...update, session_generation: nextSessionGeneration(eb) } : update))
           .where('id', '=', target.id)
           .execute();
-      if (changes.quota === undefined) return;
-      const current = await transaction
-        .selectFrom('users')
-        .select('quota')
-        .where('id', '=', target.id)
-        .executeTakeFirstOrThrow();
-      oldQuota = Number(current.quota);
-      if (oldQuota === changes.quota) return;
-      // Adding the difference keeps the write atomic against concurrent consumption or top-ups.
-      await addUserQuota(transaction, target.id, changes.quota - oldQuota);
-      quotaChanged = true;
+      if (changes.quota === undefined) return null;
+      return changes.original_quota === undefined
+        ? overwriteQuota(transaction, target.id, changes.quota)
+        : moveQuota(transaction, target.id, changes.quota - changes.original_quota);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw UserErrors.usernameTaken();
@@ -97,12 +122,16 @@ export async function updateUserAsAdmin(
   }
   await invalidateUser(context, target);
   const updated = (await findUserById(context.database.db, target.id))!;
-  if (quotaChanged) {
+  if (move && move.before !== move.after) {
+    const how =
+      changes.original_quota === undefined
+        ? '（直接覆盖：请求未带 original_quota）'
+        : `（按编辑差额调整：编辑页载入时为 ${quotaText(context, changes.original_quota)}，保存为 ${quotaText(context, changes.quota!)}）`;
     await recordLog(context, {
       user_id: target.id,
       username: updated.username,
       type: LogType.Manage,
-      content: `管理员将用户额度从 ${quotaText(context, oldQuota)}修改为 ${quotaText(context, changes.quota!)}`,
+      content: `管理员将用户额度从 ${quotaText(context, move.before)}修改为 ${quotaText(context, move.after)}${how}`,
     });
   }
   return updated;

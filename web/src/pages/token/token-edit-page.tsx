@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createToken, fetchToken, updateToken, type TokenInput } from '../../api/token';
 import { fetchAvailableModels } from '../../api/user';
@@ -18,14 +19,28 @@ export default function TokenEditPage() {
   const tokenId = useRecordId();
   const creating = !tokenId;
   const renderQuota = useRenderQuota();
+  // The remaining quota the form was filled with: sent as original_remain_quota, so a save moves the token by
+  // what was typed and keeps the charges made while the page was open (issue 29).
+  const loadedRemainQuota = useRef(0);
   const editor = useRecordEditor({
     resource: 'token',
     record: creating ? null : { id: tokenId, load: () => fetchToken(tokenId) },
-    toForm: tokenToForm,
-    save: (input: TokenInput) => (creating ? createToken(input) : updateToken({ ...input, id: tokenId })),
-    onSaved: (_token, _input, form) => {
+    toForm: (token) => {
+      loadedRemainQuota.current = token.remain_quota;
+      return tokenToForm(token);
+    },
+    save: (input: TokenInput) =>
+      creating
+        ? createToken(input)
+        : updateToken({ ...input, id: tokenId, original_remain_quota: loadedRemainQuota.current }),
+    onSaved: (token, _input, form) => {
       notify.success(t(creating ? 'token.toast.created' : 'token.toast.updated'));
       if (creating) form.resetFields();
+      else {
+        // The token as it now is (charges included) is the next save's starting point.
+        loadedRemainQuota.current = token.remain_quota;
+        form.setFieldValue('remain_dollars', tokenToForm(token).remain_dollars);
+      }
     },
   });
   const { form } = editor;

@@ -1,4 +1,5 @@
 import { Form, Input, InputNumber, Select } from 'antd';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileUpdate } from '../../api/types';
 import { fetchSelf, updateSelf } from '../../api/user';
@@ -29,18 +30,28 @@ export default function UserEditPage() {
   const sessionUser = useUser();
   // Changing one's own password (also root through the admin form) needs the current one.
   const ownAccount = !asAdmin || sessionUser?.id === userId;
+  // The quota the form was filled with: sent as original_quota, so a save moves the balance by what the admin
+  // typed and keeps the charges made while the page was open (issue 29).
+  const loadedQuota = useRef(0);
   const editor = useRecordEditor({
     resource: 'user',
     record: asAdmin ? { id: userId, load: () => fetchUser(userId) } : { id: 'self', load: fetchSelf },
-    toForm: (row): Partial<EditUserValues> => ({
-      ...row,
-      password: '',
-      group: row.group || 'default',
-      quota: row.quota ?? 0,
-    }),
+    toForm: (row): Partial<EditUserValues> => {
+      loadedQuota.current = row.quota ?? 0;
+      return { ...row, password: '', group: row.group || 'default', quota: loadedQuota.current };
+    },
     save: (profile: ProfileUpdate & Partial<Pick<EditUserValues, 'group' | 'quota'>>) =>
-      asAdmin ? updateUser({ ...profile, id: Math.trunc(userId) }) : updateSelf(profile),
-    onSaved: () => notify.success(t('user.toast.updated')),
+      asAdmin
+        ? updateUser({ ...profile, id: Math.trunc(userId), original_quota: loadedQuota.current })
+        : updateSelf(profile).then(() => undefined),
+    onSaved: (saved, _profile, form) => {
+      notify.success(t('user.toast.updated'));
+      // The balance as it now is (charges included) is the next save's starting point.
+      if (saved?.quota !== undefined) {
+        loadedQuota.current = saved.quota;
+        form.setFieldValue('quota', saved.quota);
+      }
+    },
   });
   const user = editor.record;
   const quota = Form.useWatch('quota', editor.form);
@@ -95,7 +106,7 @@ export default function UserEditPage() {
             <Select showSearch options={groupOptions} />
           </Form.Item>
           <Form.Item name="quota" label={t('user.form.quota', { quota: renderQuota(Number(quota) || 0) })}>
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+            <InputNumber min={Math.min(0, loadedQuota.current)} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </>
       )}

@@ -162,7 +162,7 @@ describe.each(await availableEngines())('user administration on $label', (engine
     expect(row.access_token).toBe(before.access_token);
     expect(row.aff_code).toBe(before.aff_code);
     expect((await manageLogs(id)).map((log) => log.content)).toEqual([
-      '管理员将用户额度从 ＄0.000000 额度修改为 ＄0.010000 额度',
+      '管理员将用户额度从 ＄0.000000 额度修改为 ＄0.010000 额度（直接覆盖：请求未带 original_quota）',
     ]);
 
     expect((await root.put('/api/user/', { id, display_name: 'No quota' })).body.success).toBe(true);

@@ -59,6 +59,10 @@ const log: Record<keyof typeof zh, string> = {
   'log.content.inviteeBonus': 'Invitation code bonus of {{quota}}',
   'log.content.inviterBonus': 'Bonus of {{quota}} for inviting a user',
   'log.content.adminQuota': "An administrator changed the user's quota from {{from}} to {{to}}",
+  'log.content.adminQuotaOverwritten':
+    "An administrator changed the user's quota from {{from}} to {{to}} (overwritten: the request sent no original_quota)",
+  'log.content.adminQuotaMoved':
+    "An administrator changed the user's quota from {{from}} to {{to}} (moved by the edit: the page loaded {{loaded}} and saved {{saved}})",
   'log.content.refund': 'Returned the held {{quota}}: request {{request}} {{reason}}, billing not completed',
   'log.content.refundUnsettled': 'was not settled',
   'log.content.refundNodeStopped': 'ran on node {{node}}, which stopped',

@@ -58,6 +58,9 @@ const log = {
   'log.content.inviteeBonus': '使用邀请码赠送 {{quota}}',
   'log.content.inviterBonus': '邀请用户赠送 {{quota}}',
   'log.content.adminQuota': '管理员将用户额度从 {{from}}修改为 {{to}}',
+  'log.content.adminQuotaOverwritten': '管理员将用户额度从 {{from}}修改为 {{to}}（直接覆盖：请求未带 original_quota）',
+  'log.content.adminQuotaMoved':
+    '管理员将用户额度从 {{from}}修改为 {{to}}（按编辑差额调整：编辑页载入时为 {{loaded}}，保存为 {{saved}}）',
   'log.content.refund': '退还预扣额度 {{quota}}：请求 {{request}} {{reason}}，未完成计费',
   'log.content.refundUnsettled': '调用未结算',
   'log.content.refundNodeStopped': '节点 {{node}} 已停止',
