@@ -39,9 +39,9 @@ export function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-/** Polls until `check` succeeds (bounded: 60 tries, 250 ms apart). */
+/** Polls until `check` succeeds (bounded: 240 tries, 250 ms apart: a busy machine starts a server slowly). */
 export async function waitUntil(description: string, check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 60; attempt++) {
+  for (let attempt = 0; attempt < 240; attempt++) {
     try {
       if (await check()) return;
     } catch {

@@ -53,8 +53,8 @@ export function relayRuntime(context: AppContext): RelayRuntime {
     stickySessions: context.redis ? new RedisStickySessions(context.redis, context.logger) : new MemoryStickySessions(),
   };
   runtimes.set(context, runtime);
-  context.bus.subscribe(({ topic }) => {
-    if (topic === 'channels' || topic === 'channel') void router.scheduleReload();
+  context.bus.subscribe(({ topic, key }) => {
+    if (topic === 'channels' || topic === 'channel') void router.follow(key);
   });
   const timer = setInterval(() => void router.scheduleReload(0), Math.max(context.config.SYNC_FREQUENCY, 1) * 1000);
   timer.unref();
