@@ -31,8 +31,8 @@ async function setChannelStatus(
     return true;
   });
   if (!changed) return false;
-  await context.bus.publish('channels', channelId);
-  await relayRuntime(context).router.reload();
+  const published = context.bus.publish('channels', channelId);
+  await Promise.all([published, relayRuntime(context).router.refresh([channelId])]);
   return true;
 }
 

@@ -55,12 +55,13 @@ function keyLines(key: string): string[] {
 }
 
 /**
- * Tells every node's router that these channels changed, and waits until this node's router has a snapshot
- * read after the write: the answer to the write is only sent once a call on this node sees it.
+ * Tells every node's router that these channels changed, and waits until this node's router has re-read
+ * them after the write: the answer to the write is only sent once a call on this node sees it. Published and
+ * asked for in one go, so this node's own bus messages join the same read of these channels alone.
  */
 async function announce(context: AppContext, ids: readonly number[]): Promise<void> {
-  for (const id of ids) await context.bus.publish('channels', id);
-  await relayRuntime(context).router.reload();
+  const published = Promise.all(ids.map((id) => context.bus.publish('channels', id)));
+  await Promise.all([published, relayRuntime(context).router.refresh(ids)]);
 }
 
 /** Creates one channel per key line, all of them and their abilities in one transaction; returns the ids. */

@@ -4,8 +4,9 @@ import type { ChannelRow } from '../../db/tables.js';
 import type { Adaptor, ChannelSettings } from '../adaptor.js';
 import { describeChannelType } from '../channel-types.js';
 import { channelSettings, modelMapping } from './channel-settings.js';
+import { RouteTier } from './route-tier.js';
 
-/** A channel as the router hands it out: the row plus everything derived from it once per reload. */
+/** A channel as the router hands it out: the row plus everything derived from it once per read. */
 export interface RoutedChannel {
   row: ChannelRow;
   settings: ChannelSettings;
@@ -16,9 +17,6 @@ export interface RoutedChannel {
   priority: number;
 }
 
-/** Channels of one priority, highest tiers first. */
-type Tier = RoutedChannel[];
-
 const splitList = (text: string | null | undefined) => [
   ...new Set(
     (text ?? '')
@@ -28,115 +26,181 @@ const splitList = (text: string | null | undefined) => [
   ),
 ];
 
+/** Channel ids per read of a refresh: far below every engine's placeholder limit. */
+const idsPerRead = 500;
+
+/** Reads waiting to start: every request made before the batch starts joins it. */
+interface ReadBatch {
+  everything: boolean;
+  ids: Set<number>;
+  done: Promise<void>;
+}
+
+function routedChannel(row: ChannelRow): RoutedChannel {
+  return {
+    row,
+    settings: channelSettings(row),
+    mapping: modelMapping(row),
+    adaptor: describeChannelType(row.type).adaptor,
+    weight: Number(row.weight ?? 0) > 0 ? Number(row.weight) : 1,
+    priority: Number(row.priority ?? 0),
+  };
+}
+
 /**
- * The in-memory routing snapshot: group → model → priority tiers of enabled channels, rebuilt from the
- * channels table when a channel changes (this node's writes await the rebuild before they answer; other
- * nodes rebuild on the bus message) and every SYNC_FREQUENCY seconds. Selection never touches the database.
+ * The in-memory routing snapshot: group → model → priority tiers of enabled channels. A channel write
+ * re-reads only the channels it changed and moves only their entries (this node's writes await that before
+ * they answer; other nodes follow the bus message, which names the channel), so writing a channel and
+ * routing a call cost the same with 1 or 2,000 channels; the whole table is read at start, on a resync and
+ * every SYNC_FREQUENCY seconds. Selection never touches the database.
  *
- * Rebuilds run one at a time: a rebuild asked for while one runs is queued behind it and shared by everyone
- * who asks meanwhile, so a rebuild that read the table before a write can never replace a snapshot that
- * includes it, and a burst of changes costs at most two reads.
+ * Reads run one at a time, in the order asked: a read asked for while one runs waits for it, and everyone
+ * asking meanwhile joins that waiting read, so a read that began before a write can never replace what a
+ * later read of the same channel found, and a burst of changes costs at most two reads.
  */
 export class ChannelRouter {
   private channels = new Map<number, RoutedChannel>();
-  private routes = new Map<string, Map<string, Tier[]>>();
+  private routes = new Map<string, Map<string, RouteTier[]>>();
   private reloadTimer: NodeJS.Timeout | undefined;
-  /** The rebuild reading the table now. */
-  private running: Promise<void> | undefined;
-  /** The rebuild that starts when `running` ends; everyone asking meanwhile waits for it. */
-  private queued: Promise<void> | undefined;
+  /** The end of the chain of reads (never rejects). */
+  private tail: Promise<void> = Promise.resolve();
+  /** The batch that has not started its read yet. */
+  private waiting: ReadBatch | undefined;
 
   constructor(private readonly context: AppContext) {}
 
   /**
-   * Rebuilds the snapshot from a read that starts after this call: a write committed before the call is in
-   * the snapshot once the promise resolves. Rejects when that read fails (the old snapshot stays).
+   * Rebuilds the snapshot from a read of every channel that starts after this call: a write committed before
+   * the call is in the snapshot once the promise resolves. Rejects when that read fails (the old snapshot
+   * stays).
    */
   reload(): Promise<void> {
-    if (this.queued) return this.queued;
-    const running = this.running;
-    if (!running) return this.start();
-    const next = running
-      .catch(() => undefined)
-      .then(() => {
-        this.queued = undefined;
-        return this.start();
-      });
-    this.queued = next;
-    return next;
-  }
-
-  private start(): Promise<void> {
-    const run = this.rebuild().finally(() => {
-      if (this.running === run) this.running = undefined;
-    });
-    this.running = run;
-    return run;
-  }
-
-  /** Reads every channel and swaps in a new snapshot. */
-  private async rebuild(): Promise<void> {
-    const rows = await this.context.database.db.selectFrom('channels').selectAll().execute();
-    const channels = new Map<number, RoutedChannel>();
-    const routes = new Map<string, Map<string, Map<number, RoutedChannel[]>>>();
-    for (const row of rows) {
-      const routed: RoutedChannel = {
-        row,
-        settings: channelSettings(row),
-        mapping: modelMapping(row),
-        adaptor: describeChannelType(row.type).adaptor,
-        weight: Number(row.weight ?? 0) > 0 ? Number(row.weight) : 1,
-        priority: Number(row.priority ?? 0),
-      };
-      channels.set(row.id, routed);
-      if (row.status !== ChannelStatus.Enabled) continue;
-      for (const group of splitList(row.group)) {
-        const models = routes.get(group) ?? new Map<string, Map<number, RoutedChannel[]>>();
-        routes.set(group, models);
-        for (const model of splitList(row.models)) {
-          const tiers = models.get(model) ?? new Map<number, RoutedChannel[]>();
-          models.set(model, tiers);
-          const tier = tiers.get(routed.priority) ?? [];
-          tier.push(routed);
-          tiers.set(routed.priority, tier);
-        }
-      }
-    }
-    this.routes = new Map(
-      [...routes].map(([group, models]) => [
-        group,
-        new Map(
-          [...models].map(([model, tiers]) => [model, [...tiers].sort((a, b) => b[0] - a[0]).map(([, tier]) => tier)]),
-        ),
-      ]),
-    );
-    this.channels = channels;
+    return this.enqueue('everything');
   }
 
   /**
-   * Reloads after `delayMs` (at once by default: the bus message of another node's write), logging a
-   * failure instead of throwing; the returned promise settles after the reload.
+   * Re-reads these channels (a created, changed or deleted one) in a read that starts after this call, and
+   * moves their routes alone. Rejects when that read fails (their old routes stay).
+   */
+  refresh(ids: readonly number[]): Promise<void> {
+    return this.enqueue(ids);
+  }
+
+  private enqueue(what: readonly number[] | 'everything'): Promise<void> {
+    let batch = this.waiting;
+    if (!batch) {
+      const created: ReadBatch = { everything: false, ids: new Set(), done: Promise.resolve() };
+      created.done = this.tail.then(() => {
+        if (this.waiting === created) this.waiting = undefined;
+        return this.read(created);
+      });
+      this.tail = created.done.catch(() => undefined);
+      this.waiting = created;
+      batch = created;
+    }
+    if (what === 'everything') batch.everything = true;
+    else for (const id of what) batch.ids.add(id);
+    return batch.done;
+  }
+
+  private async read(batch: ReadBatch): Promise<void> {
+    const { db } = this.context.database;
+    if (batch.everything) {
+      const rows = await db.selectFrom('channels').selectAll().execute();
+      this.channels = new Map();
+      this.routes = new Map();
+      for (const row of rows) this.place(routedChannel(row));
+      return;
+    }
+    const ids = [...batch.ids];
+    const rows: ChannelRow[] = [];
+    for (let start = 0; start < ids.length; start += idsPerRead)
+      rows.push(
+        ...(await db
+          .selectFrom('channels')
+          .selectAll()
+          .where('id', 'in', ids.slice(start, start + idsPerRead))
+          .execute()),
+      );
+    // Applied together, after every read: a failed read leaves all of them as they were.
+    for (const id of ids) this.remove(id);
+    for (const row of rows) this.place(routedChannel(row));
+  }
+
+  /** Adds a channel to the snapshot, and to the routes of its groups and models when it is enabled. */
+  private place(channel: RoutedChannel): void {
+    this.channels.set(channel.row.id, channel);
+    if (channel.row.status !== ChannelStatus.Enabled) return;
+    for (const group of splitList(channel.row.group)) {
+      let models = this.routes.get(group);
+      if (!models) this.routes.set(group, (models = new Map()));
+      for (const model of splitList(channel.row.models)) {
+        const tiers = models.get(model) ?? [];
+        let tier = tiers.find((candidate) => candidate.priority === channel.priority);
+        if (!tier) {
+          tier = new RouteTier(channel.priority);
+          tiers.push(tier);
+          tiers.sort((a, b) => b.priority - a.priority);
+          models.set(model, tiers);
+        }
+        tier.add(channel);
+      }
+    }
+  }
+
+  /** Takes a channel out of the routes it is in (its row says which), and out of the snapshot. */
+  private remove(channelId: number): void {
+    this.unroute(channelId);
+    this.channels.delete(channelId);
+  }
+
+  private unroute(channelId: number): void {
+    const channel = this.channels.get(channelId);
+    if (!channel) return;
+    for (const group of splitList(channel.row.group)) {
+      const models = this.routes.get(group);
+      if (!models) continue;
+      for (const model of splitList(channel.row.models)) {
+        const tiers = models.get(model);
+        const tier = tiers?.find((candidate) => candidate.priority === channel.priority);
+        if (!tiers || !tier?.delete(channelId) || tier.size > 0) continue;
+        if (tiers.length === 1) models.delete(model);
+        else tiers.splice(tiers.indexOf(tier), 1);
+      }
+    }
+  }
+
+  /**
+   * Follows a `channels` message of the bus: the named channel is re-read, and a message without one (a
+   * resync) reloads every channel. Logs a failure instead of throwing; settles after the read.
+   */
+  follow(key: string): Promise<void> {
+    const id = Number(key);
+    const read = key !== '' && Number.isInteger(id) ? this.refresh([id]) : this.reload();
+    return read.catch((error: unknown) =>
+      this.context.logger.error({ err: error, channel: key }, 'channel snapshot reload failed'),
+    );
+  }
+
+  /**
+   * Reloads every channel after `delayMs` (at once by default), logging a failure instead of throwing; the
+   * returned promise settles after the reload.
    */
   scheduleReload(delayMs = 0): Promise<void> {
-    const reloadLogged = () =>
-      this.reload().catch((error: unknown) =>
-        this.context.logger.error({ err: error }, 'channel snapshot reload failed'),
-      );
-    if (delayMs <= 0) return reloadLogged();
+    if (delayMs <= 0) return this.follow('');
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     return new Promise((resolve) => {
       this.reloadTimer = setTimeout(() => {
         this.reloadTimer = undefined;
-        void reloadLogged().finally(resolve);
+        void this.follow('').finally(resolve);
       }, delayMs);
       this.reloadTimer.unref();
     });
   }
 
-  /** Waits for the reloads under way or queued (tests, shutdown). */
+  /** Waits for the reads under way or waiting (tests, shutdown). */
   async settled(): Promise<void> {
-    await this.queued?.catch(() => undefined);
-    await this.running?.catch(() => undefined);
+    await this.tail;
   }
 
   stop(): void {
@@ -144,22 +208,11 @@ export class ChannelRouter {
   }
 
   /**
-   * Takes a channel out of this node's routes at once, ahead of the rebuild that its disable triggers: the
+   * Takes a channel out of this node's routes at once, ahead of the re-read that its disable triggers: the
    * relay's automatic disable calls it before writing, so calls arriving meanwhile go elsewhere.
    */
   withdraw(channelId: number): void {
-    const routes = new Map<string, Map<string, Tier[]>>();
-    for (const [group, models] of this.routes) {
-      const kept = new Map<string, Tier[]>();
-      for (const [model, tiers] of models) {
-        const remaining = tiers
-          .map((tier) => tier.filter((channel) => channel.row.id !== channelId))
-          .filter((tier) => tier.length > 0);
-        if (remaining.length > 0) kept.set(model, remaining);
-      }
-      routes.set(group, kept);
-    }
-    this.routes = routes;
+    this.unroute(channelId);
   }
 
   /** Channels in the current snapshot (enabled or not), for /metrics. */
@@ -181,10 +234,8 @@ export class ChannelRouter {
     const tiers = this.routes.get(group)?.get(model);
     if (!tiers) return undefined;
     for (const tier of tiers) {
-      const candidates = tier.filter((channel) => !exclude.has(channel.row.id));
-      if (candidates.length === 0) continue;
-      const kept = favourite === undefined ? undefined : candidates.find((channel) => channel.row.id === favourite);
-      return kept ?? weightedPick(candidates);
+      const picked = tier.pick(exclude, favourite);
+      if (picked) return picked;
     }
     return undefined;
   }
@@ -193,14 +244,4 @@ export class ChannelRouter {
   modelsOfGroup(group: string): string[] {
     return [...(this.routes.get(group)?.keys() ?? [])].sort();
   }
-}
-
-function weightedPick(candidates: RoutedChannel[]): RoutedChannel {
-  const total = candidates.reduce((sum, channel) => sum + channel.weight, 0);
-  let point = Math.random() * total;
-  for (const channel of candidates) {
-    point -= channel.weight;
-    if (point < 0) return channel;
-  }
-  return candidates[candidates.length - 1]!;
 }
