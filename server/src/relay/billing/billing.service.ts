@@ -70,12 +70,15 @@ export async function reserve(
 ): Promise<Reservation> {
   const limited = !token.unlimited_quota;
   const reservation: Reservation = { user, token, limited, amount: 0, id: null, held: 0 };
-  const { inFlight, nodeId } = relayRuntime(context);
+  const { inFlight, nodeId, batcher } = relayRuntime(context);
   for (let attempt = 1; ; attempt++) {
     const stored = await readBalances(context.database, user.id, limited ? token.id : null);
-    // This node's cached rows already count its charges not yet written; the database, other nodes' charges.
-    const userBalance = Math.min(user.quota, stored.user);
-    const tokenBalance = limited ? Math.min(token.remain_quota, stored.token ?? 0) : Infinity;
+    // This node's cached rows count its charges not yet written; the database, other nodes' charges (and
+    // BATCH_UPDATE_ENABLED's deltas, refunds too, are still this node's to apply to it).
+    const userBalance = Math.min(user.quota, stored.user - (batcher?.pendingUserBalance(user.id) ?? 0));
+    const tokenBalance = limited
+      ? Math.min(token.remain_quota, (stored.token ?? 0) - (batcher?.pendingTokenBalance(token.id)?.balance ?? 0))
+      : Infinity;
     if (tokenBalance <= 0) throw relayErrors.insufficientTokenQuota();
     if (userBalance <= 0) throw relayErrors.insufficientUserQuota();
     if (amount <= 0) return reservation;
@@ -110,7 +113,7 @@ export async function reserve(
       reservation.amount = hold;
       reservation.id = id;
       inFlight.open(id);
-      remindIfLow(context, user, quotaBefore, hold);
+      remindIfLow(context, user, quotaBefore, hold, hold < amount);
       adjustCachedBalances(context, reservation, hold, limited ? hold : 0);
       return reservation;
     }
@@ -134,14 +137,15 @@ function release(context: AppContext, reservation: Reservation): { id: string; a
 
 /**
  * one-api's low-balance mail (server-behaviour §5.7): sent when a real reservation takes the balance below
- * QuotaRemindThreshold, or to zero. Sent in the background; a failure is only logged.
+ * QuotaRemindThreshold, or to zero. A hold cut at the balance takes it all while the call may cost little, so
+ * it says the balance runs low, not that it is spent. Sent in the background; a failure is only logged.
  */
-function remindIfLow(context: AppContext, user: UserRow, quotaBefore: number, amount: number): void {
+function remindIfLow(context: AppContext, user: UserRow, quotaBefore: number, amount: number, cut: boolean): void {
   const threshold = context.options.number('QuotaRemindThreshold');
   const after = quotaBefore - amount;
   const crossing = quotaBefore >= threshold && after < threshold;
   if (!user.email || !(crossing || after <= 0)) return;
-  const title = after <= 0 ? '您的额度已用尽' : '您的额度即将用尽';
+  const title = after <= 0 && !cut ? '您的额度已用尽' : '您的额度即将用尽';
   const link = `${context.options.string('ServerAddress').replace(/\/+$/, '')}/topup`;
   const body =
     `<p>${title}，当前剩余额度为 ${escapeHtml(quotaText(context, quotaBefore))}，为了不影响您的使用，请及时充值。</p>` +

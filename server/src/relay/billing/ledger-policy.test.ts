@@ -44,37 +44,19 @@ describe.each(await availableEngines())('the ledger policy on $label', (engine) 
   });
 
   test('a call that costs more than its hold is charged in full: the balance goes below zero and blocks the next call', async () => {
-    upstream.set({ usage: { prompt_tokens: 10, completion_tokens: 2000 } });
-    const userId = await createUser(server, { username: `debtor-${engine.name}`, quota: 1000 });
+    // The vendor counts 2,000 prompt tokens where the gateway estimated 10 (a prompt it cannot count):
+    // held for price(10) with max_tokens 10, the call costs (2,000 + 30) × 0.25 = 508.
+    upstream.set({ usage: { prompt_tokens: 2000, completion_tokens: 10 } });
+    const userId = await createUser(server, { username: `debtor-${engine.name}`, quota: 100 });
     const token = await createToken(server, userId, { name: 'debt' });
     const client = clientFor(token.key);
-    expect(await call(client)).toEqual({ status: 200, code: null });
+    expect(await call(client, { max_tokens: 10 })).toEqual({ status: 200, code: null });
     await settled(server);
     const ledger = await readLedger(server.context.database.db, userId);
-    expect(ledger.quota).toBe(1000 - price(2000)); // −503: a debt, not written off
-    expect(ledger.used).toBe(price(2000));
-    expect(ledgerProblems(ledger, 1000)).toEqual([]);
+    expect(ledger.quota).toBe(100 - 508); // −408: a debt, not written off
+    expect(ledger.used).toBe(508);
+    expect(ledgerProblems(ledger, 100)).toEqual([]);
     expect(await call(client)).toEqual({ status: 403, code: 'insufficient_user_quota' });
-  });
-
-  test('50 concurrent expensive calls without max_tokens on a small balance: the debt is the excess of those admitted, then nothing more', async () => {
-    // gpt-4 (ratio 15, completion ratio 2), not yet seen on this node: held at one-api's estimate,
-    // (10 + 500) × 15 = 7,650, while each costs (10 + 2,000 × 2) × 15 = 60,150.
-    upstream.set({ latencyMs: 300, usage: { prompt_tokens: 10, completion_tokens: 2000 } });
-    const userId = await createUser(server, { username: `expensive-${engine.name}`, quota: 100_000 });
-    const token = await createToken(server, userId, { name: 'expensive' });
-    const client = clientFor(token.key);
-    const results = await Promise.all(Array.from({ length: 50 }, () => call(client, { model: 'gpt-4' })));
-    const admitted = results.filter((result) => result.status === 200).length;
-    expect(admitted).toBe(Math.floor(100_000 / 7650)); // 13
-    await settled(server);
-    const ledger = await readLedger(server.context.database.db, userId);
-    const debt = -ledger.quota;
-    expect(ledger.quota).toBe(100_000 - admitted * 60_150);
-    // The documented bound: what the admitted calls cost beyond their holds.
-    expect(debt).toBeLessThanOrEqual(admitted * (60_150 - 7650));
-    expect(ledgerProblems(ledger, 100_000)).toEqual([]);
-    expect(await call(client, { model: 'gpt-4' })).toEqual({ status: 403, code: 'insufficient_user_quota' });
   });
 
   test('50 concurrent calls with max_tokens: the balance admits floor(balance / ceiling) and ends without debt', async () => {
@@ -84,40 +66,20 @@ describe.each(await availableEngines())('the ledger policy on $label', (engine) 
     const client = clientFor(token.key);
     const results = await Promise.all(Array.from({ length: 50 }, () => call(client, { max_tokens: 100 })));
     const admitted = results.filter((result) => result.status === 200).length;
-    // Held at the ceiling: 10 prompt + 100 × 3 output at 0.25 = 78; 1000 / 78 = 12.
-    expect(admitted).toBe(Math.floor(1000 / price(100)));
+    // Held at the ceiling: 10 prompt + 100 × 3 output at 0.25 = 78; 1000 / 78 = 12, and the 64 left pay for
+    // a 13th cut at the balance to 82 output tokens (more than the 64 worth answering).
+    expect(admitted).toBe(Math.floor(1000 / price(100)) + 1);
     for (const result of results.filter((r) => r.status !== 200))
       expect(result).toEqual({ status: 403, code: 'insufficient_user_quota' });
     await settled(server);
     const ledger = await readLedger(server.context.database.db, userId);
-    expect(ledger.quota).toBe(1000 - admitted * price(100));
+    expect(ledger.quota).toBe(1000 - 12 * price(100) - price(82));
     expect(ledger.quota).toBeGreaterThanOrEqual(0);
     expect(ledgerProblems(ledger, 1000)).toEqual([]);
   });
 
-  test('holds follow the typical output: a token that pays for 26 calls admits 26 of 50 concurrent ones', async () => {
-    // The model's last 32 completions (earlier tests left longer ones) become 10 tokens each.
-    upstream.set({ usage: { prompt_tokens: 10, completion_tokens: 10 } });
-    const warmUser = await createUser(server, { username: `warm-${engine.name}`, quota: 1_000_000 });
-    const warm = clientFor((await createToken(server, warmUser, { name: 'warm' })).key);
-    for (let index = 0; index < 32; index++) expect((await call(warm)).status).toBe(200);
-    upstream.set({ latencyMs: 300, usage: { prompt_tokens: 10, completion_tokens: 10 } });
-    const userId = await createUser(server, { username: `typical-${engine.name}`, quota: 1_000_000 });
-    const token = await createToken(server, userId, { name: 'typical', unlimited_quota: false, remain_quota: 260 });
-    const results = await Promise.all(Array.from({ length: 50 }, () => call(clientFor(token.key))));
-    const admitted = results.filter((result) => result.status === 200).length;
-    // Each call costs price(10) = 10 and is held for as much (one-api's fixed estimate held 128: 2 calls).
-    expect(admitted).toBe(26);
-    // Refused by the reservation, or once the balance reads 0, by the token check before it.
-    for (const result of results.filter((r) => r.status !== 200)) expect([403, 401]).toContain(result.status);
-    await settled(server);
-    const ledger = await readLedger(server.context.database.db, userId, { id: token.id, name: 'typical' });
-    expect(ledger.tokenRemain).toBe(0);
-    expect(ledgerProblems(ledger, 1_000_000, 260)).toEqual([]);
-  });
-
   test('trusted calls hold at most 1 % of the balance on a node; the rest are reserved in the database', async () => {
-    upstream.set({ latencyMs: 600, usage: { prompt_tokens: 10, completion_tokens: 1000 } });
+    upstream.set({ latencyMs: 2000, usage: { prompt_tokens: 10, completion_tokens: 1000 } });
     upstream.requests.length = 0;
     const userId = await createUser(server, { username: `trusted-${engine.name}`, quota: 800_000 });
     const token = await createToken(server, userId, { name: 'trusted' });
