@@ -1,9 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  Kysely,
+  MysqlDialect,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  type TransactionBuilder,
+  type TransactionSettings,
+} from 'kysely';
 import type { Logger } from 'pino';
-import { ConnectionHealth } from './connection-health.js';
+import { ConnectionHealth, isSessionEnded, wasNeverSent } from './connection-health.js';
 import { boundWalOnWriter, SqliteCheckpointer } from './sqlite-checkpointer.js';
 import type { Database } from './tables.js';
 
@@ -63,6 +76,121 @@ function withHealth(
   };
 }
 
+/** Attempts after the first on a fresh connection, when the sessions keep ending (a pool of dead idle ones). */
+const freshConnectionRetries = 3;
+
+/**
+ * PostgreSQL and MySQL: a transaction whose session ends before its COMMIT (pg_terminate_backend, KILL, a
+ * restart, a failover) is run again from its start on a fresh connection: the server rolled it back with the
+ * session, and the pool has dropped the dead connection. A failure during COMMIT itself is not retried, since
+ * the transaction may have committed (the settlement writer's marker rows settle that case).
+ */
+class ReconnectingKysely extends Kysely<Database> {
+  override transaction(): TransactionBuilder<Database> {
+    const builder = super.transaction();
+    const execute = builder.execute.bind(builder);
+    builder.execute = async (callback) => {
+      for (let attempt = 0; ; attempt++) {
+        let committing = false;
+        try {
+          return await execute(async (transaction) => {
+            const result = await callback(transaction);
+            committing = true;
+            return result;
+          });
+        } catch (error) {
+          if (committing || attempt >= freshConnectionRetries || !isSessionEnded(error)) throw error;
+        }
+      }
+    };
+    return builder;
+  }
+}
+
+/**
+ * A statement outside a transaction whose session ended is run again on a fresh connection when that cannot
+ * apply it twice: a read, or any statement the driver refused before sending it (its connection was known to
+ * be dead). Inside a transaction the transaction as a whole is retried (ReconnectingKysely).
+ */
+class ReconnectingDriver implements Driver {
+  private readonly inTransaction = new WeakSet<DatabaseConnection>();
+  private readonly watched = new WeakSet<DatabaseConnection>();
+
+  constructor(private readonly driver: Driver) {}
+
+  init(): Promise<void> {
+    return this.driver.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.driver.acquireConnection();
+    if (!this.watched.has(connection)) {
+      this.watched.add(connection);
+      const executeQuery = connection.executeQuery.bind(connection);
+      connection.executeQuery = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        try {
+          return await executeQuery<R>(query);
+        } catch (error) {
+          const repeatable = query.query.kind === 'SelectQueryNode' || wasNeverSent(error);
+          if (this.inTransaction.has(connection) || !repeatable || !isSessionEnded(error)) throw error;
+          return this.onFreshConnection<R>(query);
+        }
+      };
+    }
+    return connection;
+  }
+
+  private async onFreshConnection<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    for (let attempt = 1; ; attempt++) {
+      const connection = await this.driver.acquireConnection();
+      try {
+        return await connection.executeQuery<R>(query);
+      } catch (error) {
+        if (attempt >= freshConnectionRetries || !isSessionEnded(error)) throw error;
+      } finally {
+        await this.driver.releaseConnection(connection);
+      }
+    }
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    this.inTransaction.add(connection);
+    await this.driver.beginTransaction(connection, settings);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.driver.commitTransaction(connection);
+    } finally {
+      this.inTransaction.delete(connection);
+    }
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.driver.rollbackTransaction(connection);
+    } finally {
+      this.inTransaction.delete(connection);
+    }
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.inTransaction.delete(connection);
+    return this.driver.releaseConnection(connection);
+  }
+
+  destroy(): Promise<void> {
+    return this.driver.destroy();
+  }
+}
+
+const reconnecting = (dialect: Dialect): Dialect => ({
+  createAdapter: () => dialect.createAdapter(),
+  createDriver: () => new ReconnectingDriver(dialect.createDriver()),
+  createIntrospector: (db) => dialect.createIntrospector(db),
+  createQueryCompiler: () => dialect.createQueryCompiler(),
+});
+
 /**
  * Opens SQL_DSN when set (postgres:// or mysql://, or one-api's `user:pass@tcp(host:port)/db`), else SQLite.
  * The PostgreSQL and MySQL drivers load only when used: the default SQLite process stays smaller.
@@ -102,7 +230,8 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
       });
     }) as typeof pool.connect;
     const poolStats = () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    return withHealth('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), health, poolStats);
+    const dialect = reconnecting(new PostgresDialect({ pool }));
+    return withHealth('postgres', new ReconnectingKysely({ dialect }), health, poolStats);
   }
   if (dsn !== '') {
     const { createPool: createMysqlPool } = await import('mysql2');
@@ -128,9 +257,8 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
         if (error) health.lost(error);
         callback(error, connection);
       })) as typeof pool.getConnection;
-    return withHealth('mysql', new Kysely<Database>({ dialect: new MysqlDialect({ pool }) }), health, () =>
-      mysqlPoolStats(pool),
-    );
+    const dialect = reconnecting(new MysqlDialect({ pool }));
+    return withHealth('mysql', new ReconnectingKysely({ dialect }), health, () => mysqlPoolStats(pool));
   }
   const file = resolve(options.sqlitePath);
   mkdirSync(dirname(file), { recursive: true });

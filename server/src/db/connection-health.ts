@@ -79,3 +79,40 @@ export class ConnectionHealth {
     this.probeTimer.unref();
   }
 }
+
+/** PostgreSQL's codes for a session the server ended (admin_shutdown, crash_shutdown, cannot_connect_now). */
+const endedSessionCodes = new Set(['57P01', '57P02', '57P03']);
+/** mysql2's codes for a lost or killed connection. */
+const lostConnectionCodes = new Set([
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT',
+  'ER_CONNECTION_KILLED',
+  'ER_QUERY_INTERRUPTED',
+  'ER_SERVER_SHUTDOWN',
+  'ECONNRESET',
+  'EPIPE',
+]);
+
+/** Whether a query failed because its connection's session ended (terminated, killed, a restart, a reset). */
+export function isSessionEnded(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (
+    typeof code === 'string' &&
+    (endedSessionCodes.has(code) || code.startsWith('08') || lostConnectionCodes.has(code))
+  )
+    return true;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|not queryable|terminating connection|closed state|Connection lost|Connection was killed/i.test(
+      message,
+    )
+  );
+}
+
+/** Whether the query was refused before it was sent: its connection was known to be dead already. */
+export function wasNeverSent(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR' || code === 'PROTOCOL_ENQUEUE_AFTER_QUIT') return true;
+  return typeof message === 'string' && /not queryable|closed state/i.test(message);
+}

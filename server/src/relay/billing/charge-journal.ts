@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Config } from '../../config/env.js';
 import type { LogRow } from '../../domain/log/log.writer.js';
@@ -81,6 +91,7 @@ export class ChargeJournal {
       return;
     }
     const temporary = `${this.path}.tmp`;
+    mkdirSync(dirname(this.path), { recursive: true });
     const file = openSync(temporary, 'w');
     try {
       writeSync(file, `${JSON.stringify(batches.map(stored))}\n`);
