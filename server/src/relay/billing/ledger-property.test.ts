@@ -121,6 +121,14 @@ describe.each(await availableEngines())('the ledger under random operations on $
     return callOnce(url, member.token.key, shape.mode, random.pick(shape.kinds), cap);
   };
 
+  /** The admin's edit page loads a user: the copy it will save later. */
+  async function loadCopy(member: Member, step: number): Promise<void> {
+    const loaded = await root.get(`/api/user/${member.user.id}`);
+    expect(loaded.body.success, failureNote(step, loaded.text)).toBe(true);
+    const { quota, username, display_name, group } = loaded.body.data;
+    member.loaded = { quota: Number(quota), username, display_name, group };
+  }
+
   const operations: Record<string, (step: number) => Promise<void>> = {
     async calls() {
       const count = 1 + random.int(maxBatch);
@@ -138,24 +146,28 @@ describe.each(await availableEngines())('the ledger under random operations on $
       member.had += quota;
     },
     async loadUser(step) {
-      const member = random.pick(members);
-      const loaded = await root.get(`/api/user/${member.user.id}`);
-      expect(loaded.body.success, failureNote(step, loaded.text)).toBe(true);
-      const { quota, username, display_name, group } = loaded.body.data;
-      member.loaded = { quota: Number(quota), username, display_name, group };
+      await loadCopy(random.pick(members), step);
     },
     async saveLoadedUser(step) {
-      const member = members.find((candidate) => candidate.loaded) ?? random.pick(members);
-      if (!member.loaded) return operations.loadUser!(step);
+      let member = members.find((candidate) => candidate.loaded);
+      if (!member) {
+        // No copy loaded in an earlier step: load one, and let the user's calls run before the save.
+        member = random.pick(members);
+        await loadCopy(member, step);
+        const user = member;
+        outcomes.push(...(await Promise.all(Array.from({ length: 3 }, () => oneCall(user, random.pick(urls()))))));
+        await quiet();
+      }
+      const loaded = member.loaded!;
       // The admin renames the user and, sometimes, adds or takes some quota on the copy they loaded.
       const delta = random.pick([0, 0, 500, -200, 1_000]);
       const saved = await root.put('/api/user/', {
         id: member.user.id,
-        username: member.loaded.username,
+        username: loaded.username,
         display_name: `renamed ${step}`,
-        group: member.loaded.group,
-        quota: member.loaded.quota + delta,
-        original_quota: member.loaded.quota,
+        group: loaded.group,
+        quota: loaded.quota + delta,
+        original_quota: loaded.quota,
       });
       expect(saved.body.success, failureNote(step, saved.text)).toBe(true);
       member.had += delta;
