@@ -6,9 +6,14 @@ export type { ReceiptLine };
  * What a call was charged, line by line, as the server stores it in a consume log's `other` (decision 0026):
  * the lines add up to `quota`, the charge.
  */
-export interface Receipt extends Omit<StoredReceipt, 'reserved' | 'refunded' | 'charged_on_top'> {
+export interface Receipt extends Omit<
+  StoredReceipt,
+  'reserved' | 'refunded' | 'charged_on_top' | 'capped_by_balance' | 'output_cap'
+> {
   /** The settlement, when the call held quota first: the hold, then what came back or was charged on top. */
   settlement: { reserved: number; refunded: number; charged_on_top: number } | null;
+  /** The output tokens the upstream was capped at when the balance could not pay the call's worst case. */
+  cappedByBalance?: number;
 }
 
 /**
@@ -55,7 +60,10 @@ export function receiptOf(other: string | null | undefined): Receipt | null {
   if (![group_ratio, prompt_tokens, quota_per_unit, quota].every(isNumber)) return null;
   if (!Array.isArray(lines) || !lines.every(isLine)) return null;
   if (tier !== null && !isNumber(tier)) return null;
+  const cappedByBalance =
+    fields.capped_by_balance === true && isNumber(fields.output_cap) ? fields.output_cap : undefined;
   return {
+    ...(cappedByBalance === undefined ? {} : { cappedByBalance }),
     model: String(fields.model ?? ''),
     source: String(fields.source ?? ''),
     reference: String(fields.reference ?? ''),

@@ -63,6 +63,34 @@ describe('the receipt popover', () => {
     ]);
   });
 
+  it('says when the balance capped the output, with the cap', async () => {
+    statusStore.set({ display_in_currency: false, quota_per_unit: 500_000 });
+    const { settlement: _settlement, ...stored } = receipt;
+    const capped = receiptOf(
+      JSON.stringify({
+        receipt: {
+          ...stored,
+          reserved: 900_000,
+          refunded: 0,
+          charged_on_top: 36_375,
+          capped_by_balance: true,
+          output_cap: 1000,
+        },
+      }),
+    )!;
+    renderPage(<ReceiptPopover receipt={capped} text="936375" />);
+    const details = await open();
+    expect(details.getByTestId('receipt-capped')).toHaveTextContent(
+      '余额不足以支付最长输出：输出上限降为余额可支付的 1000 tokens',
+    );
+  });
+
+  it('says nothing of a cap when the balance set none', async () => {
+    statusStore.set({ display_in_currency: false, quota_per_unit: 500_000 });
+    renderPage(<ReceiptPopover receipt={receipt} text="936375" />);
+    expect((await open()).queryByTestId('receipt-capped')).toBeNull();
+  });
+
   it('adds each amount in money when the quota shows as currency', async () => {
     statusStore.set({ display_in_currency: true, quota_per_unit: 500_000 });
     renderPage(<ReceiptPopover receipt={receipt} text="936375" />);

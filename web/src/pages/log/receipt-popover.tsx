@@ -126,6 +126,11 @@ export function ReceiptDetails({ receipt }: { receipt: Receipt }) {
                 })}
           </Typography.Text>
         )}
+        {receipt.cappedByBalance !== undefined && (
+          <Typography.Text type="warning" data-testid="receipt-capped">
+            {t('log.receipt.cappedByBalance', { tokens: receipt.cappedByBalance })}
+          </Typography.Text>
+        )}
       </Flex>
     </Flex>
   );

@@ -109,5 +109,6 @@ const log: Record<keyof typeof zh, string> = {
   'log.receipt.source.default': 'Default price for unknown models',
   'log.receipt.refunded': '{{reserved}} held before the call, {{refunded}} returned after it',
   'log.receipt.chargedOnTop': '{{reserved}} held before the call, {{extra}} charged on top after it',
+  'log.receipt.cappedByBalance': 'Output capped at {{tokens}} tokens: what the balance left could pay',
 };
 export default log;

@@ -107,5 +107,6 @@ const log = {
   'log.receipt.source.default': '价格来源：未知模型的默认价格',
   'log.receipt.refunded': '调用前预扣 {{reserved}}，结算后退还 {{refunded}}',
   'log.receipt.chargedOnTop': '调用前预扣 {{reserved}}，结算后补扣 {{extra}}',
+  'log.receipt.cappedByBalance': '余额不足以支付最长输出：输出上限降为余额可支付的 {{tokens}} tokens',
 };
 export default log;
