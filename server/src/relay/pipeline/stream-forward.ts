@@ -10,6 +10,19 @@ const newline = 0x0a;
 export const isFinalUsage = (data: string) => /"choices":\s*\[\s*\]/.test(data) && /"usage":\s*\{/.test(data);
 
 /**
+ * Whether a relay payload begins an answer's tail, which leaves only once the charge is durable: OpenAI's
+ * usage-only chunk, or an upstream event passed on to its own front (`stream.ts` of the anthropic, gemini and
+ * openai adaptors) that closes the answer: Claude's message_delta or message_stop, Gemini's event with a
+ * finish reason, a Responses stream's completed, incomplete or failed event.
+ */
+export function beginsTail(data: string): boolean {
+  if (data.startsWith('{"claude_event"')) return /^\{"claude_event":\{"type":"message_(?:delta|stop)"/.test(data);
+  if (data.startsWith('{"gemini_event"')) return data.includes('"finishReason"');
+  if (data.startsWith('{"responses_event"')) return /"type":"response\.(?:completed|incomplete|failed)"/.test(data);
+  return isFinalUsage(data);
+}
+
+/**
  * Forwards an OpenAI-format event stream as its bytes arrive, whole lines only (a stream that breaks off
  * never leaves half an event at the client), showing each `data:` payload to the watcher. Stops at the
  * upstream's `[DONE]`; tells whether it came. The tail (the final usage chunk, `[DONE]` and whatever follows)

@@ -14,7 +14,7 @@ import { adaptorFor } from './channel-picker.js';
 import { prepareBody } from './prepare-body.js';
 import { elapsedMs, relayCallOf, upstreamModelOf, type RelayJob } from './relay-job.js';
 import { adaptorTools, sendToUpstream, type PipelineTools } from './send.js';
-import { forwardStream, isFinalUsage } from './stream-forward.js';
+import { beginsTail, forwardStream } from './stream-forward.js';
 import { SseWriter } from './stream-writer.js';
 import type { OpenResponse } from './upstream-client.js';
 import { completeUsage } from './usage.js';
@@ -151,8 +151,8 @@ async function relayWhole(
 /**
  * A stream: OpenAI-format streams forwarded as they come, others converted chunk by chunk. It never throws
  * once started: a break-off ends the stream with an error event, and what came before it is charged. The
- * tail (the usage-only chunk, whatever follows it, then [DONE] or the error event; a front's closing events)
- * is kept for `finish`.
+ * tail (from the usage-only chunk or an upstream's closing event on, then [DONE] or the error event, which a
+ * front turns into its closing events) is kept for `finish`.
  */
 async function relayStream(
   job: RelayJob,
@@ -181,7 +181,7 @@ async function relayStream(
       for await (const chunk of adaptor.readStream(response.body, call)) {
         if (chunk.text) text += chunk.text;
         if (chunk.usage) usage = chunk.usage;
-        if (tail.length > 0 || (chunk.usage && isFinalUsage(chunk.data))) {
+        if (tail.length > 0 || beginsTail(chunk.data)) {
           tail.push(chunk.data);
           continue;
         }
