@@ -26,7 +26,7 @@ import {
 } from './log.js';
 import { modelPricingOperations } from './model-pricing.js';
 import type { Operation } from './operation.js';
-import { optionEntry, updateOptionBody } from './option.js';
+import { optionEntry, optionPreview, optionPreviewBody, updateOptionBody } from './option.js';
 import { pricingOperations } from './pricing.js';
 import { runProgress } from './progress.js';
 import {
@@ -376,6 +376,14 @@ export const apiOperations: Operation[] = [
     answer: z.array(optionEntry),
   },
   { method: 'PUT', path: '/api/option', summary: 'Change a runtime option', access: 'root', body: updateOptionBody },
+  {
+    method: 'POST',
+    path: '/api/option/preview',
+    summary: 'The models whose price an option change would move, before → after; nothing is saved',
+    access: 'root',
+    body: optionPreviewBody,
+    answer: optionPreview,
+  },
   {
     method: 'GET',
     path: '/api/channel/',

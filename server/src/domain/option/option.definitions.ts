@@ -101,3 +101,10 @@ export const optionDefinitions = {
 export type OptionKey = keyof typeof optionDefinitions;
 
 export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(optionDefinitions, key);
+
+/**
+ * one-api's ratio tables, which price only the models nothing else prices until the admin stores one
+ * (decision 0026): listed empty while not stored, and an empty save puts the built-in table back.
+ */
+const builtInTables = new Set<string>(['ModelRatio', 'CompletionRatio']);
+export const isBuiltInTable = (key: string) => builtInTables.has(key);

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '../../db/connect.js';
 import { AppError } from '../../lib/errors.js';
-import { isOptionKey, optionDefinitions, type OptionKey } from './option.definitions.js';
+import { isBuiltInTable, isOptionKey, optionDefinitions, type OptionKey } from './option.definitions.js';
 import type { OptionStore } from './option.store.js';
 
 const themes = new Set(['default', 'berry', 'air']);
@@ -88,6 +88,33 @@ function normalise(key: OptionKey, value: string): string {
   return value;
 }
 
+/** Whether a ratio table's text is its built-in table, written in any order or layout (one-api's console re-sends it). */
+function isBuiltInText(key: OptionKey, value: string): boolean {
+  if (value.trim() === '') return true;
+  const canonical = (text: string) => {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+        ? JSON.stringify(Object.entries(parsed).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : null;
+    } catch {
+      return null;
+    }
+  };
+  const text = canonical(value);
+  return text !== null && text === canonical(optionDefinitions[key].defaultValue);
+}
+
+/** Checks an option change as a save would, without saving it; answers the value a save would store. */
+export function checkOption(store: OptionStore, key: string, value: string): { key: OptionKey; value: string } {
+  if (!isOptionKey(key)) throw refuse(`未知的选项：${key}`, `unknown option: ${key}`);
+  const normalised = normalise(key, value);
+  // Empty, or the built-in table's very text: nothing of the admin's, so no row (the built-in table applies).
+  if (isBuiltInTable(key) && isBuiltInText(key, normalised)) return { key, value: optionDefinitions[key].defaultValue };
+  validateOption(store, key, normalised);
+  return { key, value: normalised };
+}
+
 /** Validates, saves and applies one option. Unknown keys are refused (one-api stored anything). */
 export async function updateOption(
   database: DatabaseHandle,
@@ -95,9 +122,12 @@ export async function updateOption(
   key: string,
   value: string,
 ): Promise<void> {
-  if (!isOptionKey(key)) throw refuse(`未知的选项：${key}`, `unknown option: ${key}`);
-  const normalised = normalise(key, value);
-  validateOption(store, key, normalised);
+  const { key: checkedKey, value: normalised } = checkOption(store, key, value);
+  if (isBuiltInTable(checkedKey) && normalised === optionDefinitions[checkedKey].defaultValue) {
+    await database.db.deleteFrom('options').where('key', '=', checkedKey).execute();
+    store.apply(checkedKey, normalised);
+    return;
+  }
   const insert = database.db.insertInto('options').values({ key, value: normalised });
   await (
     database.dialect === 'mysql'

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables.js';
-import { optionDefinitions, type OptionKey } from './option.definitions.js';
+import { isBuiltInTable, optionDefinitions, type OptionKey } from './option.definitions.js';
 
 /**
  * The runtime options in memory: typed reads for the hot path, parsed once when a value changes.
@@ -49,12 +49,23 @@ export class OptionStore {
   private async read(db: Kysely<Database>): Promise<void> {
     const writesBefore = this.writes;
     const rows = await db.selectFrom('options').select(['key', 'value']).execute();
-    for (const row of rows) {
-      if (!Object.hasOwn(optionDefinitions, row.key)) continue;
+    const values = new Map<string, string>();
+    for (const row of rows) if (Object.hasOwn(optionDefinitions, row.key)) values.set(row.key, row.value ?? '');
+    for (const [key, definition] of Object.entries(optionDefinitions)) {
       // Written here after the read began: the row may predate that write.
-      if ((this.writtenAt.get(row.key) ?? 0) > writesBefore) continue;
-      this.set(row.key, row.value ?? '');
+      if ((this.writtenAt.get(key) ?? 0) > writesBefore) continue;
+      // A key without a row is back at its default (a ratio table cleared on another node).
+      const value = values.get(key) ?? definition.defaultValue;
+      if (this.raw.get(key) !== value) this.set(key, value);
     }
+  }
+
+  /** A copy of these options with some values changed, for a preview; this store is left as it is. */
+  withValues(changes: readonly { key: string; value: string }[]): OptionStore {
+    const copy = new OptionStore();
+    for (const [key, value] of this.raw) copy.set(key, value);
+    for (const { key, value } of changes) copy.set(key, value);
+    return copy;
   }
 
   /** Applies a value already validated and saved. */
@@ -95,10 +106,17 @@ export class OptionStore {
     return value as T;
   }
 
-  /** Every option that may be shown, secrets left out. */
-  visibleEntries(): { key: string; value: string }[] {
+  /**
+   * Every option that may be shown, secrets left out. A ratio table the admin never stored is listed empty,
+   * its built-in table apart (`built_in`): shown as the value, it was saved back as the admin's own.
+   */
+  visibleEntries(): { key: string; value: string; built_in?: string }[] {
     return Object.entries(optionDefinitions)
       .filter(([, definition]) => definition.kind !== 'secret')
-      .map(([key]) => ({ key, value: this.raw.get(key) ?? '' }));
+      .map(([key, definition]) => {
+        const value = this.raw.get(key) ?? '';
+        if (!isBuiltInTable(key)) return { key, value };
+        return { key, value: value === definition.defaultValue ? '' : value, built_in: definition.defaultValue };
+      });
   }
 }

@@ -6,7 +6,7 @@ import { optionDefinitions } from '../option/option.definitions.js';
 import { priceBook } from './price-book.js';
 import { resolvePrice } from './resolve-price.js';
 
-interface Subject {
+export interface Subject {
   model: string;
   channelType: number | null;
   group: string;
@@ -20,7 +20,8 @@ function fromRatioKey(key: string): Subject {
     : { model: key, channelType: null, group: '' };
 }
 
-function describe(context: AppContext, subject: Subject): EffectivePrice {
+/** The price a subject is charged now, with its source. */
+export function describe(context: AppContext, subject: Subject): EffectivePrice {
   const base = { model: subject.model, channel_type: subject.channelType, group: subject.group };
   try {
     // No channel type: priced as on a channel relaying any vendor's models (0 has no providers of its own).

@@ -107,6 +107,9 @@ class PriceBook {
 
 const books = new WeakMap<AppContext, PriceBook>();
 
+/** A preview's context (other options, same database) reads the live context's admin prices. */
+export const sharePriceBook = (preview: AppContext, live: AppContext) => books.set(preview, priceBook(live));
+
 export function priceBook(context: AppContext): PriceBook {
   let book = books.get(context);
   if (!book) {

@@ -1,4 +1,5 @@
-import { updateOptionBody } from '@modelgate/wire';
+import { optionPreviewBody, updateOptionBody } from '@modelgate/wire';
+import { previewOptions } from '../../../domain/option/option.preview.js';
 import { updateOption } from '../../../domain/option/option.service.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
@@ -13,5 +14,11 @@ export const optionRoutes: RouteModule = (app, { context, requireRoot }) => {
     await updateOption(context.database, context.options, key, value);
     await context.bus.publish('options', key);
     return ok();
+  });
+
+  // What a save of these values would do to prices, before it is made: the console asks the admin first.
+  app.post('/option/preview', { preHandler: requireRoot }, async (request) => {
+    const { options } = validate(optionPreviewBody, request.body);
+    return ok(await previewOptions(context, options));
   });
 };
