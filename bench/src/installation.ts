@@ -2,6 +2,29 @@
 // tokens, all made through the management API as an operator would, timing each channel's creation.
 import { api, benchModels } from './modelgate.js';
 
+// Under the server's cap of 1,000 tokens a user (a new user holds one already, its default token).
+const tokensPerUser = 500;
+
+/** A new user, signed in: the headers its management calls carry (its access token). */
+async function signedInUser(port: number, username: string): Promise<Record<string, string>> {
+  const password = 'bench-password';
+  await api(port, '/api/user/', 'POST', { username, password, display_name: username });
+  const login = await fetch(`http://127.0.0.1:${port}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!login.ok) throw new Error(`signing in as ${username}: ${login.status}`);
+  const cookies = login.headers.getSetCookie().map((cookie) => cookie.slice(0, cookie.indexOf(';')));
+  const xsrf = cookies.find((cookie) => /^XSRF-TOKEN=/i.test(cookie))?.split('=')[1] ?? '';
+  // A new access token is a write on GET: the session's cookie and its CSRF token.
+  const accessToken: string = await api(port, '/api/user/token', 'GET', undefined, {
+    cookie: cookies.join('; '),
+    'x-xsrf-token': decodeURIComponent(xsrf),
+  });
+  return { authorization: accessToken };
+}
+
 export interface Installation {
   channels: number;
   abilities: number;
@@ -13,7 +36,8 @@ export interface Installation {
 /**
  * `channels` channels of `modelsPerChannel` models each to the mock, each serving the bench's chat models beside
  * models of its own (so a call is routed among all of them, as with a pool of keys for one model), and `tokens`
- * tokens, created 8 at a time. Channels are created one after another: their times are a write's, not a queue's.
+ * tokens, created 8 at a time by as many users as they need. Channels are created one after another: their times
+ * are a write's, not a queue's.
  */
 export async function populate(
   port: number,
@@ -38,16 +62,17 @@ export async function populate(
     createMs.push(performance.now() - begun);
     if ((index + 1) % 250 === 0) process.stdout.write(`\r  installation: ${index + 1} channels`);
   }
+  // The tokens are spread over users of their own, `tokensPerUser` each.
+  const owners = await Promise.all(
+    Array.from({ length: Math.ceil(tokens / tokensPerUser) }, (_, index) => signedInUser(port, `bench${index}`)),
+  );
   let created = 0;
   const createTokens = async () => {
     while (created < tokens) {
       const index = created++;
-      await api(port, '/api/token/', 'POST', {
-        name: `bench ${index}`,
-        remain_quota: 1_000_000,
-        unlimited_quota: false,
-        expired_time: -1,
-      });
+      const owner = owners[Math.floor(index / tokensPerUser)]!;
+      const token = { name: `bench ${index}`, remain_quota: 1_000_000, unlimited_quota: false, expired_time: -1 };
+      await api(port, '/api/token/', 'POST', token, owner);
       if ((index + 1) % 2000 === 0) process.stdout.write(`\r  installation: ${channels} channels, ${index + 1} tokens`);
     }
   };

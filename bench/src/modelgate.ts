@@ -40,11 +40,17 @@ export async function startMock(started: Started[]): Promise<number> {
   return Number(await firstLine(mock.process));
 }
 
-/** One management API call as root; answers `data`. */
-export async function api(port: number, path: string, method: string, body?: unknown) {
+/** One management API call, as root unless another user's headers are given; answers `data`. */
+export async function api(
+  port: number,
+  path: string,
+  method: string,
+  body?: unknown,
+  as: Record<string, string> = { authorization: accessToken },
+) {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
-    headers: { authorization: accessToken, 'content-type': 'application/json' },
+    headers: { ...as, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const result = (await response.json()) as { success: boolean; message: string; data: any };
@@ -85,6 +91,7 @@ export async function startModelGate(
       INITIAL_ROOT_ACCESS_TOKEN: accessToken,
       LOG_LEVEL: 'warn',
       GLOBAL_API_RATE_LIMIT: '0',
+      CRITICAL_RATE_LIMIT: '0', // the installation target signs in as each of its users
       NODE_ENV: 'production',
     },
     root,

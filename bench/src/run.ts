@@ -297,7 +297,9 @@ async function main() {
         ? `Installation: ${installation.channels.toLocaleString('en')} channels of 50 models ` +
           `(${installation.abilities.toLocaleString('en')} abilities), ${installation.tokens.toLocaleString('en')} ` +
           `tokens: ${m('installation', 'cpuUs@32').toFixed(0)} µs of CPU per call at concurrency 32 ` +
-          `(${(m('installation', 'cpuUs@32') / m('modelgate', 'cpuUs@32')).toFixed(2)}× the one-channel ModelGate's); ` +
+          (names.includes('modelgate')
+            ? `(${(m('installation', 'cpuUs@32') / m('modelgate', 'cpuUs@32')).toFixed(2)}× the one-channel ModelGate's); `
+            : '; ') +
           `a channel created in ${installation.channelCreateMs.toFixed(1)} ms (median of the last 100).`
         : '',
       `Medians of ${rounds} runs of ${seconds} s, ${new Date().toISOString()}, node ${process.version}.`,
