@@ -4,6 +4,7 @@ import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
 import { createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
+import { ChannelType } from '../channel-types.js';
 import { prepareBody } from './prepare-body.js';
 import type { JobBody } from './relay-job.js';
 
@@ -84,8 +85,8 @@ describe.each([
 });
 
 describe('prepareBody', () => {
-  const channel = (systemPrompt: string | null) =>
-    ({ row: { system_prompt: systemPrompt } }) as unknown as RoutedChannel;
+  const channel = (systemPrompt: string | null, type = 1) =>
+    ({ row: { system_prompt: systemPrompt, type } }) as unknown as RoutedChannel;
   const jobBody = (value: Record<string, unknown>): Extract<JobBody, { kind: 'json' }> => ({
     kind: 'json',
     value,
@@ -114,5 +115,25 @@ describe('prepareBody', () => {
       },
     });
     expect(body.value).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
+  });
+
+  test('an output cap set by the balance replaces every limit the client gave', () => {
+    const body = jobBody({ model: 'gpt-4o', messages: [], max_tokens: 128_000, max_completion_tokens: 128_000 });
+    const prepared = prepareBody(body, 'chat', false, channel(null), 'gpt-4o', false, 2063);
+    expect(prepared.body).toMatchObject({
+      changed: true,
+      value: { max_tokens: 2063, max_completion_tokens: 2063 },
+    });
+    expect(body.value.max_tokens).toBe(128_000);
+  });
+
+  test("without a client limit the cap goes in the channel's field: max_completion_tokens for OpenAI, else max_tokens", () => {
+    const body = jobBody({ model: 'gpt-4o', messages: [] });
+    const openai = prepareBody(body, 'chat', false, channel(null, ChannelType.OpenAI), 'gpt-4o', false, 500);
+    expect(openai.body.kind === 'json' && openai.body.value).toMatchObject({ max_completion_tokens: 500 });
+    expect(openai.body.kind === 'json' && openai.body.value.max_tokens).toBeUndefined();
+    const other = prepareBody(body, 'chat', false, channel(null, ChannelType.DeepSeek), 'deepseek-chat', false, 500);
+    expect(other.body.kind === 'json' && other.body.value).toMatchObject({ max_tokens: 500 });
+    expect(other.body.kind === 'json' && other.body.value.max_completion_tokens).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { fixture, type MockUpstream, fixtureBytes } from '../../../../test/mock-
 import { collect, pieces, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { UpstreamError } from '../../upstream-error.js';
+import { withClaudeOriginal } from './claude-original.js';
 import { buildAnthropicRequest, toClaudeRequest } from './request.js';
 import { readAnthropicError, readAnthropicResponse } from './response.js';
 import { readAnthropicStream } from './stream.js';
@@ -140,6 +141,17 @@ describe('anthropic request conversion', () => {
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
     });
     expect(named.tool_choice).toEqual({ type: 'tool', name: 'get_weather' });
+  });
+
+  test("a max_tokens the balance cut below the client's thinking budget lowers the budget, or turns thinking off", () => {
+    const request = (max_tokens: number) =>
+      withClaudeOriginal(
+        { model: 'claude-opus-4-1', messages: [{ role: 'user' as const, content: 'hi' }], max_tokens },
+        { thinking: { type: 'enabled' as const, budget_tokens: 31_999 } },
+      );
+    expect(toClaudeRequest(request(32_000)).thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 });
+    expect(toClaudeRequest(request(20_000)).thinking).toEqual({ type: 'enabled', budget_tokens: 19_999 });
+    expect(toClaudeRequest(request(1000)).thinking).toBeUndefined();
   });
 
   test('the upstream request carries the key, the version and the Messages URL', () => {
