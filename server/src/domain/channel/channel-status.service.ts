@@ -15,24 +15,32 @@ async function setChannelStatus(
   status: number,
   onlyFrom: number[],
 ): Promise<boolean> {
-  const changed = await context.database.db.transaction().execute(async (transaction: Db) => {
-    const result = await transaction
-      .updateTable('channels')
-      .set({ status })
-      .where('id', '=', channelId)
-      .where('status', 'in', onlyFrom)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
-    await transaction
-      .updateTable('abilities')
-      .set({ enabled: status === ChannelStatus.Enabled ? 1 : 0 }) // SQLite cannot bind booleans
-      .where('channel_id', '=', channelId)
-      .execute();
-    return true;
-  });
+  const { router } = relayRuntime(context);
+  const changed = await context.database.db
+    .transaction()
+    .execute(async (transaction: Db) => {
+      const result = await transaction
+        .updateTable('channels')
+        .set({ status })
+        .where('id', '=', channelId)
+        .where('status', 'in', onlyFrom)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await transaction
+        .updateTable('abilities')
+        .set({ enabled: status === ChannelStatus.Enabled ? 1 : 0 }) // SQLite cannot bind booleans
+        .where('channel_id', '=', channelId)
+        .execute();
+      return true;
+    })
+    .catch((error: unknown) => {
+      // The relay withdrew the channel before this write: a failed write must not keep it out of the routes.
+      void router.follow(String(channelId));
+      throw error;
+    });
   if (!changed) return false;
   const published = context.bus.publish('channels', channelId);
-  await Promise.all([published, relayRuntime(context).router.refresh([channelId])]);
+  await Promise.all([published, router.refresh([channelId])]);
   return true;
 }
 
