@@ -91,6 +91,20 @@ const settingAdmin: Record<keyof typeof zh, string> = {
     "Charged per web search a Claude channel runs (Claude Code's WebSearch), on top of the tokens and times the group ratio",
   'settingAdmin.hint.stickySession':
     "A conversation (Claude Code's or Codex's session, previous_response_id, x-modelgate-session, user) stays on the channel that last answered it, for its vendor's prompt cache, this long after its last call; 0 turns it off",
+  'settingAdmin.placeholder.ratioTable': 'Not set: the built-in table applies',
+  'settingAdmin.hint.ratioTable':
+    'Only the models you price yourself (e.g. {"gpt-4o": 1.25}); a model written here is billed by one-api\'s ratios instead of the price list. Empty: the built-in table prices only the models nothing else prices',
+  'settingAdmin.ratio.builtIn': 'Built-in {{name}} table (read-only reference, never saved)',
+  'settingAdmin.ratio.confirm.title': 'Saving changes the price of {{count}} models',
+  'settingAdmin.ratio.confirm.description':
+    'What a call pays (US$ per 1M tokens, before the group ratio), before → after the save:',
+  'settingAdmin.ratio.confirm.ok': 'Save anyway',
+  'settingAdmin.ratio.confirm.cancel': 'Cancel',
+  'settingAdmin.ratio.column.model': 'Model (channel type)',
+  'settingAdmin.ratio.column.before': 'Before',
+  'settingAdmin.ratio.column.after': 'After',
+  'settingAdmin.ratio.price': '{{source}}: input ${{input}}, output ${{output}}',
+  'settingAdmin.ratio.noPrice': 'No price (calls are refused)',
   'settingAdmin.ratio.invalid.ModelRatio': 'Model ratio is not a valid JSON string',
   'settingAdmin.ratio.invalid.GroupRatio': 'Group ratio is not a valid JSON string',
   'settingAdmin.ratio.invalid.CompletionRatio': 'Completion ratio is not a valid JSON string',

@@ -91,6 +91,20 @@ const settingAdmin = {
     'Claude 渠道每执行一次网络搜索（如 Claude Code 的 WebSearch）按此另计费用，再乘以分组倍率',
   'settingAdmin.hint.stickySession':
     '同一会话（Claude Code、Codex 的会话、previous_response_id、x-modelgate-session、user）在最后一次调用后的这段时间内固定使用上次应答的渠道，以命中上游的提示缓存；0 表示关闭',
+  'settingAdmin.placeholder.ratioTable': '未设置：使用内置倍率表',
+  'settingAdmin.hint.ratioTable':
+    '只填写要自己定价的模型（如 {"gpt-4o": 1.25}）；这里写入的模型按 one-api 倍率计费，不再用价目表。留空则只由内置倍率表为其他来源都没有价格的模型定价',
+  'settingAdmin.ratio.builtIn': '内置{{name}}表（只读参考，不会保存）',
+  'settingAdmin.ratio.confirm.title': '保存将改变 {{count}} 个模型的价格',
+  'settingAdmin.ratio.confirm.description':
+    '每次调用按以下价格计费（美元 / 每百万 token，未乘分组倍率），保存前 → 保存后：',
+  'settingAdmin.ratio.confirm.ok': '仍然保存',
+  'settingAdmin.ratio.confirm.cancel': '取消',
+  'settingAdmin.ratio.column.model': '模型（渠道类型）',
+  'settingAdmin.ratio.column.before': '保存前',
+  'settingAdmin.ratio.column.after': '保存后',
+  'settingAdmin.ratio.price': '{{source}}：输入 ${{input}}，输出 ${{output}}',
+  'settingAdmin.ratio.noPrice': '无价格（调用被拒绝）',
   'settingAdmin.ratio.invalid.ModelRatio': '模型倍率不是合法的 JSON 字符串',
   'settingAdmin.ratio.invalid.GroupRatio': '分组倍率不是合法的 JSON 字符串',
   'settingAdmin.ratio.invalid.CompletionRatio': '补全倍率不是合法的 JSON 字符串',

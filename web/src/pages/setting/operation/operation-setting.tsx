@@ -1,11 +1,11 @@
 import { Skeleton } from 'antd';
 import { lazy, Suspense } from 'react';
 import { loadNamespaces } from '../../../i18n';
-import { isValidJson } from '../../../lib/json';
 import { LogCleanup } from './log-cleanup';
 import type { OptionField } from './option-fields';
 import { OptionSection } from './option-section';
 import { OptionSwitch } from './option-switch';
+import { RatioSection } from './ratio-section';
 import { useOptions } from './use-options';
 
 const GENERAL: OptionField[] = [
@@ -32,27 +32,12 @@ const QUOTA: OptionField[] = [
   { key: 'QuotaForInvitee', kind: 'number', min: 0 },
   { key: 'QuotaRemindThreshold', kind: 'number', min: 0 },
 ];
-const RATIO: OptionField[] = [
-  { key: 'ModelRatio', kind: 'json' },
-  { key: 'CompletionRatio', kind: 'json' },
-  { key: 'GroupRatio', kind: 'json' },
-  { key: 'WebSearchPrice', kind: 'number', min: 0, step: 0.01, hintKey: 'settingAdmin.hint.webSearchPrice' },
-];
 
 /** The price settings, with their texts (and the channel types' names), loaded when the tab opens. */
 const PriceSetting = lazy(async () => {
   const [page] = await Promise.all([import('../price/price-setting'), loadNamespaces(['price', 'channel'])]);
   return page;
 });
-
-/** Ratio texts must be JSON; the error names the first one that is not. */
-function ratioError(values: Record<string, unknown>): string | null {
-  for (const key of ['ModelRatio', 'GroupRatio', 'CompletionRatio']) {
-    const text = String(values[key] ?? '');
-    if (text.trim() && !isValidJson(text)) return `settingAdmin.ratio.invalid.${key}`;
-  }
-  return null;
-}
 
 /** Operation settings (admin): general, logging, monitoring, quota, ratios, model prices. */
 export function OperationSetting() {
@@ -75,7 +60,7 @@ export function OperationSetting() {
         <OptionSwitch optionKey="AutomaticEnableChannelEnabled" {...common} />
       </OptionSection>
       <OptionSection titleKey="settingAdmin.section.quota" fields={QUOTA} {...common} />
-      <OptionSection titleKey="settingAdmin.section.ratio" fields={RATIO} validate={ratioError} {...common} />
+      <RatioSection options={options} />
       <Suspense fallback={<Skeleton active />}>
         <PriceSetting />
       </Suspense>

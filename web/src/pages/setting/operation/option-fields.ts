@@ -35,9 +35,19 @@ export function changedOptions(
       if (value !== '' && value !== (original[field.key] ?? '')) changes.push([field.key, value]);
       continue;
     }
+    if (field.kind === 'json' && sameJson(value, original[field.key] ?? '')) continue;
     if (value !== (original[field.key] ?? '')) changes.push([field.key, value]);
   }
   return changes;
+}
+
+/** JSON texts that say the same (the form shows them indented): an unchanged table is not saved again. */
+function sameJson(a: string, b: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
+  } catch {
+    return false;
+  }
 }
 
 /** Form values of a section, read from the option map. */

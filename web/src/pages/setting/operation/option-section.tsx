@@ -16,12 +16,22 @@ export interface OptionSectionProps {
   validate?: (values: Record<string, unknown>) => string | null;
   /** Extra content under the fields (switches, actions). */
   children?: ReactNode;
+  /** Runs before a save with what changed; calls `save` once the admin agrees (else the save is dropped). */
+  beforeSave?: (changes: Array<[string, string]>, save: () => void) => void;
 }
 
 const wide = (kind: OptionField['kind']) => kind === 'textarea' || kind === 'json';
 
 /** A card of option fields with one save button that writes only what changed. */
-export function OptionSection({ titleKey, fields, options, saveKey, validate, children }: OptionSectionProps) {
+export function OptionSection({
+  titleKey,
+  fields,
+  options,
+  saveKey,
+  validate,
+  children,
+  beforeSave,
+}: OptionSectionProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Record<string, unknown>>();
   const saving = useSaveOptions();
@@ -37,7 +47,9 @@ export function OptionSection({ titleKey, fields, options, saveKey, validate, ch
       return;
     }
     const changes = changedOptions(fields, values, options);
-    if (changes.length > 0) saving.mutate(changes);
+    if (changes.length === 0) return;
+    if (beforeSave) beforeSave(changes, () => saving.mutate(changes));
+    else saving.mutate(changes);
   };
 
   return (
