@@ -5,6 +5,8 @@ import { availableEngines } from '../../../test/engines.js';
 import { ledgerProblems, readLedger } from '../../../test/ledger.js';
 import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
 import { anthropicMockKey } from '../../../test/mock-upstreams/anthropic.js';
+import { geminiMockKey, startGeminiMock } from '../../../test/mock-upstreams/gemini.js';
+import { openAIResponsesMockKey, startOpenAIResponsesMock } from '../../../test/mock-upstreams/openai-responses.js';
 import { startMockUpstream, type MockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { createChannel, createToken, createUser, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
@@ -65,12 +67,24 @@ describe.each(await availableEngines())('calls cut at the balance on $label', (e
   let second: TestServer;
   let upstream: MockOpenAIUpstream;
   let claude: MockUpstream;
+  let responses: MockUpstream;
+  let gemini: MockUpstream;
   const clientOf = (node: TestServer, key: string) =>
     new OpenAI({ apiKey: `sk-${key}`, baseURL: `${node.url}/v1`, maxRetries: 0, timeout: 20_000 });
   beforeAll(async () => {
     server = await startTestServer({ engine });
     upstream = await MockOpenAIUpstream.start();
     claude = await startClaude(100_000);
+    // The model writes 100,000 tokens unless max_output_tokens stops it first.
+    responses = await startOpenAIResponsesMock((body) => {
+      const limit = Number(body.max_output_tokens ?? Infinity);
+      return {
+        output: [{ type: 'message', text: 'A long answer…' }],
+        status: limit < 100_000 ? 'incomplete' : 'completed',
+        usage: { input: 10, output: Math.min(100_000, limit) },
+      };
+    });
+    gemini = await startGeminiMock();
     await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo' });
     await createChannel(server, {
       name: 'claude',
@@ -78,6 +92,19 @@ describe.each(await availableEngines())('calls cut at the balance on $label', (e
       key: anthropicMockKey,
       base_url: claude.url,
       models: 'claude-opus-4-1',
+    });
+    await createChannel(server, {
+      name: 'responses',
+      key: openAIResponsesMockKey,
+      base_url: responses.url,
+      models: 'gpt-4o',
+    });
+    await createChannel(server, {
+      name: 'gemini',
+      type: ChannelType.Gemini,
+      key: geminiMockKey,
+      base_url: gemini.url,
+      models: 'gemini-2.5-flash',
     });
     // A second node on the same database: it loads the channels as it starts.
     second = await startTestServer({ engine, shareDatabaseWith: server });
@@ -87,6 +114,8 @@ describe.each(await availableEngines())('calls cut at the balance on $label', (e
     await server?.close();
     await upstream?.close();
     await claude?.close();
+    await responses?.close();
+    await gemini?.close();
   });
 
   test('50 concurrent calls without max_tokens whose answers run long: the debt stays within the prompt estimate', async () => {
@@ -151,6 +180,49 @@ describe.each(await availableEngines())('calls cut at the balance on $label', (e
     expect(ledgerProblems(ledger, 1_000_000)).toEqual([]);
     expect(await receiptsOf(server, userId)).toEqual([
       expect.objectContaining({ capped_by_balance: true, output_cap: sent }),
+    ]);
+  });
+
+  test('the Responses front, served natively: max_output_tokens is cut at the balance', async () => {
+    // gpt-4o at US$10 per 1M output tokens writes at most 16,384: 81,920 units, more than the 50,000 left.
+    responses.requests.length = 0;
+    const userId = await createUser(server, { username: `responses-${engine.name}`, quota: 50_000 });
+    const token = await createToken(server, userId, { name: 'responses' });
+    const response = await clientOf(server, token.key).responses.create({ model: 'gpt-4o', input: 'Write it all.' });
+    expect(response.status).toBe('incomplete');
+    const sent = responses.requests[0]!.json!.max_output_tokens as number;
+    // What 50,000 units pay at 5 a token beside the prompt: just under 10,000 tokens.
+    expect(sent).toBeGreaterThan(9900);
+    expect(sent).toBeLessThan(10_000);
+    await settled(server);
+    expect(await receiptsOf(server, userId)).toEqual([
+      expect.objectContaining({ capped_by_balance: true, output_cap: sent }),
+    ]);
+  });
+
+  test("the Gemini front, served natively: generationConfig's maxOutputTokens is cut at the balance", async () => {
+    // gemini-2.5-flash at US$2.50 per 1M output tokens writes at most 65,536: 81,920 units, more than 50,000.
+    gemini.requests.length = 0;
+    const userId = await createUser(server, { username: `gemini-${engine.name}`, quota: 50_000 });
+    const token = await createToken(server, userId, { name: 'gemini' });
+    const answer = await fetch(`${server.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': `sk-${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        contents: [{ role: 'user', parts: [{ text: 'Write it all.' }] }],
+        generationConfig: { temperature: 0.5 },
+      }),
+    });
+    expect(answer.status).toBe(200);
+    await answer.json();
+    const sent = gemini.requests[0]!.json!.generationConfig as { maxOutputTokens: number; temperature: number };
+    // What 50,000 units pay at 1.25 a token beside the prompt: just under 40,000 tokens.
+    expect(sent.temperature).toBe(0.5);
+    expect(sent.maxOutputTokens).toBeGreaterThan(39_900);
+    expect(sent.maxOutputTokens).toBeLessThan(40_000);
+    await settled(server);
+    expect(await receiptsOf(server, userId)).toEqual([
+      expect.objectContaining({ capped_by_balance: true, output_cap: sent.maxOutputTokens }),
     ]);
   });
 
