@@ -1,10 +1,9 @@
 /**
- * The most output tokens a model writes in one answer, by model name, as the vendors' model pages state them
- * (checked 2026-11). A hold for a call without `max_tokens` is its prompt plus this much output, and a cap set
- * by the balance never exceeds it (the vendor would refuse a larger one). Where a page gives a larger limit
- * only behind a beta flag (Claude 3.7 Sonnet's 128k), the default is kept. First match wins, so longer names
- * come before their prefixes. Neither @pydantic/genai-prices nor models.dev's cost fields carry this: the
- * former only has context windows.
+ * The most output tokens a model writes in one answer, by model name, as its vendor documents it for the
+ * default request (a larger limit behind a beta flag, Claude 3.7 Sonnet's 128k, is not counted). A call
+ * without `max_tokens` is held for its prompt plus this much output, and a cap set by the balance never
+ * exceeds it (the vendor would refuse a larger one). First match wins, so longer names come before their
+ * prefixes. Neither @pydantic/genai-prices (context windows only) nor models.dev's cost fields carry it.
  */
 const limits: [RegExp, number][] = [
   [/claude-3-7-sonnet/, 64_000],

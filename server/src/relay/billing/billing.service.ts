@@ -26,8 +26,8 @@ export interface Reservation {
 /**
  * The trusted shortcut (one-api's 100×) skips the reservation's write while a balance is far above what is
  * in flight: this node's unreserved calls, this one included, stay within 1 % of the balance it knows. Each
- * node thus holds at most 1 % of a balance unwritten, and its view is refreshed from the database at each of
- * its writes (cached-balances.ts).
+ * node thus holds at most 1 % of a balance unwritten; the balance is read from the database at each
+ * admission (reserve) and written back to the cached rows at each of this node's writes (cached-balances.ts).
  */
 const trustFactor = 100;
 
