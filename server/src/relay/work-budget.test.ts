@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApiClient } from '../../test/api-client.js';
 import { availableEngines, redisUrl } from '../../test/engines.js';
 import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
@@ -320,31 +320,37 @@ const installations: [string, InstallationSize][] = [
 ];
 
 describe.skipIf(!engine)('the work of a relayed call and of a channel write (PostgreSQL + Redis)', () => {
-  const upstreamsReady = startUpstreams();
-
-  describe.each(installations)('on an installation of %s', (_label, size) => {
-    const node = (async () => startInstallation(await upstreamsReady, size))();
-    // Started at once, awaited by the tests: no failure goes unhandled.
-    node.catch(() => undefined);
-
-    test('each kind of call stays within its budget of statements, Redis commands, JSON and bytes', async () => {
-      const upstreams = await upstreamsReady;
-      const metered = await node;
-      const calls = callsOf(metered);
-      const upstreamOf: Record<CallKind, string> = {
-        chat: upstreams.chat.url,
-        chatStream: upstreams.chat.url,
-        anthropicStream: upstreams.claude.url,
-        responsesStream: upstreams.responses.url,
-      };
-      const figures = {} as Record<CallKind, Budget>;
-      for (const kind of Object.keys(budgets) as CallKind[])
-        figures[kind] = rounded(await workPerCall(metered, calls[kind], upstreamOf[kind]));
-      expect(figures).toEqual(budgets);
-    }, 240_000);
-
-    test('each channel write costs its budget, however many channels there are', async () => {
-      expect(await workPerWrite(await node)).toEqual(writeBudgets);
-    }, 120_000);
+  let upstreamsReady: Promise<Upstreams>;
+  let nodes: Promise<MeteredNode>[];
+  beforeAll(() => {
+    upstreamsReady = startUpstreams();
+    // Both installations start at once; each test awaits its own, so no failure goes unhandled.
+    nodes = installations.map(async ([, size]) => startInstallation(await upstreamsReady, size));
+    for (const node of nodes) node.catch(() => undefined);
   });
+
+  describe.each(installations.map(([label], index) => ({ label, index })))(
+    'on an installation of $label',
+    ({ index }) => {
+      test('each kind of call stays within its budget of statements, Redis commands, JSON and bytes', async () => {
+        const upstreams = await upstreamsReady;
+        const metered = await nodes[index]!;
+        const calls = callsOf(metered);
+        const upstreamOf: Record<CallKind, string> = {
+          chat: upstreams.chat.url,
+          chatStream: upstreams.chat.url,
+          anthropicStream: upstreams.claude.url,
+          responsesStream: upstreams.responses.url,
+        };
+        const figures = {} as Record<CallKind, Budget>;
+        for (const kind of Object.keys(budgets) as CallKind[])
+          figures[kind] = rounded(await workPerCall(metered, calls[kind], upstreamOf[kind]));
+        expect(figures).toEqual(budgets);
+      }, 240_000);
+
+      test('each channel write costs its budget, however many channels there are', async () => {
+        expect(await workPerWrite(await nodes[index]!)).toEqual(writeBudgets);
+      }, 120_000);
+    },
+  );
 });

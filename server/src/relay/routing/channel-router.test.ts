@@ -137,6 +137,8 @@ describe('channel writes move only their own routes', () => {
     expect(router.channel(3)).toBeUndefined();
     expect(router.select('default', 'new', new Set())?.row.id).toBe(4);
     expect(router.modelsOfGroup('default')).toEqual(['m', 'new', 'other']);
+    expect(router.serving('default', 'm').map((routed) => routed.row.id)).toEqual([1]);
+    expect(router.serving('default', 'gone')).toEqual([]);
   });
 
   test('a refresh asked for while a read is out waits for it and reads again, and requests meanwhile join it', async () => {

@@ -240,6 +240,11 @@ export class ChannelRouter {
     return undefined;
   }
 
+  /** Every enabled channel of the group that serves the model, highest priority first (what pricing lists). */
+  serving(group: string, model: string): RoutedChannel[] {
+    return (this.routes.get(group)?.get(model) ?? []).flatMap((tier) => tier.channels());
+  }
+
   /** Models with at least one enabled channel in the group, ascending. */
   modelsOfGroup(group: string): string[] {
     return [...(this.routes.get(group)?.keys() ?? [])].sort();

@@ -23,6 +23,10 @@ export class RouteTier {
     return this.members.size;
   }
 
+  channels(): RoutedChannel[] {
+    return [...this.members.values()];
+  }
+
   add(channel: RoutedChannel): void {
     this.members.set(channel.row.id, channel);
     this.draw = undefined;

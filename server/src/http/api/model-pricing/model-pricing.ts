@@ -16,13 +16,7 @@ const clean = (value: number) => Number(value.toPrecision(12));
  * then (the relay draws by weight within a priority) the heaviest, then the oldest.
  */
 function channelsServing(context: AppContext, group: string, model: string): RoutedChannel[] {
-  const { router } = relayRuntime(context);
-  const found: RoutedChannel[] = [];
-  const seen = new Set<number>();
-  for (let channel = router.select(group, model, seen); channel; channel = router.select(group, model, seen)) {
-    found.push(channel);
-    seen.add(channel.row.id);
-  }
+  const found = relayRuntime(context).router.serving(group, model);
   return found.sort((a, b) => b.priority - a.priority || b.weight - a.weight || a.row.id - b.row.id);
 }
 
