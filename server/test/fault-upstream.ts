@@ -11,7 +11,8 @@ export type FaultKind =
   | '429' // an OpenAI rate-limit error
   | 'cut' // a stream that stops after two chunks, without usage or [DONE]
   | 'nousage' // an answer without usage (the gateway counts it itself)
-  | 'slow'; // a stream of 40 chunks, 50 ms apart
+  | 'slow' // a stream of 40 chunks, 50 ms apart
+  | 'long'; // a whole answer of 2,000 completion tokens (a long answer to a call without max_tokens)
 
 /** Usage reported for whole answers: 12 prompt tokens, 20 completion tokens (fewer under a smaller max_tokens). */
 export const faultUsage = { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 };
@@ -21,7 +22,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function kindOf(body: any): FaultKind {
   const last = Array.isArray(body?.messages) ? body.messages[body.messages.length - 1] : undefined;
   const text = typeof last?.content === 'string' ? last.content : String(body?.input ?? '');
-  const match = /fault:(ok|500|429|cut|nousage|slow)/.exec(text);
+  const match = /fault:(ok|500|429|cut|nousage|slow|long)/.exec(text);
   return (match?.[1] as FaultKind | undefined) ?? 'ok';
 }
 
@@ -67,7 +68,7 @@ export class FaultUpstream {
     const model = String(body.model ?? 'gpt-3.5-turbo');
     // An output cap is kept, as real upstreams keep it: fewer completion tokens, fewer chunks.
     const cap = Number(body.max_tokens ?? body.max_completion_tokens) || Infinity;
-    const completion = Math.min(faultUsage.completion_tokens, cap);
+    const completion = Math.min(kind === 'long' ? 2_000 : faultUsage.completion_tokens, cap);
     const capped = {
       ...faultUsage,
       completion_tokens: completion,

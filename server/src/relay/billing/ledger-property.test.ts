@@ -59,8 +59,8 @@ interface Member {
 
 type Shape = { mode: CallMode; kinds: FaultKind[] };
 const shapes: Record<string, Shape> = {
-  capped: { mode: 'plain', kinds: ['ok', 'ok', '500', 'nousage'] },
-  uncapped: { mode: 'plain', kinds: ['ok', 'ok', '429', 'nousage'] },
+  capped: { mode: 'plain', kinds: ['ok', 'long', '500', 'nousage'] },
+  uncapped: { mode: 'plain', kinds: ['ok', 'long', 'long', '429', 'nousage'] },
   streamed: { mode: 'stream', kinds: ['ok', 'ok', 'cut', '500'] },
   aborted: { mode: 'abort', kinds: ['slow'] },
   embedding: { mode: 'embed', kinds: ['ok', '500'] },
