@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 
-/** The WAL's bound: past it the checkpoint thread copies the WAL back and cuts the file to zero bytes. */
+/** The WAL's bound: past it the server's connection checkpoints, and the WAL starts over (`boundWalOnWriter`). */
 export const walLimitBytes = 64 * 1024 * 1024;
 
 // Plain CommonJS, eval'd: the same text runs whether the server runs as TypeScript (tests) or built.
@@ -15,26 +15,21 @@ const database = new Driver(workerData.file, { fileMustExist: true });
 database.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 const walFile = workerData.file + '-wal';
 const walBytes = () => { try { return statSync(walFile).size; } catch { return 0; } };
-const checkpoint = (mode) => {
-  try { database.pragma('wal_checkpoint(' + mode + ')'); } catch (error) { /* busy: the next round catches up */ }
+const checkpoint = () => {
+  try { database.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { /* busy: the next round catches up */ }
 };
-let lastPassive = Date.now();
+let last = { at: Date.now(), walBytes: 0 };
 const round = () => {
-  if (walBytes() > workerData.walLimitBytes) {
-    // Most frames are copied first without holding anyone back; the truncating checkpoint then holds the
-    // server's writes only while it copies the few frames committed meanwhile. Busy: the next round retries.
-    checkpoint('PASSIVE');
-    checkpoint('TRUNCATE');
-    lastPassive = Date.now();
-  } else if (Date.now() - lastPassive >= workerData.intervalMs) {
-    checkpoint('PASSIVE');
-    lastPassive = Date.now();
-  }
+  const now = walBytes();
+  if (now < last.walBytes) last.walBytes = now; // the WAL started over
+  if (Date.now() - last.at < workerData.intervalMs && now - last.walBytes < workerData.walStepBytes) return;
+  checkpoint();
+  last = { at: Date.now(), walBytes: walBytes() };
 };
 const timer = setInterval(round, workerData.pollMs);
 parentPort.once('message', () => {
   clearInterval(timer);
-  checkpoint('PASSIVE');
+  checkpoint();
   database.close();
   parentPort.close();
 });
@@ -45,6 +40,7 @@ export interface CheckpointerOptions {
   intervalMs?: number;
   /** How often the WAL file's size is looked at. */
   pollMs?: number;
+  /** The bound the server's connection keeps (`boundWalOnWriter`): this thread copies ahead of it. */
   walLimitBytes?: number;
 }
 
@@ -52,14 +48,14 @@ export interface CheckpointerOptions {
  * SQLite's WAL checkpoints, in a thread of their own. By default the connection whose commit pushes the WAL
  * past 1,000 pages copies them back into the database file then and there: on the server's connection that is
  * the event loop, for tens of milliseconds while a retention run's deletes fill the WAL (+14 ms on the relay's
- * p99 at a million logs, +2.9 ms with the checkpoints moved away). The server's connection leaves checkpoints
- * to this thread (`boundWalOnWriter`), which runs a PASSIVE one every `intervalMs`: it never blocks a writer or
- * a reader. Under continuous writes a PASSIVE checkpoint never catches up with the last commit, so the WAL is
- * never started over and grows without end (about 11 GB in 10 minutes at 7,000 calls/s): once the file passes
- * `walLimitBytes`, the thread checkpoints with TRUNCATE, which waits for a gap between commits, copies the rest
- * and cuts the file to zero. The thread's busy wait is short (at most 100 ms): the server's writes wait behind
- * it in a busy handler that blocks the event loop. Should the thread fail, the server's connection
- * checkpoints again by itself (`onFailure`).
+ * p99 at a million logs, +2.9 ms with the checkpoints moved away). This thread runs a PASSIVE checkpoint every
+ * `intervalMs`, and sooner whenever the WAL has grown by `walLimitBytes / 16` since the last: a PASSIVE one never
+ * blocks a writer or a reader. It never takes the write lock (a RESTART or TRUNCATE checkpoint would): a
+ * transaction of the server's that reads before it writes gets SQLITE_BUSY at once, without its busy wait, when
+ * another connection holds that lock. Under continuous writes a PASSIVE checkpoint from here never catches up
+ * with the last commit, so the WAL would never start over; the server's connection closes the gap
+ * (`boundWalOnWriter`). Should the thread fail, the server's connection checkpoints again by itself
+ * (`onFailure`).
  */
 export class SqliteCheckpointer {
   private readonly worker: Worker;
@@ -74,10 +70,10 @@ export class SqliteCheckpointer {
     const workerData = {
       driverPath: createRequire(import.meta.url).resolve('better-sqlite3'),
       file,
-      busyTimeoutMs: Math.min(busyTimeoutMs, 100),
+      busyTimeoutMs,
       intervalMs,
       pollMs,
-      walLimitBytes: limit,
+      walStepBytes: limit / 16,
     };
     this.worker = new Worker(workerSource, { eval: true, workerData });
     this.worker.unref(); // it never keeps the process alive
@@ -96,16 +92,16 @@ export class SqliteCheckpointer {
   }
 }
 
-/** The WAL frames (a page and its 24-byte header each) at which the writer checkpoints by itself. */
-const walBackstopPages = (limit: number, pageSize: number) => Math.ceil((2 * limit) / (pageSize + 24));
-
 /**
- * The writing connection's share of the bound. When a checkpoint leaves the WAL fully copied, the next commit
- * starts it over and `journal_size_limit` cuts the file back to the limit. Its own checkpoints on commit (on the
- * event loop) come only as a backstop, at twice the limit, should the thread fall behind.
+ * The WAL's bound, kept by the server's connection, the only writer: when a commit leaves more than `limit`
+ * bytes of frames in the WAL, the connection checkpoints (PASSIVE, on the event loop) right after it. No other
+ * writer can commit meanwhile, so the checkpoint copies every frame (unless a read still needs an old one), and
+ * the next commit starts the WAL over. The thread has copied all but the last few megabytes by then. The file is
+ * cut back to that commit's frames (`journal_size_limit = 0`), so its size tells the thread what the WAL holds.
  */
 export function boundWalOnWriter(sqlite: SQLite.Database, limit = walLimitBytes): void {
   const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
-  sqlite.pragma(`journal_size_limit = ${limit}`);
-  sqlite.pragma(`wal_autocheckpoint = ${walBackstopPages(limit, pageSize)}`);
+  sqlite.pragma('journal_size_limit = 0');
+  // Each frame is a page and its 24-byte header.
+  sqlite.pragma(`wal_autocheckpoint = ${Math.ceil(limit / (pageSize + 24))}`);
 }
