@@ -267,8 +267,8 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`busy_timeout = ${options.sqliteBusyTimeoutMs}`);
   sqlite.pragma('foreign_keys = OFF');
-  // Checkpoints run in a thread of their own instead of on this connection's commits, and the WAL stays under
-  // a bound (sqlite-checkpointer.ts).
+  // Checkpoints run in a thread of their own; this connection checkpoints only when a commit takes the WAL past
+  // its bound (sqlite-checkpointer.ts).
   boundWalOnWriter(sqlite);
   const checkpointer = new SqliteCheckpointer(file, options.sqliteBusyTimeoutMs, (error) => {
     options.logger?.warn({ err: error }, 'the SQLite checkpoint thread failed: checkpoints run on commit again');
