@@ -163,35 +163,33 @@ describe('low-balance reminder', () => {
 
 const postgres = (await availableEngines()).find((engine) => engine.name === 'postgres');
 
-describe.runIf(postgres)('the answer follows its charge', () => {
-  test('a call whose charge waits for a row lock is answered once the charge is written (issue 29)', async () => {
+describe.runIf(postgres)('answer once the charge is journaled, commit after', () => {
+  test('a call is answered while its charge waits for a row lock (its journal line is written); an /api read waits for the charge', async () => {
     const server = await startTestServer({ engine: postgres });
     const upstream = await MockOpenAIUpstream.start({ usage: { prompt_tokens: 10, completion_tokens: 10 } });
     const locker = new pg.Client({ connectionString: server.context.config.SQL_DSN });
     try {
       await createChannel(server, { base_url: upstream.url, models: 'gpt-3.5-turbo' });
       // Far above 100× the estimate, so nothing is reserved before the call: only the charge writes.
-      const userId = await createUser(server, { username: 'answered-after', quota: 10_000_000 });
+      const userId = await createUser(server, { username: 'answered-first', quota: 10_000_000 });
       const token = await createToken(server, userId);
+      const root = await server.rootClient();
       await locker.connect();
       await locker.query('begin');
       await locker.query('select id from users where id = $1 for update', [userId]);
 
-      let answered = false;
-      const call = chat(server, token.key).then(async (response) => {
-        answered = true;
-        return { status: response.status, body: await response.text() };
+      const response = await chat(server, token.key);
+      expect(response.status).toBe(200);
+      await response.text();
+      let readDone = false;
+      const read = root.request('GET', `/api/user/${userId}`).then((result) => {
+        readDone = true;
+        return result;
       });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(answered).toBe(false);
+      expect(readDone).toBe(false);
       await locker.query('commit');
-      expect((await call).status).toBe(200);
-      const row = await server.context.database.db
-        .selectFrom('users')
-        .select('quota')
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow();
-      expect(Number(row.quota)).toBe(10_000_000 - perCall);
+      expect((await read).body.data.quota).toBe(10_000_000 - perCall);
     } finally {
       await locker.end().catch(() => {});
       await server.close();

@@ -17,6 +17,8 @@ const groupWindowMs = 10;
 const maxGroupSize = 1000;
 /** How soon to look again when another transaction holds the SQLite connection. */
 const busyConnectionRetryMs = 2;
+/** How long this writer keeps the marker rows of its journaled batches. */
+const markerLifetimeMs = 60_000;
 /** Charges that may wait outside the database while it cannot take them, before new calls are refused. */
 export const maxChargesWhileFailing = 100;
 
@@ -60,6 +62,16 @@ export class SettlementWriter {
   /** The kept batches' balance totals, which this node's cached balances must still show. */
   private keptBalances = new QuotaBatcher();
   private failures = 0;
+  /** The queued batch's marker id, journaled with each of its charges (with a journal only). */
+  private batchId: string | null = null;
+  /** Whether every charge of the queued batch reached the journal's line file. */
+  private batchJournaled = true;
+  private batchSequence = 0;
+  /** Marker ids of this writer start with it, so it can delete its own old ones. */
+  private readonly markerPrefix = randomBytes(8).toString('hex');
+  private markersPrunedAt = Date.now();
+  /** Whether the kept batches are in the journal's kept-batch file (the line files may then be emptied). */
+  private keptSaved = true;
 
   /**
    * `batcher`: BATCH_UPDATE_ENABLED's accumulator, whose unwritten deltas cached balances must still show;
@@ -76,11 +88,25 @@ export class SettlementWriter {
     if (change) this.balances.add(change);
     if (log) this.logs.push(log);
     this.submitted += 1;
+    if (this.journal) {
+      this.batchId ??= `${this.markerPrefix}.${(this.batchSequence += 1).toString(36)}`;
+      try {
+        this.journal.append(this.batchId, change, log);
+      } catch (error) {
+        if (this.batchJournaled)
+          this.context.logger.error({ err: error }, 'the charge journal cannot be written: answers wait for commits');
+        this.batchJournaled = false;
+      }
+    }
     this.schedule(this.submitted >= maxGroupSize ? 0 : groupWindowMs);
   }
 
-  /** Resolves once what was submitted so far is durable: committed, or kept in the journal file. */
+  /**
+   * Resolves once what was submitted so far is durable: in the journal's line file (at once), else once
+   * committed or kept in the journal's kept-batch file.
+   */
   durable(): Promise<void> {
+    if (this.journal && this.batchJournaled) return Promise.resolve();
     return new Promise<void>((resolve) => {
       this.durableWaiters.push(resolve);
       this.writeSoon();
@@ -134,6 +160,7 @@ export class SettlementWriter {
       if (!this.busy) return;
       await this.write();
     }
+    this.journal?.close();
     if (this.kept.length > 0)
       this.context.logger.error(
         { charges: this.pendingLogs, journal: this.journal?.path },
@@ -167,7 +194,7 @@ export class SettlementWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.write();
+      if (!this.writing) void this.write();
     }, delayMs);
     this.timer.unref();
   }
@@ -182,16 +209,20 @@ export class SettlementWriter {
     this.timer = null;
     this.immediate = setImmediate(() => {
       this.immediate = null;
-      void this.write();
+      if (!this.writing) void this.write();
     });
   }
 
-  /** One transaction for balances and logs; two when the logs live in another database (LOG_SQL_DSN). */
-  private async writeAll(batch: PendingBatch, marked: boolean): Promise<WrittenBalances | null> {
+  /**
+   * One transaction for balances and logs; two when the logs live in another database (LOG_SQL_DSN).
+   * `marked`: the batch may have been written before (kept, or replayed), so its marker is looked for first.
+   * A journaled batch writes its marker on SQLite too, for a replay of the journal to find.
+   */
+  private async writeAll(batch: PendingBatch, marked: boolean, journaled = false): Promise<WrittenBalances | null> {
     const { id, totals, logs } = batch;
     const { database, logDatabase } = this.context;
     if (database.sqlite && logDatabase === database)
-      return writeSettlementsToSqlite(database.sqlite, totals, logs, marked ? id : undefined);
+      return writeSettlementsToSqlite(database.sqlite, totals, logs, marked || journaled ? id : undefined);
     const written = await database.db.transaction().execute(async (transaction) => {
       if (marked) {
         const marker = await transaction
@@ -233,8 +264,10 @@ export class SettlementWriter {
       this.journal.save(this.kept);
     } catch (error) {
       this.context.logger.error({ err: error, journal: this.journal.path }, 'writing the charge journal failed');
+      this.keptSaved = false;
       return false;
     }
+    this.keptSaved = true;
     for (const batch of this.kept) {
       for (const resolve of batch.durable) resolve();
       batch.durable = [];
@@ -260,13 +293,36 @@ export class SettlementWriter {
     }
   }
 
+  /**
+   * A journaled batch's marker is needed only while its lines may be replayed, which a commit ends at once:
+   * this writer's markers older than a minute go (a crashed node's stay, for the replay; the daily sweep
+   * takes them).
+   */
+  private async pruneMarkers(): Promise<void> {
+    if (!this.journal || Date.now() - this.markersPrunedAt < markerLifetimeMs) return;
+    this.markersPrunedAt = Date.now();
+    try {
+      await this.context.database.db
+        .deleteFrom('settlement_writes')
+        .where('id', 'like', `${this.markerPrefix}.%`)
+        .where('created_at', '<', nowSeconds() - markerLifetimeMs / 1000)
+        .execute();
+    } catch (error) {
+      this.context.logger.warn({ err: error }, 'deleting old settlement markers failed; the next write tries again');
+    }
+  }
+
   private refresh(written: WrittenBalances, totals: BalanceTotals): void {
     refreshCachedBalances(this.context, written, totals.tokenKeys, [this.balances, this.keptBalances, this.batcher]);
   }
 
+  /** One write at a time: a second would write the same kept batch twice. */
   private write(): Promise<void> {
+    if (this.writing) return this.writing.then(() => this.write());
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = null;
     // A Kysely transaction is open on the one SQLite connection (it awaits between its statements): written
     // now, the charges would join it as a savepoint and vanish if it rolled back. Wait until it ends.
     if (this.context.database.sqlite?.inTransaction) {
@@ -284,18 +340,28 @@ export class SettlementWriter {
     this.submitted = 0;
     const logs = this.logs;
     this.logs = [];
-    const batch: Batch = { id: randomBytes(12).toString('hex'), totals: this.balances.take(), logs, durable };
+    const journaled = this.batchId !== null && this.batchJournaled;
+    const batch: Batch = {
+      id: this.batchId ?? randomBytes(12).toString('hex'),
+      totals: this.balances.take(),
+      logs,
+      durable,
+    };
+    this.batchId = null;
+    this.batchJournaled = true;
+    const lineFile = this.journal?.rotate();
     const empty =
       logs.length === 0 && batch.totals.users.size + batch.totals.tokens.size + batch.totals.channels.size === 0;
     this.writing = (async () => {
       try {
         await this.writeKept();
         if (!empty) {
-          const written = await this.writeAll(batch, false);
+          const written = await this.writeAll(batch, false, journaled);
           if (written) this.refresh(written, batch.totals);
         }
         for (const resolve of durable) resolve();
         this.failures = 0;
+        await this.pruneMarkers();
       } catch (error) {
         this.failures += 1;
         if (!empty) this.keep(batch);
@@ -305,6 +371,8 @@ export class SettlementWriter {
           'writing settlements failed; kept for the next write',
         );
       }
+      // The batch is in the database or in the kept-batch file: its lines have done their work.
+      if (lineFile !== undefined && this.keptSaved) this.journal?.clear(lineFile);
       for (const resolve of waiters) resolve();
     })().finally(() => {
       this.writing = null;
