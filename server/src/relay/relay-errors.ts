@@ -1,10 +1,34 @@
 import { AppError } from '../lib/errors.js';
 
 /**
- * The relay's own refusals (rendered as OpenAI error objects with type `one_api_error` and the code in
- * `error.code`). Chinese texts are one-api's; English ones say what to do.
+ * What a refusal means beyond its status, for the fronts that answer it in a vendor's dialect: a model no
+ * channel serves (OpenAI's `model_not_found`), or a balance too low for the call (a billing error, which the
+ * Anthropic and Gemini fronts must not answer as a bad key).
  */
-const relayError = (code: string, status: number, zh: string, en: string) => new AppError(code, { zh, en }, status);
+export type RefusalKind = 'refusal' | 'model_not_found' | 'low_balance';
+
+/** A refusal of the relay, with its kind. */
+export class RelayError extends AppError {
+  constructor(
+    code: string,
+    text: { zh: string; en: string },
+    status: number,
+    readonly kind: RefusalKind,
+  ) {
+    super(code, text, status);
+  }
+}
+
+/** The kind of a thrown refusal, `refusal` for any other error. */
+export const refusalKindOf = (error: unknown): RefusalKind => (error instanceof RelayError ? error.kind : 'refusal');
+
+/**
+ * The relay's own refusals (rendered as OpenAI error objects with type `one_api_error` and the code in
+ * `error.code`, but a model no channel serves as OpenAI's own 404). Chinese texts are one-api's; English ones
+ * say what to do.
+ */
+const relayError = (code: string, status: number, zh: string, en: string, kind: RefusalKind = 'refusal') =>
+  new RelayError(code, { zh, en }, status, kind);
 
 export const relayErrors = {
   noToken: () => relayError('no_token', 401, '未提供令牌', 'No API key provided: send Authorization: Bearer sk-…'),
@@ -15,6 +39,7 @@ export const relayErrors = {
       401,
       `令牌 ${name}（#${id}）额度已用尽`,
       `The quota of token ${name} (#${id}) is used up: raise its quota in the console`,
+      'low_balance',
     ),
   tokenExpired: () =>
     relayError('token_expired', 401, '该令牌已过期', 'This API key has expired: extend it in the console'),
@@ -26,6 +51,7 @@ export const relayErrors = {
       401,
       '该令牌额度已用尽',
       'The quota of this API key is used up: raise it in the console',
+      'low_balance',
     ),
   subnetRefused: (subnet: string, ip: string) =>
     relayError(
@@ -53,11 +79,13 @@ export const relayErrors = {
     relayError('invalid_channel_id', 400, '无效的渠道 Id', 'Invalid channel id in the key suffix'),
   channelDisabled: () => relayError('channel_disabled', 403, '该渠道已被禁用', 'The chosen channel is disabled'),
   noChannel: (group: string, model: string) =>
+    // one-api answers 503, which coding agents retry for minutes; nothing will serve it on a retry.
     relayError(
-      'no_available_channel',
-      503,
+      'model_not_found',
+      404,
       `当前分组 ${group} 下对于模型 ${model} 无可用渠道`,
       `No channel serves the model ${model} for the group ${group}: ask an administrator to add one`,
+      'model_not_found',
     ),
   invalidRequest: (detail: string) => relayError('invalid_text_request', 400, detail, detail),
   notImplemented: () => relayError('api_not_implemented', 501, 'API not implemented', 'API not implemented'),
@@ -69,13 +97,20 @@ export const relayErrors = {
       `Channel type ${typeName} does not support this endpoint yet`,
     ),
   insufficientUserQuota: () =>
-    relayError('insufficient_user_quota', 403, '用户额度不足', 'user quota is not enough: top up in the console'),
+    relayError(
+      'insufficient_user_quota',
+      403,
+      '用户额度不足',
+      'user quota is not enough: top up in the console',
+      'low_balance',
+    ),
   insufficientTokenQuota: () =>
     relayError(
       'pre_consume_token_quota_failed',
       403,
       '令牌额度不足',
       'The quota of this API key is not enough for this request: raise it in the console',
+      'low_balance',
     ),
   chargesNotWritten: () =>
     relayError(

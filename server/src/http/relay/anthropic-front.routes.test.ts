@@ -520,7 +520,7 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       .create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
       .catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(Anthropic.APIError);
-    expect((unknown as InstanceType<typeof Anthropic.APIError>).status).toBe(503);
+    expect((unknown as InstanceType<typeof Anthropic.APIError>).status).toBe(404);
     claudeMock.failNext(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     const overloaded = (await anthropic.messages
       .create({ model: 'claude-3-5-sonnet-20241022', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
@@ -820,7 +820,8 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       });
     // Five searches at $10 per 1,000 are 25,000 quota, more than the key holds: refused before the upstream.
     const refused = await ask(5).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(Anthropic.PermissionDeniedError);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(String((refused as Error).message)).toContain('credit balance is too low');
     expect(String((refused as Error).message)).toContain('令牌额度不足');
     expect(webSearchMock.requests.length).toBe(searches);
     // One search fits: the call goes, and the key pays what ran (two searches and the tokens), not the reserve.

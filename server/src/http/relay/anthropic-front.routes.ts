@@ -8,7 +8,7 @@ import { assertModelAllowed } from '../../relay/auth/token-auth.js';
 import { anthropicChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
 import { anthropicClientHeaders } from '../../relay/fronts/anthropic/client-headers.js';
 import { documentReaders } from '../../relay/fronts/anthropic/documents.js';
-import { anthropicError } from '../../relay/fronts/anthropic/errors.js';
+import { anthropicError, anthropicLowBalance } from '../../relay/fronts/anthropic/errors.js';
 import {
   anthropicToChatRequest,
   droppedForOtherChannels,
@@ -21,7 +21,7 @@ import { AnthropicEventWriter } from '../../relay/fronts/anthropic/stream.js';
 import { droppedHeaders, sentWholeTo } from '../../relay/fronts/dropped-header.js';
 import type { FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
-import { relayErrors } from '../../relay/relay-errors.js';
+import { refusalKindOf, relayErrors } from '../../relay/relay-errors.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
 import { countMessages } from '../../relay/tokenizer/count-tokens.js';
 import { isUpstreamError } from '../../relay/upstream-error.js';
@@ -37,8 +37,10 @@ const bodyLimitBytes = 32 * 1024 * 1024;
 const anthropicErrorAnswer: ErrorAnswer = (error, requestId, acceptLanguage, logUnexpected) => {
   const withRequestId = (message: string) => `${message} (request id: ${requestId})`;
   if (isAppError(error)) {
+    const text = withRequestId(error.text[relayLanguage(acceptLanguage)]);
+    if (refusalKindOf(error) === 'low_balance') return anthropicLowBalance(text);
     const status = error.status === 200 ? 400 : error.status;
-    return { status, body: anthropicError(status, withRequestId(error.text[relayLanguage(acceptLanguage)])) };
+    return { status, body: anthropicError(status, text) };
   }
   if (isUpstreamError(error))
     return { status: error.status, body: anthropicError(error.status, withRequestId(error.body.message)) };

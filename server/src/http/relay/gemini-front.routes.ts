@@ -12,7 +12,8 @@ import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
 import { droppedHeaders, sentWholeTo } from '../../relay/fronts/dropped-header.js';
 import { embeddingVectors, geminiToEmbeddingsRequest } from '../../relay/fronts/gemini/embeddings.js';
-import { GeminiRequestError, googleError } from '../../relay/fronts/gemini/errors.js';
+import { GeminiRequestError, googleError, googleLowBalance } from '../../relay/fronts/gemini/errors.js';
+import { refusalKindOf } from '../../relay/relay-errors.js';
 import { withCamelCaseFields } from '../../relay/fronts/gemini/field-names.js';
 import { geminiModelEntry } from '../../relay/fronts/gemini/models.js';
 import { geminiToChatRequest } from '../../relay/fronts/gemini/request.js';
@@ -48,8 +49,10 @@ const geminiErrorAnswer: ErrorAnswer = (error, requestId, acceptLanguage, logUne
       body: googleError(error.code, withRequestId(error.message), error.field ? { field: error.field } : {}),
     };
   if (isAppError(error)) {
+    const text = withRequestId(error.text[relayLanguage(acceptLanguage)]);
+    if (refusalKindOf(error) === 'low_balance') return googleLowBalance(text);
     const status = error.status === 200 ? 400 : error.status;
-    return { status, body: googleError(status, withRequestId(error.text[relayLanguage(acceptLanguage)])) };
+    return { status, body: googleError(status, text) };
   }
   if (isUpstreamError(error)) {
     // A Google upstream's own status name (INVALID_ARGUMENT …) is kept.

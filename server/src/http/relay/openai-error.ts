@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../lib/errors.js';
 import { languageOf } from '../../lib/language.js';
+import { refusalKindOf } from '../../relay/relay-errors.js';
 import { isUpstreamError } from '../../relay/upstream-error.js';
 import { RequestBodyError } from './request-body.js';
 
@@ -34,7 +35,13 @@ export function openAIErrorAnswer(
     return {
       status: error.status === 200 ? 400 : error.status,
       body: {
-        error: { message: withRequestId(error.text[language]), type: 'one_api_error', param: '', code: error.code },
+        error: {
+          message: withRequestId(error.text[language]),
+          // OpenAI's own type for a model that is not there, which its SDKs and agents read.
+          type: refusalKindOf(error) === 'model_not_found' ? 'invalid_request_error' : 'one_api_error',
+          param: '',
+          code: error.code,
+        },
       },
     };
   }

@@ -104,10 +104,10 @@ describe.each(await availableEngines())('relay refusals and bad input on $label'
     expect((await expectError(english, 401, 'invalid_token')).message).toContain('Invalid API key');
   });
 
-  test('an unknown model or group answers 503 without charging', async () => {
+  test('an unknown model or group answers 404 model_not_found without charging', async () => {
     const before = await balances(server, userId, token.id);
     const response = await post('/v1/chat/completions', chatBody({ model: 'no-such-model' }));
-    expect((await expectError(response, 503, 'no_available_channel')).message).toContain(
+    expect((await expectError(response, 404, 'model_not_found')).message).toContain(
       '当前分组 default 下对于模型 no-such-model 无可用渠道',
     );
     expect(await balances(server, userId, token.id)).toEqual(before);

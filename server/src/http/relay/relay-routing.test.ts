@@ -158,7 +158,7 @@ describe.each(await availableEngines())('routing, retries and channel health on 
     const disabled = await createChannel(server, { base_url: dead.url, models: 'route-dead' });
     await expect(ask('route-dead')).rejects.toMatchObject({ status: 401 });
     // Out of this node's routes before the answer left: the very next call finds no channel.
-    await expect(ask('route-dead')).rejects.toMatchObject({ status: 503 });
+    await expect(ask('route-dead')).rejects.toMatchObject({ status: 404 });
     expect(dead.requests.filter((request) => request.json?.model === 'route-dead')).toHaveLength(1);
     await expect.poll(() => channelStatus(disabled.id), { timeout: 3000 }).toBe(3);
     const overloaded = await mock({ failure: { status: 503 } });
@@ -172,7 +172,7 @@ describe.each(await availableEngines())('routing, retries and channel health on 
       .poll(async () => ((await ask('route-dead').catch((error: unknown) => error)) as { status?: number }).status, {
         timeout: 3000,
       })
-      .toBe(503);
+      .toBe(404);
   });
 
   test('model mapping, forced system prompt, Azure and OpenAI-compatible URLs', async () => {
@@ -247,6 +247,6 @@ describe.each(await availableEngines())('routing, retries and channel health on 
       .poll(async () => ((await ask('route-bus').catch((error: unknown) => error)) as { status?: number }).status, {
         timeout: 3000,
       })
-      .toBe(503);
+      .toBe(404);
   });
 });

@@ -14,3 +14,11 @@ export function anthropicErrorType(status: number): string {
 export function anthropicError(status: number, message: string) {
   return { type: 'error' as const, error: { type: anthropicErrorType(status), message } };
 }
+
+/**
+ * A balance too low for the call, as Anthropic words it (a 400 `invalid_request_error` saying the credit
+ * balance is too low), which Claude Code shows as a billing problem; a 401 or 403 it shows as a bad key.
+ */
+export function anthropicLowBalance(detail: string) {
+  return { status: 400, body: anthropicError(400, `Your credit balance is too low to access the API: ${detail}`) };
+}

@@ -46,3 +46,14 @@ export class GeminiRequestError extends Error {
     super(message);
   }
 }
+
+/**
+ * A balance too low for the call, as Google answers an exhausted quota (429 `RESOURCE_EXHAUSTED`). The
+ * "limit: 0" is what Gemini CLI reads as a quota that waiting will not restore: any other 429 it retries.
+ */
+export function googleLowBalance(detail: string) {
+  return {
+    status: 429,
+    body: googleError(429, `Your credit balance is too low (quota limit: 0 until topped up): ${detail}`),
+  };
+}
