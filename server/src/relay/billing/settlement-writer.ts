@@ -29,15 +29,15 @@ interface Batch extends PendingBatch {
 
 /**
  * Group commit for the relay's settlements. An answer's last bytes wait for its charge (and its consume log)
- * to be durable: `submit` queues the charge, `durable()` resolves once the write that carries it has
- * committed. A write takes everything queued: one transaction for the balances, the reservations they close
- * and the consume logs (on SQLite a synchronous one through prepared statements), so a charge never lands
- * without its log nor a log without its charge. Only a separate LOG_SQL_DSN splits it in two: balances
- * first, then logs. A charge that an answer waits for is written at the end of the event-loop turn that
- * queued it, with every charge queued in that turn, or, while a write is in progress, by the next write
- * with everything that came meanwhile: one client's call pays one commit, and under load a commit carries
- * as many charges as arrived while the previous one ran. `settled()` waits for what is queued (/api reads,
- * tests); shutdown drains.
+ * to be durable: `submit` queues the charge and appends it to this node's journal (one line, one `write`),
+ * and `durable()` resolves at once when that line was written. Everything submitted within 10 ms then goes
+ * into one write: one transaction for the balances, the reservations they close, the consume logs and the
+ * batch's marker row (on SQLite a synchronous one through prepared statements), so a charge never lands
+ * without its log nor a log without its charge, and a journal replayed after a crash skips what was
+ * committed. Only a separate LOG_SQL_DSN splits it in two: balances first, then logs. Without a journal (or
+ * when its line could not be written), `durable()` waits for the commit, written at the end of the event-loop
+ * turn with every charge of that turn. `settled()` waits for what is queued (/api reads, tests); shutdown
+ * drains.
  *
  * A write that fails keeps its batch, under the id of its marker row (`settlement_writes`), and writes it
  * again, first at once (a lost connection: a fresh one takes it), then every second. The batch goes to this

@@ -101,8 +101,8 @@ async function attemptText(job: RelayJob, channel: RoutedChannel, price: Resolve
   const countCompletion = once(() => countText(output.text, upstreamModel, approximate));
   const usage = completeUsage(output.usage, pricing.promptTokens, countCompletion);
   charge(job, channel, reservation, pricing, withTextSent(usage, output, countCompletion), systemPromptReset);
-  // The answer's last bytes leave once its charge is durable: a client never holds an answer that a crash
-  // leaves uncharged (group commit keeps the wait to one commit).
+  // The answer's last bytes leave once its charge is durable (journaled, see SettlementWriter): a client never
+  // holds an answer that a crash leaves uncharged.
   await job.runtime.settlements.durable();
   output.finish();
 }
