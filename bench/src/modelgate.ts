@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { firstLine, startProcess, waitUntil, type Started } from './processes.js';
 
@@ -38,6 +39,15 @@ export async function startMock(started: Started[]): Promise<number> {
   const mock = startProcess(process.execPath, ['--import', 'tsx', 'src/mock-upstream.ts', '0'], {}, benchRoot);
   started.push(mock);
   return Number(await firstLine(mock.process));
+}
+
+/** A server left running by an earlier bench would answer in place of the one this bench starts: refuse. */
+function requireFreePort(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () => reject(new Error(`port ${port} is taken: is an earlier bench's server still running?`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }
 
 /** One management API call, as root unless another user's headers are given; answers `data`. */
@@ -78,6 +88,7 @@ export async function startModelGate(
   mockPort: number,
   started: Started[],
 ): Promise<ModelGateServer> {
+  await requireFreePort(port);
   const startScript: string = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).scripts.start;
   const nodeFlags = startScript.split(/\s+/).filter((part) => part.startsWith('--'));
   const databaseFile = join(mkdtempSync(join(tmpdir(), 'modelgate-bench-data-')), 'modelgate.db');
