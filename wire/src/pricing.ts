@@ -87,19 +87,37 @@ export const priceImportBody = z
   })
   .refine((body) => (body.data === undefined) !== (body.path === undefined), 'send either data or path');
 
+/**
+ * One price class an import moves: `above` null for the base prices, else the context tier's threshold. `kept`:
+ * absent from the file, the price in force stays; `dropped`: the price in force has it, the import will not.
+ */
+export const priceClassChange = z.object({
+  class: z.string(),
+  above: z.number().nullable(),
+  before: z.number().nullable(),
+  after: z.number().nullable(),
+  change: z.enum(['changed', 'added', 'kept', 'dropped']),
+});
+
 export const priceChange = z.object({
   model: z.string(),
   provider: z.string(),
+  /** Whether a channel serves the model: the console pre-selects only these. */
+  served: z.boolean(),
   before: listPrice.nullable(),
   before_source: priceSource,
+  /** The price in force with the file's classes laid over it, class by class (a class absent stays). */
   after: listPrice,
+  classes: z.array(priceClassChange),
 });
 
 export const priceImportPreview = z.object({
   changes: z.array(priceChange),
   unchanged: z.number(),
-  /** Models two chosen providers price differently: left out until one provider is chosen. */
-  conflicts: z.array(z.string()),
+  /** Models two chosen providers price differently, with each side's price: left out until one is chosen. */
+  conflicts: z.array(
+    z.object({ model: z.string(), prices: z.array(z.object({ provider: z.string(), price: listPrice })) }),
+  ),
   /** Models whose cost the file gives in a shape this price model cannot hold, and why. */
   skipped: z.array(z.object({ model: z.string(), provider: z.string(), reason: z.string() })),
   applied: z.number(),

@@ -54,11 +54,15 @@ export async function effectivePrices(context: AppContext, filter?: string): Pro
     .select(['abilities.model as model', 'channels.type as type'])
     .distinct()
     .execute();
+  const book = priceBook(context);
+  const adminPrices = book.all();
+  const untypedAdmin = new Set(adminPrices.filter((price) => price.group === '').map((price) => price.model));
   const subjects: Subject[] = [
-    ...served.map((row) => ({ model: row.model, channelType: Number(row.type), group: '' })),
-    ...priceBook(context)
-      .all()
-      .map((price) => ({ ...fromRatioKey(price.model), group: price.group })),
+    // A served model priced by its admin price for every type is listed once, by that price's own row.
+    ...served
+      .filter((row) => !untypedAdmin.has(row.model) || book.find(`${row.model}(${row.type})`, '') !== null)
+      .map((row) => ({ model: row.model, channelType: Number(row.type), group: '' })),
+    ...adminPrices.map((price) => ({ ...fromRatioKey(price.model), group: price.group })),
   ];
   if (context.options.string('ModelRatio') !== optionDefinitions.ModelRatio.defaultValue)
     subjects.push(...Object.keys(context.options.json<Record<string, number>>('ModelRatio')).map(fromRatioKey));

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { ListPrice, PriceImportPreview } from '@modelgate/wire';
+import type { ListPrice, PriceImportPreview, PriceTier } from '@modelgate/wire';
 import type { AppContext } from '../../context.js';
 import { AppError, invalidParameter, isAppError } from '../../lib/errors.js';
 import { ChannelType } from '../../relay/channel-types.js';
@@ -52,10 +52,71 @@ function currentPrice(context: AppContext, model: string) {
   }
 }
 
+type PriceClasses = Omit<ListPrice, 'tiers'>;
+
+/**
+ * The model's own price (an admin's or the catalogue's) with the file's classes laid over it, tier by tier: a
+ * class the file does not price (models.dev has no 1-hour cache write) keeps the price in force.
+ */
+export function mergeByClass(current: ListPrice | null, imported: ListPrice): ListPrice {
+  if (!current) return imported;
+  const { tiers: currentTiers = [], ...currentBase } = current;
+  const { tiers: importedTiers = [], ...importedBase } = imported;
+  const tiers = new Map<number, PriceTier>(currentTiers.map((tier) => [tier.above, tier]));
+  for (const tier of importedTiers) tiers.set(tier.above, { ...tiers.get(tier.above), ...tier });
+  const merged: ListPrice = { ...currentBase, ...importedBase };
+  if (tiers.size > 0) merged.tiers = [...tiers.values()].sort((a, b) => a.above - b.above);
+  return merged;
+}
+
+type ClassChange = PriceImportPreview['changes'][number]['classes'][number];
+
+function compareClasses(
+  above: number | null,
+  before: PriceClasses | undefined,
+  imported: PriceClasses | undefined,
+  after: PriceClasses | undefined,
+): ClassChange[] {
+  const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})].filter((name) => name !== 'above'));
+  const read = (prices: PriceClasses | undefined, name: string) =>
+    (prices as Record<string, number | undefined> | undefined)?.[name] ?? null;
+  return [...names].flatMap((name): ClassChange[] => {
+    const was = read(before, name);
+    const will = read(after, name);
+    const base = { class: name, above, before: was, after: will };
+    if (will === null) return [{ ...base, change: 'dropped' }];
+    if (was === null) return [{ ...base, change: 'added' }];
+    if (was !== will) return [{ ...base, change: 'changed' }];
+    return read(imported, name) === null ? [{ ...base, change: 'kept' }] : [];
+  });
+}
+
+/** Every class an import moves or keeps against the file, base prices then each tier. */
+function classChanges(before: ListPrice | null, imported: ListPrice, after: ListPrice): ClassChange[] {
+  const tier = (price: ListPrice | null, above: number) => price?.tiers?.find((entry) => entry.above === above);
+  const thresholds = [...new Set([...(before?.tiers ?? []), ...(after.tiers ?? [])].map((entry) => entry.above))];
+  const { tiers: _beforeTiers, ...beforeBase } = before ?? {};
+  const { tiers: _importedTiers, ...importedBase } = imported;
+  const { tiers: _afterTiers, ...afterBase } = after;
+  return [
+    ...compareClasses(null, before ? beforeBase : undefined, importedBase, afterBase),
+    ...thresholds
+      .sort((a, b) => a - b)
+      .flatMap((above) => compareClasses(above, tier(before, above), tier(imported, above), tier(after, above))),
+  ];
+}
+
+/** The models a channel serves (any type, any group). */
+async function servedModels(context: AppContext): Promise<Set<string>> {
+  const rows = await context.database.db.selectFrom('abilities').select('model').distinct().execute();
+  return new Set(rows.map((row) => row.model));
+}
+
 /**
  * Compares a models.dev file with the prices in force and, when `apply`, stores the changed ones as
- * admin prices for every group (only those in `models` when given). Models two chosen providers price
- * differently are left out as conflicts; a price equal to the one in force is not stored again.
+ * admin prices for every group (only those in `models` when given). Each model's price in force is merged
+ * with the file class by class; models two chosen providers price differently are left out as conflicts,
+ * with both prices; a price equal to the one in force is not stored again.
  */
 export async function importPrices(
   context: AppContext,
@@ -63,23 +124,39 @@ export async function importPrices(
   options: { providers?: readonly string[]; models?: readonly string[]; apply: boolean },
 ): Promise<PriceImportPreview> {
   const { prices, skipped } = readModelsDev(data, options.providers);
-  const byModel = new Map<string, { provider: string; price: ListPrice }>();
-  const conflicts = new Set<string>();
+  const byModel = new Map<string, { provider: string; price: ListPrice }[]>();
   for (const { provider, model, price } of prices) {
-    const seen = byModel.get(model);
-    if (seen && !sameContent(seen.price, price)) conflicts.add(model);
-    else byModel.set(model, { provider, price });
+    const offers = byModel.get(model) ?? [];
+    if (!offers.some((offer) => sameContent(offer.price, price))) offers.push({ provider, price });
+    byModel.set(model, offers);
   }
+  const served = await servedModels(context);
   const changes: PriceImportPreview['changes'] = [];
+  const conflicts: PriceImportPreview['conflicts'] = [];
   let unchanged = 0;
-  for (const [model, { provider, price }] of byModel) {
-    if (conflicts.has(model)) continue;
+  for (const [model, offers] of byModel) {
+    if (offers.length > 1) {
+      conflicts.push({ model, prices: offers });
+      continue;
+    }
+    const { provider, price } = offers[0]!;
     const current = currentPrice(context, model);
-    if (current.list && sameContent(current.list, price)) {
+    // Only the model's own price is merged: a default or a ratio is not this model's list to keep classes of.
+    const own = current.source === 'admin' || current.source === 'catalogue' ? current.list : null;
+    const after = mergeByClass(own, price);
+    if (current.list && sameContent(current.list, after)) {
       unchanged += 1;
       continue;
     }
-    changes.push({ model, provider, before: current.list, before_source: current.source, after: price });
+    changes.push({
+      model,
+      provider,
+      served: served.has(model),
+      before: current.list,
+      before_source: current.source,
+      after,
+      classes: classChanges(current.list, price, after),
+    });
   }
   let applied = 0;
   if (options.apply) {
@@ -96,5 +173,6 @@ export async function importPrices(
     if (rows.length > 0) await priceBook(context).save(rows);
     applied = rows.length;
   }
-  return { changes, unchanged, conflicts: [...conflicts].sort(), skipped, applied };
+  conflicts.sort((a, b) => a.model.localeCompare(b.model));
+  return { changes, unchanged, conflicts, skipped, applied };
 }

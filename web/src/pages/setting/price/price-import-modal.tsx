@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyPriceImport, previewPriceImport, type PriceFile } from '../../../api/price';
 import { notify } from '../../../lib/notify';
+import { formatUsd, tokensShort } from '../../../lib/price';
 import { queryKeys } from '../../../lib/query-keys';
 import { isRoot } from '../../../lib/roles';
 import { useUser } from '../../../stores/user.store';
@@ -14,6 +15,37 @@ import { SourceTag } from './price-columns';
 import { priceLines } from './price-summary';
 
 type Change = PriceImportPreview['changes'][number];
+type ClassChange = Change['classes'][number];
+
+/** What the import does to each price class it touches: changed, added, kept from the price in force, dropped. */
+function ClassChanges({ classes }: { classes: readonly ClassChange[] }) {
+  const { t } = useTranslation();
+  if (classes.length === 0) return null;
+  const amount = (value: number | null) => (value === null ? t('price.none') : `$${formatUsd(value)}`);
+  return (
+    <ul style={{ margin: 0, paddingInlineStart: 16 }} aria-label={t('price.import.classes')}>
+      {classes.map((entry) => (
+        <li key={`${entry.above ?? ''}:${entry.class}`}>
+          <Typography.Text
+            type={entry.change === 'dropped' ? 'danger' : entry.change === 'kept' ? 'secondary' : undefined}
+          >
+            {t(`price.import.class.${entry.change}`, {
+              name:
+                entry.above === null
+                  ? t(`price.field.${entry.class}`, { defaultValue: entry.class })
+                  : t('price.import.tierClass', {
+                      name: t(`price.field.${entry.class}`, { defaultValue: entry.class }),
+                      tokens: tokensShort(entry.above),
+                    }),
+              before: amount(entry.before),
+              after: amount(entry.after),
+            })}
+          </Typography.Text>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** The providers of a models.dev file: its top-level keys whose value holds a `models` object. */
 export function providersOf(data: unknown): string[] | null {
@@ -54,7 +86,8 @@ export function PriceImportModal({ open, onClose }: { open: boolean; onClose: ()
     mutationFn: (source: PriceFile) => previewPriceImport(source, choice()),
     onSuccess: (answer) => {
       setPreview(answer);
-      setChosen(answer.changes.map((change) => change.model));
+      // A model no channel serves is not charged either way: left for the admin to pick.
+      setChosen(answer.changes.filter((change) => change.served).map((change) => change.model));
     },
   });
   const applying = useMutation({
@@ -81,21 +114,46 @@ export function PriceImportModal({ open, onClose }: { open: boolean; onClose: ()
     }
   };
 
-  const summary = (price: Change['before']) => (price ? priceLines(price, t).join('；') : t('price.none'));
+  /** A price one line each (token prices, unit prices, each tier), so a cell grows down, not across. */
+  const lines = (price: Change['before']) =>
+    price ? priceLines(price, t).map((line) => <span key={line}>{line}</span>) : <span>{t('price.none')}</span>;
   const columns: ColumnsType<Change> = [
-    { title: t('price.import.column.model'), dataIndex: 'model' },
-    { title: t('price.import.column.provider'), dataIndex: 'provider' },
     {
-      title: t('price.import.column.before'),
-      key: 'before',
+      title: t('price.import.column.model'),
+      key: 'model',
+      width: '24%',
       render: (_value, change) => (
         <Flex vertical gap={2} align="start">
-          <SourceTag source={change.before_source} t={t} />
-          <Typography.Text type="secondary">{summary(change.before)}</Typography.Text>
+          <Typography.Text strong>{change.model}</Typography.Text>
+          <Typography.Text type="secondary">
+            {change.provider} · {t(change.served ? 'price.import.served' : 'price.import.notServed')}
+          </Typography.Text>
         </Flex>
       ),
     },
-    { title: t('price.import.column.after'), key: 'after', render: (_value, change) => summary(change.after) },
+    {
+      title: t('price.import.column.before'),
+      key: 'before',
+      width: '33%',
+      render: (_value, change) => (
+        <Flex vertical gap={2} align="start">
+          <SourceTag source={change.before_source} t={t} />
+          <Typography.Text type="secondary">
+            <Flex vertical>{lines(change.before)}</Flex>
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      title: t('price.import.column.after'),
+      key: 'after',
+      render: (_value, change) => (
+        <Flex vertical gap={4} align="start">
+          <Flex vertical>{lines(change.after)}</Flex>
+          <ClassChanges classes={change.classes} />
+        </Flex>
+      ),
+    },
   ];
 
   const source = file();
@@ -104,7 +162,7 @@ export function PriceImportModal({ open, onClose }: { open: boolean; onClose: ()
       open={open}
       title={t('price.import.title')}
       onCancel={onClose}
-      width={960}
+      width={1120}
       footer={
         <Flex gap={8} justify="end" wrap>
           <Button onClick={onClose}>{t('price.import.close')}</Button>
@@ -192,7 +250,8 @@ export function PriceImportModal({ open, onClose }: { open: boolean; onClose: ()
                 size="small"
                 columns={columns}
                 dataSource={preview.changes}
-                scroll={{ x: 'max-content' }}
+                // Fixed columns that wrap: the after-column stays in view (no sideways scroll).
+                tableLayout="fixed"
                 pagination={{ pageSize: 10, showSizeChanger: false }}
                 rowSelection={{
                   selectedRowKeys: chosen,
@@ -210,7 +269,20 @@ export function PriceImportModal({ open, onClose }: { open: boolean; onClose: ()
                 type="warning"
                 showIcon
                 title={t('price.import.conflicts', { count: preview.conflicts.length })}
-                description={preview.conflicts.join(', ')}
+                description={
+                  <Flex vertical gap={4}>
+                    {preview.conflicts.map((conflict) => (
+                      <span key={conflict.model}>
+                        <Typography.Text strong>{conflict.model}</Typography.Text>
+                        {t('price.import.conflictSides', {
+                          sides: conflict.prices
+                            .map((side) => `${side.provider}（${priceLines(side.price, t).join('；')}）`)
+                            .join(t('price.import.conflictVersus')),
+                        })}
+                      </span>
+                    ))}
+                  </Flex>
+                }
               />
             )}
             {preview.skipped.length > 0 && (

@@ -97,14 +97,35 @@ describe('the price settings', () => {
         {
           model: 'claude-sonnet-4-5',
           provider: 'anthropic',
+          served: true,
           before: prices[0]!.price,
           before_source: 'catalogue',
-          after: { input: 3, output: 15, cache_read: 0.3 },
+          after: { input: 2.5, output: 15, cache_read: 0.3, cache_write_1h: 6 },
+          classes: [
+            { class: 'input', above: null, before: 3, after: 2.5, change: 'changed' },
+            { class: 'cache_write_1h', above: null, before: 6, after: 6, change: 'kept' },
+          ],
         },
-        { model: 'claude-new-7', provider: 'anthropic', before: null, before_source: 'missing', after: { input: 2 } },
+        {
+          model: 'claude-new-7',
+          provider: 'anthropic',
+          served: false,
+          before: null,
+          before_source: 'missing',
+          after: { input: 2 },
+          classes: [{ class: 'input', above: null, before: null, after: 2, change: 'added' }],
+        },
       ],
       unchanged: 4,
-      conflicts: ['shared-model'],
+      conflicts: [
+        {
+          model: 'shared-model',
+          prices: [
+            { provider: 'anthropic', price: { input: 1 } },
+            { provider: 'reseller', price: { input: 1.2 } },
+          ],
+        },
+      ],
       skipped: [{ model: 'odd-model', provider: 'anthropic', reason: 'reasoning priced apart from output' }],
       applied: 0,
     };
@@ -125,17 +146,36 @@ describe('the price settings', () => {
     expect(await dialog.findByText('变更（2）')).toBeInTheDocument();
     expect(api.previewPriceImport).toHaveBeenCalledWith({ data: file }, {});
     expect(dialog.getByText('4 个模型价格不变')).toBeInTheDocument();
-    expect(dialog.getByText('shared-model')).toBeInTheDocument();
+    // A conflict names each side's price.
+    expect(
+      dialog.getAllByText(
+        (_text, element) =>
+          element?.tagName === 'SPAN' &&
+          element.textContent ===
+            'shared-model：anthropic（每百万 tokens：输入 $1） 对比 reseller（每百万 tokens：输入 $1.2）',
+      ),
+    ).not.toHaveLength(0);
     expect(dialog.getByText('reasoning priced apart from output')).toBeInTheDocument();
-    expect(dialog.getByText('每百万 tokens：输入 $3，输出 $15，缓存读取 $0.3')).toBeInTheDocument();
-
-    const newRow = dialog.getByText('claude-new-7').closest('tr') as HTMLElement;
-    fireEvent.click(within(newRow).getByRole('checkbox'));
+    const sonnetRow = dialog.getByText('claude-sonnet-4-5', { selector: 'strong' }).closest('tr') as HTMLElement;
+    // Each class the import touches, and the 1-hour write the file lacks, kept.
+    expect(within(sonnetRow).getByText('输入：$3 → $2.5')).toBeInTheDocument();
+    expect(within(sonnetRow).getByText('缓存写入（1 小时）：文件未提供，保留 $6')).toBeInTheDocument();
+    expect(
+      within(sonnetRow).getByText('每百万 tokens：输入 $2.5，输出 $15，缓存读取 $0.3，缓存写入（1 小时） $6'),
+    ).toBeInTheDocument();
+    // Only served models are pre-selected.
+    const newRow = dialog.getByText('claude-new-7', { selector: 'strong' }).closest('tr') as HTMLElement;
+    expect(within(newRow).getByRole('checkbox')).not.toBeChecked();
+    expect(within(sonnetRow).getByRole('checkbox')).toBeChecked();
+    // The after-column fits: fixed columns, no sideways scroll.
+    const table = sonnetRow.closest('.ant-table') as HTMLElement;
+    expect(table.classList.contains('ant-table-layout-fixed')).toBe(true);
+    expect(table.classList.contains('ant-table-scroll-horizontal')).toBe(false);
     fireEvent.click(dialog.getByRole('button', { name: '导入所选的 1 项' }));
     await waitFor(() =>
       expect(api.applyPriceImport).toHaveBeenCalledWith({ data: file }, { models: ['claude-sonnet-4-5'] }),
     );
-  }, 60_000);
+  }, 120_000);
 
   it('saves the default price of unknown models', async () => {
     api.fetchEffectivePrices.mockResolvedValue([]);
