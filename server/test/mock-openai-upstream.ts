@@ -54,6 +54,8 @@ export interface MockBehaviour {
   chunks?: number;
   /** Start streams with Azure's empty content-filter chunk. */
   azurePrelude?: boolean;
+  /** The upstream's own checks of a JSON body: an error returned is answered 400 `invalid_request_error`. */
+  refuse?: (body: any) => { message: string; param: string; code: string } | undefined;
 }
 
 export const mockDefaults = {
@@ -193,6 +195,11 @@ export class MockOpenAIUpstream {
       if (raw !== undefined) return void response.writeHead(status, { 'content-type': 'text/plain' }).end(raw);
       const payload = { error: { message: 'mock failure', type: 'server_error', param: null, code: null, ...error } };
       return void response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    }
+    const refusal = recorded.json === undefined ? undefined : behaviour.refuse?.(recorded.json);
+    if (refusal) {
+      const payload = { error: { ...refusal, type: 'invalid_request_error' } };
+      return void response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
     }
     switch (behaviour.garbage) {
       case 'reset':

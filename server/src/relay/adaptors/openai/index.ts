@@ -1,11 +1,20 @@
 import type { RelayCall } from '../../adaptor.js';
 import { openAICompatible } from '../openai-kit/openai-compatible.js';
+import { inModelDialect } from './model-dialect.js';
 import { openAIModels } from './models.js';
 import { openAIUrl } from './request.js';
 import { withResponsesPassThrough } from './responses-pass-through.js';
 
-/** OpenAI's protocol for chat, completions, embeddings, images and audio (Azure reuses it with its own URLs). */
-export const openAIChat = openAICompatible({ id: 'openai', models: openAIModels });
+const openAIProtocol = openAICompatible({ id: 'openai', models: openAIModels });
+
+/**
+ * OpenAI's protocol for chat, completions, embeddings, images and audio (Azure reuses it with its own URLs),
+ * each chat body in the dialect of its model (output limit, reasoning models' parameters).
+ */
+export const openAIChat: typeof openAIProtocol = {
+  ...openAIProtocol,
+  buildRequest: (call) => openAIProtocol.buildRequest(inModelDialect(call)),
+};
 
 const openAIChannelType = 1;
 
