@@ -194,7 +194,7 @@ async function main() {
           if (target.pid && load.requests > 0)
             record(target.name, `cpuUs@${connections}`, ((cpuSeconds(target.pid) - cpuBefore) / load.requests) * 1e6);
           console.log(
-            `${target.name} c=${connections} round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, errors ${load.errors}`,
+            `${target.name} c=${connections} round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, errors ${load.errors} (non-2xx ${load.non2xx})`,
           );
         }
       }

@@ -17,6 +17,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** Of the errors, the answers other than 2xx/3xx (the rest are wrk's socket errors and timeouts). */
+  non2xx: number;
 }
 
 const luaDirectory = mkdtempSync(join(tmpdir(), 'modelgate-bench-'));
@@ -79,5 +81,6 @@ export async function runWrk(target: LoadTarget, connections: number, seconds: n
     p50Ms: percentile('50'),
     p99Ms: percentile('99'),
     errors,
+    non2xx,
   };
 }
