@@ -76,8 +76,11 @@ function withHealth(
   };
 }
 
-/** Attempts after the first on a fresh connection, when the sessions keep ending (a pool of dead idle ones). */
-const freshConnectionRetries = 3;
+/**
+ * Attempts after the first on a fresh connection: the pool may hand out each of its idle connections, all
+ * dead after the server ended every session, before it opens a new one.
+ */
+const freshConnectionRetries = (maxConnections: number) => maxConnections + 2;
 
 /**
  * PostgreSQL and MySQL: a transaction whose session ends before its COMMIT (pg_terminate_backend, KILL, a
@@ -86,6 +89,13 @@ const freshConnectionRetries = 3;
  * the transaction may have committed (the settlement writer's marker rows settle that case).
  */
 class ReconnectingKysely extends Kysely<Database> {
+  constructor(
+    dialect: Dialect,
+    private readonly retries: number,
+  ) {
+    super({ dialect });
+  }
+
   override transaction(): TransactionBuilder<Database> {
     const builder = super.transaction();
     const execute = builder.execute.bind(builder);
@@ -99,7 +109,7 @@ class ReconnectingKysely extends Kysely<Database> {
             return result;
           });
         } catch (error) {
-          if (committing || attempt >= freshConnectionRetries || !isSessionEnded(error)) throw error;
+          if (committing || attempt >= this.retries || !isSessionEnded(error)) throw error;
         }
       }
     };
@@ -116,7 +126,10 @@ class ReconnectingDriver implements Driver {
   private readonly inTransaction = new WeakSet<DatabaseConnection>();
   private readonly watched = new WeakSet<DatabaseConnection>();
 
-  constructor(private readonly driver: Driver) {}
+  constructor(
+    private readonly driver: Driver,
+    private readonly retries: number,
+  ) {}
 
   init(): Promise<void> {
     return this.driver.init();
@@ -146,7 +159,7 @@ class ReconnectingDriver implements Driver {
       try {
         return await connection.executeQuery<R>(query);
       } catch (error) {
-        if (attempt >= freshConnectionRetries || !isSessionEnded(error)) throw error;
+        if (attempt >= this.retries || !isSessionEnded(error)) throw error;
       } finally {
         await this.driver.releaseConnection(connection);
       }
@@ -184,9 +197,9 @@ class ReconnectingDriver implements Driver {
   }
 }
 
-const reconnecting = (dialect: Dialect): Dialect => ({
+const reconnecting = (dialect: Dialect, retries: number): Dialect => ({
   createAdapter: () => dialect.createAdapter(),
-  createDriver: () => new ReconnectingDriver(dialect.createDriver()),
+  createDriver: () => new ReconnectingDriver(dialect.createDriver(), retries),
   createIntrospector: (db) => dialect.createIntrospector(db),
   createQueryCompiler: () => dialect.createQueryCompiler(),
 });
@@ -230,8 +243,9 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
       });
     }) as typeof pool.connect;
     const poolStats = () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    const dialect = reconnecting(new PostgresDialect({ pool }));
-    return withHealth('postgres', new ReconnectingKysely({ dialect }), health, poolStats);
+    const retries = freshConnectionRetries(options.maxConnections);
+    const dialect = reconnecting(new PostgresDialect({ pool }), retries);
+    return withHealth('postgres', new ReconnectingKysely(dialect, retries), health, poolStats);
   }
   if (dsn !== '') {
     const { createPool: createMysqlPool } = await import('mysql2');
@@ -257,8 +271,9 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
         if (error) health.lost(error);
         callback(error, connection);
       })) as typeof pool.getConnection;
-    const dialect = reconnecting(new MysqlDialect({ pool }));
-    return withHealth('mysql', new ReconnectingKysely({ dialect }), health, () => mysqlPoolStats(pool));
+    const retries = freshConnectionRetries(options.maxConnections);
+    const dialect = reconnecting(new MysqlDialect({ pool }), retries);
+    return withHealth('mysql', new ReconnectingKysely(dialect, retries), health, () => mysqlPoolStats(pool));
   }
   const file = resolve(options.sqlitePath);
   mkdirSync(dirname(file), { recursive: true });

@@ -70,6 +70,7 @@ describe.runIf(serverEngines.length > 0).each(serverEngines)('sessions ended und
       }
     })();
     const statuses = new Map<number, number>();
+    let firstFailure = '';
     let next = 0;
     const calls = 600;
     await Promise.all(
@@ -86,7 +87,8 @@ describe.runIf(serverEngines.length > 0).each(serverEngines)('sessions ended und
               messages: [{ role: 'user', content: 'fault:ok' }],
             }),
           });
-          await response.text();
+          const text = await response.text();
+          if (response.status !== 200 && !firstFailure) firstFailure = text;
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         }
       }),
@@ -95,7 +97,7 @@ describe.runIf(serverEngines.length > 0).each(serverEngines)('sessions ended und
     await terminator;
     await settled(server);
     console.log(
-      `${engine.label}: ${calls} calls, ${ended} sessions ended, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+      `${engine.label}: ${calls} calls, ${ended} sessions ended, statuses ${JSON.stringify(Object.fromEntries(statuses))}${firstFailure ? `, first failure: ${firstFailure}` : ''}`,
     );
     expect(ended).toBeGreaterThan(0);
     expect(Object.fromEntries(statuses)).toEqual({ 200: calls });

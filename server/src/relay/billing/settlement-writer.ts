@@ -17,6 +17,8 @@ const groupWindowMs = 10;
 const maxGroupSize = 1000;
 /** How soon to look again when another transaction holds the SQLite connection. */
 const busyConnectionRetryMs = 2;
+/** Failed writes in a row, each retried, after which kept charges count towards refusing calls. */
+const failuresBeforeRefusing = 3;
 /** How long this writer keeps the marker rows of its journaled batches. */
 const markerLifetimeMs = 60_000;
 /** Charges that may wait outside the database while it cannot take them, before new calls are refused. */
@@ -56,6 +58,7 @@ export class SettlementWriter {
   private durableWaiters: (() => void)[] = [];
   private writing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
   private immediate: NodeJS.Immediate | null = null;
   /** Writes that failed, oldest first, kept until the database takes them (and in the journal meanwhile). */
   private kept: Batch[] = [];
@@ -136,9 +139,17 @@ export class SettlementWriter {
     return this.kept.length > 0;
   }
 
-  /** While the database cannot take charges, new calls are refused once this many wait (a small bound). */
+  /**
+   * While the database cannot take charges (writes failing one after another), new calls are refused once
+   * more than a small bound of them wait in kept batches (those queued for their first write are the normal
+   * group and do not count).
+   */
   get refusesCalls(): boolean {
-    return this.kept.length > 0 && this.pendingLogs + this.submitted > maxChargesWhileFailing;
+    // A write that failed once, or twice (a session ended, then another), is a blip its retry fixes.
+    if (this.failures < failuresBeforeRefusing) return false;
+    let kept = 0;
+    for (const batch of this.kept) kept += batch.logs.length;
+    return kept > maxChargesWhileFailing;
   }
 
   /** Resolves once everything submitted so far is written, or has failed and is kept for the next write. */
@@ -190,8 +201,10 @@ export class SettlementWriter {
   /** Writes after `delayMs`, or sooner when a shorter delay is asked for (someone waits, the queue is full). */
   private schedule(delayMs: number): void {
     if (this.writing || this.immediate) return;
-    if (this.timer && delayMs > 0) return;
+    const due = Date.now() + delayMs;
+    if (this.timer && this.timerDue <= due && delayMs > 0) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
     this.timer = setTimeout(() => {
       this.timer = null;
       if (!this.writing) void this.write();
