@@ -338,7 +338,8 @@ export function mysqlConnectionOptions(dsn: string) {
 /**
  * Kysely prepares every query anew; on the relay's write path that costs as much as running it. SQLite
  * statements are reusable (and re-prepared by SQLite itself after a schema change), and better-sqlite3 runs
- * them synchronously, so one cached statement per SQL text is safe.
+ * them synchronously, so one cached statement per SQL text is safe, as long as no caller changes a cached
+ * statement's mode (pluck, raw, expand): that would reach every other query of the same text.
  */
 function cachePreparedStatements(sqlite: SQLite.Database, capacity = 500): void {
   const cache = new Map<string, SQLite.Statement>();

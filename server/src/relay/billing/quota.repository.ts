@@ -79,15 +79,20 @@ export interface StoredBalances {
   token: number | null;
 }
 
-type BalanceReads = { user: SQLite.Statement<[number], number>; token: SQLite.Statement<[number], number> };
+type BalanceReads = {
+  user: SQLite.Statement<[number], { quota: number }>;
+  token: SQLite.Statement<[number], { remain_quota: number }>;
+};
 const sqliteReads = new WeakMap<SQLite.Database, BalanceReads>();
 
 function balanceReads(sqlite: SQLite.Database): BalanceReads {
   let reads = sqliteReads.get(sqlite);
   if (!reads) {
     reads = {
-      user: sqlite.prepare<[number], number>('select "quota" from "users" where "id" = ?').pluck(),
-      token: sqlite.prepare<[number], number>('select "remain_quota" from "tokens" where "id" = ?').pluck(),
+      // Rows, not .pluck(): prepared statements are shared per SQL text (connect.ts), and a mode set here
+      // would reach every other query of the same text.
+      user: sqlite.prepare<[number], { quota: number }>('select "quota" from "users" where "id" = ?'),
+      token: sqlite.prepare<[number], { remain_quota: number }>('select "remain_quota" from "tokens" where "id" = ?'),
     };
     sqliteReads.set(sqlite, reads);
   }
@@ -108,8 +113,8 @@ export async function readBalances(
   const { sqlite } = database;
   if (sqlite) {
     const reads = balanceReads(sqlite);
-    const user = reads.user.get(userId);
-    const token = tokenId === null ? null : reads.token.get(tokenId);
+    const user = reads.user.get(userId)?.quota;
+    const token = tokenId === null ? null : reads.token.get(tokenId)?.remain_quota;
     return { user: user ?? 0, token: token === null ? null : (token ?? 0) };
   }
   const row = await database.db
