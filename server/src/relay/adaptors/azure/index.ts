@@ -1,5 +1,6 @@
 import type { Adaptor, RelayCall, UpstreamRequest } from '../../adaptor.js';
 import { openAIChat } from '../openai/index.js';
+import { inModelDialect } from '../openai/model-dialect.js';
 import { forwardedHeaders, upstreamBody } from '../openai/request.js';
 import { withResponsesPassThrough } from '../openai/responses-pass-through.js';
 
@@ -32,11 +33,12 @@ export const azure = withResponsesPassThrough(
   {
     ...openAIChat,
     id: 'azure',
+    // Azure's deployments run OpenAI's models, with their limits and reasoning models' parameter rules.
     buildRequest: (call: RelayCall): UpstreamRequest => ({
       url: azureUrl(call),
       method: 'POST',
       headers: { ...forwardedHeaders(call), 'api-key': call.channel.key },
-      body: upstreamBody(call),
+      body: upstreamBody(inModelDialect(call)),
     }),
   } satisfies Adaptor,
   {

@@ -87,6 +87,28 @@ describe.each(await availableEngines())('Claude Code and Gemini clients on OpenA
     else expect(sent().temperature).toBe(0.7);
   });
 
+  test("on an Azure channel, Claude Code's request reaches the o3 deployment in o3's dialect", async () => {
+    // A model of its own, so the other tests' calls stay on the OpenAI channel.
+    await createChannel(server, {
+      type: 3,
+      base_url: upstream.url,
+      models: 'azure-o3',
+      model_mapping: JSON.stringify({ 'azure-o3': 'o3' }),
+    });
+    const stream = await anthropic().messages.create({
+      ...claudeCodeFirstRequest,
+      model: 'azure-o3',
+      stream: true,
+    } as never);
+    let text = '';
+    for await (const event of stream as unknown as AsyncIterable<Anthropic.RawMessageStreamEvent>)
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+    expect(text).toBe('Hello from the mock upstream');
+    expect(upstream.requests.at(-1)!.url).toContain('/openai/deployments/o3/chat/completions');
+    expect(sent()).toMatchObject({ max_completion_tokens: 100_000 });
+    expect(sent()).not.toHaveProperty('max_tokens');
+  });
+
   test.each([
     ['gpt-4o', { max_tokens: 16_384, temperature: 0, top_p: 1 }],
     ['o3', { max_completion_tokens: 65_536, top_p: 1 }],
