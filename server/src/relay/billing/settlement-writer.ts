@@ -168,7 +168,7 @@ export class SettlementWriter {
   async drain(): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.writing) await this.writing;
-      if (!this.busy) return;
+      if (!this.busy) break;
       await this.write();
     }
     this.journal?.close();
