@@ -54,7 +54,7 @@ export const routeDefinitions: RouteDefinition[] = [
     path: '/setting',
     access: 'signedIn',
     module: 'setting/setting-page',
-    texts: ['setting', 'settingAdmin', 'register'],
+    texts: ['setting', 'settingAdmin', 'register', 'price'],
   },
   { path: '/channel', access: 'admin', module: 'channel/channel-list-page', texts: ['channel'] },
   { path: '/channel/add', access: 'admin', module: 'channel/channel-edit-page', texts: ['channel'] },
