@@ -138,12 +138,12 @@ describe.each(await availableEngines())('an /api channel write is routed on the 
     const userId = await createUser(server, { username: 'ryw-mover', quota: 1_000_000_000 });
     const token = await createToken(server, userId);
     const key = `sk-${token.key}`;
-    expect((await chat(server, key, 'vip-model')).status).toBe(503);
+    expect((await chat(server, key, 'vip-model')).status).toBe(404);
     for (let round = 0; round < 5; round++) {
       expect((await root.put('/api/user/', { id: userId, group: 'vip' })).body.success).toBe(true);
       expect((await chat(server, key, 'vip-model')).status, `round ${round}: moved to vip`).toBe(200);
       expect((await root.put('/api/user/', { id: userId, group: 'default' })).body.success).toBe(true);
-      expect((await chat(server, key, 'vip-model')).status, `round ${round}: back to default`).toBe(503);
+      expect((await chat(server, key, 'vip-model')).status, `round ${round}: back to default`).toBe(404);
 
       const hits = upstream.requests.length;
       await root.post('/api/user/manage', { username: 'ryw-mover', action: 'disable' });
@@ -193,7 +193,7 @@ describe.each(await availableEngines())('an /api channel write is routed on the 
       await server.context.database.db.selectFrom('channels').select('id').where('id', '=', doomed).execute(),
     ).toEqual([]);
     const hits = hitsOf(upstream, 'doomed-disabled');
-    expect((await chat(server, apiKey, 'lonely-model')).status).toBe(503);
+    expect((await chat(server, apiKey, 'lonely-model')).status).toBe(404);
     expect(hitsOf(upstream, 'doomed-disabled')).toBe(hits);
   });
 });
@@ -241,9 +241,9 @@ describe.runIf(withRedis.length > 0).each(withRedis)('another node follows a cha
       const disabled = await root.put('/api/channel/', { id, status: ChannelStatus.ManuallyDisabled });
       expect(disabled.body).toMatchObject({ success: true });
       // Measured from the first node's answer: from then on the write is in the database and on the bus.
-      stopped.push(await secondAnswers(503, Date.now()));
+      stopped.push(await secondAnswers(404, Date.now()));
       const hits = hitsOf(upstream, 'far');
-      for (let call = 0; call < 3; call++) expect((await chat(second, apiKey, 'far-model')).status).toBe(503);
+      for (let call = 0; call < 3; call++) expect((await chat(second, apiKey, 'far-model')).status).toBe(404);
       expect(hitsOf(upstream, 'far'), `round ${round}`).toBe(hits);
 
       expect((await root.put('/api/channel/', { id, status: ChannelStatus.Enabled })).body.success).toBe(true);
