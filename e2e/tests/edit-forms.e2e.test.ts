@@ -149,6 +149,55 @@ describe.each(VIEWPORTS)('editing screens at $width px in $language', ({ width, 
     await view.close();
   });
 
+  it("keeps the charges relayed calls made while an admin had the user's edit page open", async () => {
+    const user = await createUser(suite.stack);
+    const { id } = (await suite.stack.root.get(`/api/user/search?keyword=${user.username}`)).body.data[0];
+    const granted = await suite.stack.root.put('/api/user/', { id, username: user.username, quota: 5_000_000 });
+    expect(granted.body.success).toBe(true);
+    const model = 'gpt-3.5-turbo';
+    const channel = await suite.stack.root.post('/api/channel/', {
+      name: uniqueName('cq'),
+      type: 1,
+      key: 'sk-q',
+      base_url: suite.upstream.url,
+      models: model,
+      group: 'default',
+    });
+    expect(channel.body.success).toBe(true);
+    const client = suite.stack.client();
+    await client.login(user.username, user.password);
+    const token = await client.post('/api/token/', { name: uniqueName('tq'), unlimited_quota: true, expired_time: -1 });
+    expect(token.body.success).toBe(true);
+    const balance = async () => (await suite.stack.root.get(`/api/user/${id}`)).body.data as { quota: number };
+
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto(`/user/edit/${id}`);
+    const username = page.getByLabel(t('user.form.username'), { exact: true });
+    await expect.poll(() => username.inputValue()).toBe(user.username);
+
+    for (let call = 0; call < 2; call++) {
+      const answer = await fetch(`${suite.stack.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${token.body.data.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      await answer.arrayBuffer();
+    }
+    await expect.poll(async () => (await suite.stack.root.get(`/api/user/${id}`)).body.data.request_count).toBe(2);
+    const charged = (await balance()).quota;
+    expect(charged).toBeLessThan(5_000_000);
+
+    const renamed = uniqueName('rn');
+    await username.fill(renamed);
+    await page.getByRole('button', { name: label(language, 'common.submit') }).click();
+    await expectToast(page, t('user.toast.updated'));
+    expect(await balance()).toMatchObject({ username: renamed, quota: charged });
+    await view.close();
+  });
+
   it('lets a user edit their own profile at /user/edit without group or quota', async () => {
     const user = await createUser(suite.stack);
     const view = await suite.open({ width, language });
