@@ -31,6 +31,8 @@ export type GarbageMode =
 export interface MockBehaviour {
   /** Delay before the answer starts. */
   latencyMs?: number;
+  /** Answers start only once this resolves: a test decides when, instead of racing a delay. */
+  heldUntil?: Promise<unknown>;
   /** Delay between stream chunks. */
   chunkDelayMs?: number;
   /** Answer with this status and an OpenAI error body (`error` overrides the body). */
@@ -188,6 +190,7 @@ export class MockOpenAIUpstream {
 
     const behaviour = this.behaviour;
     if (behaviour.latencyMs) await sleep(behaviour.latencyMs);
+    if (behaviour.heldUntil) await behaviour.heldUntil;
     const failing = behaviour.failure && (behaviour.failTimes === undefined || this.failuresSent < behaviour.failTimes);
     if (failing && behaviour.failure) {
       this.failuresSent++;

@@ -122,12 +122,27 @@ describe.each(await availableEngines())('calls cut at the balance on $label', (e
     // Each answer runs to the model's limit unless the request caps it; the vendor counts a prompt of 30
     // tokens where the gateway estimated 10, so each call may cost 20 × 0.25 = 5 more than its hold.
     const reportedPrompt = 30;
-    upstream.set({ latencyMs: 300, usage: { prompt_tokens: reportedPrompt, completion_tokens: 4096 } });
+    // The answers wait until every call was admitted or refused: a charge settled sooner (each is 5 more than
+    // its hold) would lower the balance the seventh call is cut at.
+    let answer!: () => void;
+    const heldUntil = new Promise<void>((resolve) => (answer = resolve));
+    upstream.set({ heldUntil, usage: { prompt_tokens: reportedPrompt, completion_tokens: 4096 } });
     upstream.requests.length = 0;
     const userId = await createUser(server, { username: `uncapped-${engine.name}`, quota: 20_000 });
     const token = await createToken(server, userId, { name: 'uncapped' });
     const client = clientOf(server, token.key);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, index) => chat(client, {}, index % 2 === 1)));
+    let refused = 0;
+    const calls = Array.from({ length: 50 }, async (_, index) => {
+      const result = await chat(client, {}, index % 2 === 1);
+      if (result.status !== 200) refused += 1;
+      return result;
+    });
+    for (let check = 0; upstream.requests.length + refused < 50; check++) {
+      if (check === 3000) throw new Error(`only ${upstream.requests.length + refused} of 50 calls admitted or refused`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    answer();
+    const results = await Promise.all(calls);
     const answered = results.filter((result) => result.status === 200).length;
     for (const result of results.filter((r) => r.status !== 200))
       expect(result).toEqual({ status: 403, code: 'insufficient_user_quota' });
