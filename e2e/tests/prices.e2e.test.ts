@@ -180,4 +180,107 @@ describe.each([
       .waitFor();
     await view.close();
   });
+
+  it('saves an unchanged ratio section without asking, and lists what a ratio re-prices before saving it', async () => {
+    const pricing = async () => (await (await fetch(`${suite.stack.baseUrl}/api/pricing`)).json()).data as PricingList;
+    const pricesBefore = await pricing();
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    const optionWrites: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET' && new URL(request.url()).pathname.startsWith('/api/option')) {
+        optionWrites.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      }
+    });
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/setting?tab=operation');
+    const section = page.locator('.ant-card', {
+      has: page.getByText(t('settingAdmin.section.ratio'), { exact: true }),
+    });
+    const modelRatio = section.getByLabel(t('settingAdmin.option.ModelRatio'), { exact: true });
+    await modelRatio.waitFor();
+    const save = section.getByRole('button', { name: label(language, 'settingAdmin.save') });
+    await save.click();
+    expect(optionWrites).toEqual([]);
+
+    await modelRatio.fill('{"gpt-4o": 10}');
+    await save.click();
+    const dialog = settledPopup(page, '.ant-modal');
+    const repricing = dialog.getByTestId('ratio-repricing');
+    await repricing.waitFor();
+    // The unchanged save sent nothing: the only write so far is this edit's preview.
+    expect(optionWrites).toEqual(['POST /api/option/preview']);
+    const row = repricing.locator('tr.ant-table-row').filter({ has: page.getByText(/^gpt-4o( \(.+\))?$/) });
+    await row.first().waitFor();
+    const [before, after] = (await row.first().locator('td').allInnerTexts()).slice(1);
+    // gpt-4o's built-in list price is $2.5 per 1M input tokens; a ratio of 10 is $20.
+    expect(before).toContain('2.5');
+    expect(after).toContain('20');
+    expect(after).not.toBe(before);
+    await dialog.getByRole('button', { name: label(language, 'settingAdmin.ratio.confirm.cancel') }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    expect(optionWrites).toEqual(['POST /api/option/preview']);
+    const options = (await suite.stack.root.get('/api/option/')).body.data as Array<{ key: string; value: string }>;
+    expect(options.find((option) => option.key === 'ModelRatio')?.value).toBe('');
+    expect(await pricing()).toEqual(pricesBefore);
+    await view.close();
+  });
+});
+
+/** A models.dev file that re-prices both served GPT models and adds cache-read prices: every row has lines. */
+const MODELS_DEV = {
+  openai: {
+    models: {
+      'gpt-4o': { cost: { input: 3, output: 12, cache_read: 1.5 } },
+      'gpt-4o-mini': { cost: { input: 0.2, output: 0.8, cache_read: 0.1 } },
+      'unpriced-model': { cost: { input: 0.5, output: 1.5, cache_read: 0.25, cache_write: 0.75 } },
+    },
+  },
+};
+
+describe.each([
+  { width: 1440, language: 'zh-CN' as const },
+  { width: 1440, language: 'en' as const },
+])('the models.dev import at $width px in $language', ({ width, language }) => {
+  const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
+
+  it('shows the after-column inside the dialog, without scrolling sideways', async () => {
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/setting?tab=operation');
+    await page
+      .getByTestId('price-setting')
+      .getByRole('button', { name: label(language, 'price.import') })
+      .click();
+    const dialog = settledPopup(page, '.ant-modal');
+    await dialog.getByText(t('price.import.title'), { exact: true }).waitFor();
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: 'api.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(MODELS_DEV)),
+    });
+    await dialog.getByTestId('price-import-file').waitFor();
+    await dialog.getByRole('button', { name: label(language, 'price.import.preview') }).click();
+    const preview = dialog.getByTestId('price-import-preview');
+    await preview.locator('tr.ant-table-row').first().waitFor();
+
+    const dialogBox = (await dialog.boundingBox())!;
+    const afterCells = [
+      preview.getByRole('columnheader', { name: t('price.import.column.after'), exact: true }),
+      ...(await preview.locator('tr.ant-table-row').all()).map((row) => row.locator('td').last()),
+    ];
+    expect(afterCells.length).toBe(1 + MODELS.length);
+    for (const cell of afterCells) {
+      const box = (await cell.boundingBox())!;
+      expect(box.width).toBeGreaterThan(0);
+      expect(box.x).toBeGreaterThanOrEqual(dialogBox.x);
+      expect(box.x + box.width).toBeLessThanOrEqual(dialogBox.x + dialogBox.width);
+    }
+    const scroller = preview.locator('.ant-table-content').first();
+    const overflow = await scroller.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(overflow).toBe(0);
+    await view.close();
+  });
 });
