@@ -65,22 +65,26 @@ describe.each(await availableEngines())('Claude Code and Gemini clients on OpenA
 
   const anthropic = () => new Anthropic({ apiKey: `sk-${token.key}`, baseURL: server.url, maxRetries: 0 });
   const sent = () => upstream.requests.at(-1)!.json as Record<string, unknown>;
+  /** Claude Code's first request on `model`, streamed through the Anthropic SDK: the text it read. */
+  async function claudeCodeText(model: string, fields: Record<string, unknown> = {}): Promise<string> {
+    const stream = await anthropic().messages.create({
+      ...claudeCodeFirstRequest,
+      ...fields,
+      model,
+      stream: true,
+    } as never);
+    let text = '';
+    for await (const event of stream as unknown as AsyncIterable<Anthropic.RawMessageStreamEvent>)
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+    return text;
+  }
 
   test.each([
     ['gpt-4o', { max_tokens: 16_384 }],
     ['o3', { max_completion_tokens: 100_000 }],
     ['gpt-5', { max_completion_tokens: 128_000 }],
   ])("Claude Code's request (max_tokens 128000) answers on %s", async (model, limit) => {
-    const stream = await anthropic().messages.create({
-      ...claudeCodeFirstRequest,
-      model,
-      temperature: 0.7,
-      stream: true,
-    } as never);
-    let text = '';
-    for await (const event of stream as unknown as AsyncIterable<Anthropic.RawMessageStreamEvent>)
-      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
-    expect(text).toBe('Hello from the mock upstream');
+    expect(await claudeCodeText(model, { temperature: 0.7 })).toBe('Hello from the mock upstream');
     expect(sent()).toMatchObject(limit);
     if (reasoning(model)) expect(sent()).not.toHaveProperty('max_tokens');
     if (reasoning(model)) expect(sent()).not.toHaveProperty('temperature');
@@ -95,15 +99,7 @@ describe.each(await availableEngines())('Claude Code and Gemini clients on OpenA
       models: 'azure-o3',
       model_mapping: JSON.stringify({ 'azure-o3': 'o3' }),
     });
-    const stream = await anthropic().messages.create({
-      ...claudeCodeFirstRequest,
-      model: 'azure-o3',
-      stream: true,
-    } as never);
-    let text = '';
-    for await (const event of stream as unknown as AsyncIterable<Anthropic.RawMessageStreamEvent>)
-      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
-    expect(text).toBe('Hello from the mock upstream');
+    expect(await claudeCodeText('azure-o3')).toBe('Hello from the mock upstream');
     expect(upstream.requests.at(-1)!.url).toContain('/openai/deployments/o3/chat/completions');
     expect(sent()).toMatchObject({ max_completion_tokens: 100_000 });
     expect(sent()).not.toHaveProperty('max_tokens');
