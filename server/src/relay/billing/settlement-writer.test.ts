@@ -117,3 +117,68 @@ describe('settlements on SQLite while another transaction is open', () => {
     expect([Number(row.quota), Number(row.used_quota)]).toEqual([900, 100]);
   });
 });
+
+describe('refusing calls while the database cannot take charges (SQLite)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.close());
+
+  /** Submits `count` charges of 1 with `content`, and waits for their write (which may fail). */
+  const charges = async (writer: SettlementWriter, userId: number, count: number, content: string) => {
+    for (let index = 0; index < count; index++)
+      writer.submit(
+        { ...testCharge(userId, 0, 1), limited: false },
+        logRow(server.context, { type: LogType.Consume, user_id: userId, quota: 1, content }),
+      );
+    await writer.settled();
+  };
+
+  test('charges queued behind writes that keep failing count towards the bound', async () => {
+    const { context } = server;
+    const user = await createTestUser(server, { quota: 1_000_000 });
+    const writer = new SettlementWriter(context);
+    await sql`alter table logs rename to logs_away`.execute(context.database.db);
+    try {
+      for (let write = 0; write < 3; write++) await charges(writer, user.id, 10, 'kept');
+      expect(writer.refusesCalls).toBe(false); // 30 kept
+      for (let index = 0; index < 80; index++)
+        writer.submit(
+          { ...testCharge(user.id, 0, 1), limited: false },
+          logRow(context, { type: LogType.Consume, user_id: user.id, quota: 1, content: 'queued' }),
+        );
+      // 110 outside the database: 30 kept, 80 waiting for a write that cannot succeed.
+      expect(writer.refusesCalls).toBe(true);
+    } finally {
+      await sql`alter table logs_away rename to logs`.execute(context.database.db);
+    }
+    await writer.drain();
+    expect(writer.refusesCalls).toBe(false);
+  });
+
+  test('a write that writes kept charges before it fails is no failure in a row', async () => {
+    const { context } = server;
+    const user = await createTestUser(server, { quota: 1_000_000 });
+    const writer = new SettlementWriter(context);
+    await sql`alter table logs rename to logs_away`.execute(context.database.db);
+    await charges(writer, user.id, 1, 'first');
+    await charges(writer, user.id, 1, 'refused');
+    await charges(writer, user.id, 110, 'later');
+    expect(writer.refusesCalls).toBe(true);
+    // The database comes back but refuses one batch: the write takes the first, then fails.
+    await sql`alter table logs_away rename to logs`.execute(context.database.db);
+    await sql`create trigger refuse_one before insert on logs when new.content = 'refused'
+      begin select raise(abort, 'refused'); end`.execute(context.database.db);
+    try {
+      await charges(writer, user.id, 1, 'next');
+      expect(writer.failing).toBe(true);
+      expect(writer.refusesCalls).toBe(false);
+    } finally {
+      await sql`drop trigger refuse_one`.execute(context.database.db);
+    }
+    await writer.drain();
+    const logs = await context.database.db.selectFrom('logs').select('id').where('user_id', '=', user.id).execute();
+    expect(logs).toHaveLength(113);
+  });
+});

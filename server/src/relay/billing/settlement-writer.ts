@@ -140,16 +140,14 @@ export class SettlementWriter {
   }
 
   /**
-   * While the database cannot take charges (writes failing one after another), new calls are refused once
-   * more than a small bound of them wait in kept batches (those queued for their first write are the normal
-   * group and do not count).
+   * While the database cannot take charges (writes failing one after another, none of them writing a kept
+   * batch), new calls are refused once more than a small bound of them wait outside it: in kept batches, and
+   * queued behind a write that keeps failing.
    */
   get refusesCalls(): boolean {
     // A write that failed once, or twice (a session ended, then another), is a blip its retry fixes.
     if (this.failures < failuresBeforeRefusing) return false;
-    let kept = 0;
-    for (const batch of this.kept) kept += batch.logs.length;
-    return kept > maxChargesWhileFailing;
+    return this.pendingLogs > maxChargesWhileFailing;
   }
 
   /** Resolves once everything submitted so far is written, or has failed and is kept for the next write. */
@@ -299,6 +297,8 @@ export class SettlementWriter {
       for (const other of this.kept) this.keptBalances.restore(other.totals);
       if (written) this.refresh(written, batch.totals);
       for (const resolve of batch.durable) resolve();
+      // The database takes charges: a later failure of this write starts a new run of failures.
+      this.failures = 0;
     }
     if (before > 0) {
       this.saveJournal();
