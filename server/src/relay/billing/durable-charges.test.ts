@@ -265,13 +265,23 @@ describe('a full disk (SQLite)', () => {
     expect(refusals).toEqual([]);
     expect(await storageDegraded(first)).toBe(false);
 
-    // The disk fills: answers go on until the charges waiting outside the database pass the bound.
+    // The disk fills: answers go on until the charges waiting outside the database pass the bound. The free
+    // room left in the last pages (which depends on how the rows before them were written) may still take a
+    // few batches: those charges are in the database, not waiting.
+    const loggedCalls = () =>
+      (
+        first.context.database.sqlite!.prepare('select count(*) as logged from logs where user_id = ?').get(userId) as {
+          logged: number;
+        }
+      ).logged;
     fill(first);
     const answeredBefore = seen.length;
+    const loggedBefore = loggedCalls();
     await load(first, 40);
     const answeredWhileFull = seen.length - answeredBefore;
+    const writtenWhileFull = loggedCalls() - loggedBefore;
     expect(refusals.length).toBeGreaterThan(0);
-    expect(answeredWhileFull).toBeLessThanOrEqual(maxChargesWhileFailing + 10);
+    expect(answeredWhileFull - writtenWhileFull).toBeLessThanOrEqual(maxChargesWhileFailing + 10);
     for (const refusal of refusals) {
       expect(refusal.status).toBe(503);
       expect(refusal.body.error?.code).toBe('storage_unavailable');
@@ -315,7 +325,7 @@ describe('a full disk (SQLite)', () => {
     );
     const notOnce = complete.filter((one) => logs.get(one.requestId) !== 1);
     console.log(
-      `full disk: ${seen.length} answered, ${answeredWhileFull} while full before the refusals; ${notOnce.length} not charged exactly once`,
+      `full disk: ${seen.length} answered, ${answeredWhileFull} while full before the refusals (${writtenWhileFull} of them written); ${notOnce.length} not charged exactly once`,
     );
     expect(notOnce.map((one) => `${one.requestId}: ${logs.get(one.requestId) ?? 0} logs`)).toEqual([]);
     const ledger = await readLedger(second.context.database.db, userId, token, second.context.logDatabase.db);
