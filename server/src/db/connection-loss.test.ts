@@ -7,6 +7,7 @@ import { availableEngines, postgresAdminUrl } from '../../test/engines.js';
 import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
 import { createChannel, createToken, createUser, priceUnknownModels } from '../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
+import { relayRuntime } from '../relay/runtime.js';
 import { waitFor } from '../../test/wait-for.js';
 
 const serverEngines = (await availableEngines()).filter((engine) => engine.name !== 'sqlite');
@@ -78,6 +79,9 @@ describe.runIf(serverEngines.length > 0).each(serverEngines)('a $name node whose
     expect((await root.get('/api/user/self')).body).toMatchObject({ success: true, data: { username: 'root' } });
     expect((await root.get('/api/channel/')).body).toMatchObject({ success: true });
     expect(await chat()).toBe(200);
+    // The answer leaves once its charge is journaled; the charge's database write follows. Ended while that
+    // write runs, it is retried on a fresh connection, whose session stays in the pool.
+    await relayRuntime(server.context).settlements.settled();
     await waitFor('status clears', async () => (await server.client().get('/api/status')).body.data.degraded === false);
   };
 
