@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
+import { isSessionEnded } from '../../db/connection-health.js';
 import { insertLogRows, type LogRow } from '../../domain/log/log.writer.js';
 import { nowSeconds } from '../../lib/time.js';
 import { refreshCachedBalances } from './cached-balances.js';
@@ -65,6 +66,8 @@ export class SettlementWriter {
   /** The kept batches' balance totals, which this node's cached balances must still show. */
   private keptBalances = new QuotaBatcher();
   private failures = 0;
+  /** The last write failed in a way a fresh connection fixes (its session ended, or a first failure). */
+  private retryAtOnce = false;
   /** The queued batch's marker id, journaled with each of its charges (with a journal only). */
   private batchId: string | null = null;
   /** Whether every charge of the queued batch reached the journal's line file. */
@@ -376,7 +379,11 @@ export class SettlementWriter {
         this.failures = 0;
         await this.pruneMarkers();
       } catch (error) {
-        this.failures += 1;
+        // A session ended under the write (a failover, sessions killed) is fixed by the next connection: only
+        // writes the database itself refuses, or a database that cannot be reached, count towards refusing calls.
+        const sessionEnded = isSessionEnded(error);
+        if (!sessionEnded) this.failures += 1;
+        this.retryAtOnce = sessionEnded || this.failures === 1;
         if (!empty) this.keep(batch);
         this.saveJournal();
         this.context.logger.error(
@@ -394,7 +401,7 @@ export class SettlementWriter {
       if (this.durableWaiters.length > 0) this.writeSoon();
       else if (this.waiters.length > 0) this.schedule(0);
       else if (this.submitted > 0) this.schedule(groupWindowMs);
-      else if (this.busy) this.schedule(this.failures === 1 ? 0 : retryDelayMs);
+      else if (this.busy) this.schedule(this.retryAtOnce ? 0 : retryDelayMs);
     });
     return this.writing;
   }
