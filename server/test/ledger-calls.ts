@@ -75,8 +75,8 @@ export async function callOnce(
 }
 
 /** Every answered call has exactly one consume log, no refused or severed one has any. Returns what differs. */
-export async function logsPerRequest(logDb: Kysely<Database>, outcomes: CallOutcome[]): Promise<string[]> {
-  const ids = outcomes.map((outcome) => outcome.requestId).filter(Boolean);
+/** The consume logs of each request id (absent when none), read 500 ids at a time. */
+export async function consumeLogCounts(logDb: Kysely<Database>, ids: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (let start = 0; start < ids.length; start += 500) {
     const rows = await logDb
@@ -88,6 +88,12 @@ export async function logsPerRequest(logDb: Kysely<Database>, outcomes: CallOutc
       .execute();
     for (const row of rows) counts.set(row.request_id, Number(row.count));
   }
+  return counts;
+}
+
+export async function logsPerRequest(logDb: Kysely<Database>, outcomes: CallOutcome[]): Promise<string[]> {
+  const ids = outcomes.map((outcome) => outcome.requestId).filter(Boolean);
+  const counts = await consumeLogCounts(logDb, ids);
   const problems: string[] = [];
   for (const outcome of outcomes) {
     const logs = outcome.requestId ? (counts.get(outcome.requestId) ?? 0) : 0;

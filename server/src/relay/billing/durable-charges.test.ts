@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FaultUpstream } from '../../../test/fault-upstream.js';
+import { consumeLogCounts } from '../../../test/ledger-calls.js';
 import { ledgerProblems, readLedger } from '../../../test/ledger.js';
 import { startNodeProcess, type NodeProcess } from '../../../test/node-process.js';
 import { createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
@@ -48,20 +48,7 @@ async function callAndSee(url: string, key: string, stream: boolean): Promise<Se
 }
 
 /** The consume logs of each request id (0 when none). */
-async function consumeLogsOf(server: TestServer, ids: string[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  for (let start = 0; start < ids.length; start += 500) {
-    const rows = await server.context.logDatabase.db
-      .selectFrom('logs')
-      .select(['request_id', sql<number>`count(*)`.as('count')])
-      .where('type', '=', 2)
-      .where('request_id', 'in', ids.slice(start, start + 500))
-      .groupBy('request_id')
-      .execute();
-    for (const row of rows) counts.set(row.request_id, Number(row.count));
-  }
-  return counts;
-}
+const consumeLogsOf = (server: TestServer, ids: string[]) => consumeLogCounts(server.context.logDatabase.db, ids);
 
 /**
  * Issue 29, point 6: an answer's last bytes (a whole body, a stream's usage chunk and [DONE]) leave only once
