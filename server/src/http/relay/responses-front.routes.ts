@@ -11,13 +11,13 @@ import {
 } from '../../domain/response/response.repository.js';
 import { responseNotFound } from '../../domain/response/response.errors.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { ResponsesEventPayload } from '../../relay/adaptors/openai/responses-answer.js';
-import { withResponsesOriginal, type ResponsesOriginal } from '../../relay/adaptors/openai/responses-original.js';
+import type { ResponsesOriginal } from '../../relay/adaptors/openai/responses-original.js';
 import { channelServesResponses } from '../../relay/adaptors/openai/responses-pass-through.js';
 import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.js';
 import { isObject, tryParseObject } from '../../relay/adaptors/openai-kit/json.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
 import { droppedHeaders, sentWholeTo } from '../../relay/fronts/dropped-header.js';
+import { connectionConversation } from '../../relay/fronts/responses/connection-conversation.js';
 import { ResponsesRequestError } from '../../relay/fronts/responses/errors.js';
 import { resolveItemReferences } from '../../relay/fronts/responses/item-references.js';
 import { nativeResponsesRequest } from '../../relay/fronts/responses/native-request.js';
@@ -87,7 +87,8 @@ function chatJobOf(
       dropped: [],
       channelLimit: {
         only: {
-          accepts: (channel) => channelServesResponses(channel.adaptor, channel.settings),
+          accepts: (channel) =>
+            channelServesResponses(channel.adaptor, channel.settings, channel.mapping[body.model] ?? body.model),
           refusal: () => refusal,
         },
       },
@@ -141,8 +142,10 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
     errorAnswer: responsesErrorAnswer,
   });
 
-  const create = endpoint(async ({ principal, body: raw, reply, requestId }) => {
+  const create = endpoint(async ({ principal, body: raw, reply, requestId, request }) => {
     const body = parseCreateBody(raw);
+    // A turn on a WebSocket connection continues that connection's latest response even when it was not stored.
+    const connection = connectionConversation(request);
     const now = nowSeconds();
     const { items: input, referenced } = await resolveItemReferences(inputItemsOf(body.input), async (itemId) => {
       const hint = recentItems.get(itemId);
@@ -151,7 +154,8 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
     });
     await saved(body.previous_response_id);
     const items = body.previous_response_id
-      ? await conversationAfterOrThrow(db, principal.user.id, body.previous_response_id, input, now)
+      ? (connection?.after(body.previous_response_id, input) ??
+        (await conversationAfterOrThrow(db, principal.user.id, body.previous_response_id, input, now)))
       : input;
     const { chat, dropped, channelLimit } = chatJobOf(body, items);
     assertModelAllowed(principal.token, chat.model);
@@ -159,10 +163,10 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
       request: nativeResponsesRequest(body, items.slice(0, items.length - input.length), input, referenced),
       messages: chat.messages,
     };
-    withResponsesOriginal(chat, original);
     const responseContext: ResponseContext = { id: responseId(), createdAt: now, request: body };
     // A failed write costs the client only its previous_response_id.
     const store = (response: ResponsesResponse) => {
+      connection?.remember(response.id, items, response.output);
       if (body.store === false) return;
       const write = saveResponse(db, {
         id: response.id,
@@ -182,6 +186,7 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
       rememberItems(response);
     };
     const job = frontRelayJob(context, runtime, { principal, requestId, reply }, chat, {
+      native: { protocol: 'responses', original },
       front: {
         ...responsesOutput(responseContext, store),
         answerHeaders: droppedHeaders(dropped, sentWholeTo(original)),
@@ -250,31 +255,25 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
   ];
 }
 
-/** The adaptor's payloads of a natively served stream (responses-answer.ts) start so. */
-const nativeEventPrefix = '{"responses_event":';
-
 /**
  * The relay's output as a response object or the Responses event stream; `store` gets the result. A channel
  * that served the Responses request natively answers with a response object (sent on with the gateway's id)
- * or its own events (sent on event for event); a chat answer is converted.
+ * or its own events (forwarded, NativeEventRelay); a chat answer is converted.
  */
 function responsesOutput(context: ResponseContext, store: (response: ResponsesResponse) => void): FrontOutput {
   const converter = new ResponsesEventWriter(context);
-  const native = new NativeEventRelay(context);
-  let servedNatively = false;
+  let native: NativeEventRelay | undefined;
   let stored = false;
   const storeOnce = (result: ResponsesResponse | undefined) => {
     if (!result || stored) return;
     stored = true;
     store(result);
   };
-  /** A stream payload of a native answer: its event, or the relay's error or end (the upstream broke off). */
-  const nativeText = (data: string): string => {
-    if (data.startsWith(nativeEventPrefix))
-      return native.accept((JSON.parse(data) as ResponsesEventPayload).responses_event);
-    const relayError = tryParseObject(data)?.error;
+  /** The relay's end or error after a native stream that did not finish (the upstream broke off). */
+  const nativeEnd = (relay: NativeEventRelay, data: string): string => {
+    const relayError = data === '[DONE]' ? undefined : tryParseObject(data)?.error;
     const message = isObject(relayError) && typeof relayError.message === 'string' ? relayError.message : undefined;
-    return native.fail(message ?? "the upstream's stream ended before the response was finished");
+    return relay.fail(message ?? "the upstream's stream ended before the response was finished");
   };
   return {
     whole: (body) => {
@@ -287,10 +286,11 @@ function responsesOutput(context: ResponseContext, store: (response: ResponsesRe
       return { headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(response)) };
     },
     event: (data) => {
-      servedNatively ||= data.startsWith(nativeEventPrefix);
-      const text = servedNatively ? nativeText(data) : converter.payload(data);
-      storeOnce(servedNatively ? native.result : converter.result);
+      if (native) return nativeEnd(native, data);
+      const text = converter.payload(data);
+      storeOnce(converter.result);
       return text;
     },
+    nativeStream: () => (native = new NativeEventRelay(context, storeOnce)),
   };
 }
