@@ -21,3 +21,47 @@ export const defaultModels: Partial<Record<RelayMode, string>> = {
   'audio-transcription': 'whisper-1',
   'audio-translation': 'whisper-1',
 };
+
+/**
+ * The busiest modes' checks written out: the same rules and the same first message as their wire schemas
+ * (relay.schema.test.ts holds them to it), without the copy of the whole body a zod loose object makes on
+ * every call (26 µs of a call's CPU in the profile).
+ */
+type BodyCheck = (body: Record<string, unknown>) => string | undefined;
+
+const maxTokensLimit = 1_073_741_823;
+
+function modelProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length < 1) return 'model is required';
+  if (value.length > 256) return 'model name is too long';
+  return undefined;
+}
+
+function streamProblem(value: unknown): string | undefined {
+  return value === undefined || typeof value === 'boolean' ? undefined : 'stream must be a boolean';
+}
+
+function maxTokensProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= maxTokensLimit
+    ? undefined
+    : 'max_tokens is invalid';
+}
+
+const presentProblem = (value: unknown, name: string) =>
+  value === undefined || value === null || value === '' ? `field ${name} is required` : undefined;
+
+export const fastBodyChecks: Partial<Record<RelayMode, BodyCheck>> = {
+  chat: (body) =>
+    modelProblem(body.model) ??
+    (Array.isArray(body.messages) && body.messages.length > 0 ? undefined : 'field messages is required') ??
+    streamProblem(body.stream) ??
+    maxTokensProblem(body.max_tokens),
+  completions: (body) =>
+    modelProblem(body.model) ??
+    presentProblem(body.prompt, 'prompt') ??
+    streamProblem(body.stream) ??
+    maxTokensProblem(body.max_tokens),
+  embeddings: (body) => modelProblem(body.model) ?? presentProblem(body.input, 'input'),
+  moderations: (body) => modelProblem(body.model) ?? presentProblem(body.input, 'input'),
+};

@@ -86,21 +86,28 @@ export function readUsage(value: unknown): Usage | undefined {
   const total = Number(value.total_tokens ?? prompt + completion);
   if (![prompt, completion, total].every(Number.isFinite)) return undefined;
   const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total };
-  const details = promptDetailsParts(value.prompt_tokens_details);
-  const completionDetails = objectOf(value.completion_tokens_details);
-  const reportedCached = isObject(value.prompt_tokens_details) && value.prompt_tokens_details.cached_tokens != null;
+  // Read field by field (promptDetailsParts' rules), without the intermediate objects: every answer has a usage.
+  const details = isObject(value.prompt_tokens_details) ? value.prompt_tokens_details : undefined;
+  const completionDetails = isObject(value.completion_tokens_details) ? value.completion_tokens_details : undefined;
+  const cacheWritten = countOf(details?.cache_creation_input_tokens ?? details?.cache_write_tokens);
+  const cacheCreation = details && isObject(details.cache_creation) ? details.cache_creation : undefined;
+  const cacheWritten1h = countOf(cacheCreation?.ephemeral_1h_input_tokens);
   return withUsageParts(usage, {
-    ...details,
     // Moonshot reports its cache hits beside the totals, DeepSeek as prompt_cache_hit_tokens
     // (https://api-docs.deepseek.com/guides/kv_cache): read when prompt_tokens_details does not say.
-    cached: reportedCached ? details.cached : countOf(value.cached_tokens ?? value.prompt_cache_hit_tokens),
+    cached:
+      details?.cached_tokens != null
+        ? countOf(details.cached_tokens)
+        : countOf(value.cached_tokens ?? value.prompt_cache_hit_tokens),
     // A one-api-compatible gateway upstream (ModelGate itself) reports a Claude call's cache writes and
     // searches beside the totals.
-    cacheWritten: details.cacheWritten || countOf(value.cache_creation_input_tokens),
-    cacheWritten1h: details.cacheWritten1h || countOf(value.cache_creation_1h_input_tokens),
-    reasoning: countOf(completionDetails.reasoning_tokens),
-    completionAudio: countOf(completionDetails.audio_tokens),
-    completionImage: countOf(completionDetails.image_tokens),
+    cacheWritten: cacheWritten || countOf(value.cache_creation_input_tokens),
+    cacheWritten1h: cacheWritten1h || countOf(value.cache_creation_1h_input_tokens),
+    promptAudio: countOf(details?.audio_tokens),
+    promptImage: countOf(details?.image_tokens),
+    reasoning: countOf(completionDetails?.reasoning_tokens),
+    completionAudio: countOf(completionDetails?.audio_tokens),
+    completionImage: countOf(completionDetails?.image_tokens),
     webSearches: countOf(value.web_search_requests),
   });
 }
