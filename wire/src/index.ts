@@ -5,6 +5,7 @@ export * from './channel.js';
 export * from './envelope.js';
 export * from './fields.js';
 export * from './gemini.js';
+export * from './limits.js';
 export * from './log.js';
 export * from './model-pricing.js';
 export * from './openapi.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keywordText, pageNumber, plainName } from './fields.js';
+import { limitAnswer, optionalLimitFields } from './limits.js';
 
 /** `expired_time` of a token that never expires. */
 export const NeverExpires = -1;
@@ -45,6 +46,7 @@ export const createTokenBody = z.object({
   unlimited_quota: fields.unlimited_quota.default(false),
   models: fields.models.default(''),
   subnet: fields.subnet.default(''),
+  ...optionalLimitFields,
 });
 
 /** A full update: every field optional, an omitted one keeps its stored value. Unknown keys are ignored. */
@@ -61,6 +63,7 @@ export const updateTokenBody = z.object({
   unlimited_quota: fields.unlimited_quota.optional(),
   models: fields.models.optional(),
   subnet: fields.subnet.optional(),
+  ...optionalLimitFields,
 });
 
 export type CreateTokenBody = z.infer<typeof createTokenBody>;
@@ -81,4 +84,5 @@ export const token = z.object({
   used_quota: z.number(),
   models: z.string().nullable(),
   subnet: z.string().nullable(),
+  ...limitAnswer,
 });

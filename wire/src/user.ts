@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField, plainName } from './fields.js';
+import { limitAnswer, optionalLimitFields } from './limits.js';
 
 /** User roles, as one-api numbers them. */
 export const Role = { Guest: 0, Common: 1, Admin: 10, Root: 100 } as const;
@@ -83,6 +84,7 @@ export const updateUserBody = z
     original_quota: balanceField.optional(),
     role: z.union([z.literal(Role.Common), z.literal(Role.Admin), z.literal(Role.Root)]).optional(),
     status: z.union([z.literal(UserStatus.Enabled), z.literal(UserStatus.Disabled)]).optional(),
+    ...optionalLimitFields,
   })
   .refine((body) => body.original_quota !== undefined || body.quota === undefined || body.quota >= 0, {
     message: 'quota must be at least 0 (a negative quota is kept only as loaded, with original_quota)',
@@ -132,6 +134,7 @@ export const user = z.object({
   group: z.string(),
   aff_code: z.string(),
   inviter_id: z.number(),
+  ...limitAnswer,
 });
 export type User = z.infer<typeof user>;
 

@@ -45,6 +45,12 @@ export interface UserTable {
   inviter_id: ColumnType<number, number | undefined, number>;
   /** Raised to end every session of the user (decision 0002); a session carries the value it began with. */
   session_generation: ColumnType<number, number | undefined, number>;
+  /** Issue 31: limits (0 = none) and a spend cap per period ('' | 'day' | 'week' | 'month'). */
+  rpm_limit: ColumnType<number, number | undefined, number>;
+  tpm_limit: ColumnType<number, number | undefined, number>;
+  concurrency_limit: ColumnType<number, number | undefined, number>;
+  budget_quota: ColumnType<number, number | undefined, number>;
+  budget_period: ColumnType<string, string | undefined, string>;
 }
 
 export interface TokenTable {
@@ -61,6 +67,12 @@ export interface TokenTable {
   used_quota: ColumnType<number, number | undefined, number>;
   models: ColumnType<string | null, string | null | undefined, string | null>;
   subnet: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Issue 31: limits (0 = none) and a spend cap per period ('' | 'day' | 'week' | 'month'). */
+  rpm_limit: ColumnType<number, number | undefined, number>;
+  tpm_limit: ColumnType<number, number | undefined, number>;
+  concurrency_limit: ColumnType<number, number | undefined, number>;
+  budget_quota: ColumnType<number, number | undefined, number>;
+  budget_period: ColumnType<string, string | undefined, string>;
 }
 
 export interface ChannelTable {

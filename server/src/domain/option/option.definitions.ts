@@ -96,6 +96,10 @@ export const optionDefinitions = {
   LogRetentionDaysSystem: int(0),
   LogRetentionDaysTest: int(0),
   LogRollupRetentionDays: int(0),
+  // Not one-api's (issue 31): rpm/tpm/concurrency defaults per group and per model within a group, and the
+  // operator's IANA time zone, on whose day, week (from Monday) and month boundaries budgets reset.
+  GroupLimits: json({}),
+  TimeZone: text('UTC'),
 } satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof optionDefinitions;

@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from '../../db/connect.js';
 import { AppError } from '../../lib/errors.js';
+import { checkGroupLimits, isTimeZone } from '../../relay/limits/group-limits.js';
 import { isBuiltInTable, isOptionKey, optionDefinitions, type OptionKey } from './option.definitions.js';
 import type { OptionStore } from './option.store.js';
 
@@ -30,6 +31,10 @@ function validateOption(store: OptionStore, key: OptionKey, value: string): void
         throw refuse(`${key} 必须是非负数`, `${key} must be a non-negative number`);
       break;
     case 'json': {
+      if (key === 'GroupLimits') {
+        checkGroupLimits(value);
+        break;
+      }
       const name = ratioNames[key] ?? { zh: key, en: key };
       let parsed: unknown;
       try {
@@ -51,6 +56,8 @@ function validateOption(store: OptionStore, key: OptionKey, value: string): void
   }
   if (value.length > 1_000_000) throw refuse('选项值过长', 'option value is too long');
   if (key === 'Theme' && !themes.has(value)) throw refuse('无效的主题', 'invalid theme');
+  if (key === 'TimeZone' && !isTimeZone(value))
+    throw refuse(`未知的时区：${value}`, `unknown time zone: ${value} (an IANA name such as Asia/Shanghai)`);
   if (value !== 'true') return;
   if (key === 'GitHubOAuthEnabled' && store.string('GitHubClientId') === '')
     throw refuse(

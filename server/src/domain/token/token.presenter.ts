@@ -1,4 +1,5 @@
 import type { TokenRow } from '../../db/tables.js';
+import { limitFieldsOf } from '../../relay/limits/limit-fields.js';
 
 /** The token object of the management API (one-api's keys, `unlimited_quota` as a boolean). */
 export function presentToken(token: TokenRow) {
@@ -16,6 +17,7 @@ export function presentToken(token: TokenRow) {
     used_quota: Number(token.used_quota),
     models: token.models ?? null,
     subnet: token.subnet ?? null,
+    ...limitFieldsOf(token),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { LimitFields } from '../../relay/limits/limit-fields.js';
 import { sql } from 'kysely';
 import type { Db, NewToken, TokenRow } from '../../db/tables.js';
 import { insertReturningId } from '../../db/insert-id.js';
@@ -56,7 +57,8 @@ export const insertToken = (db: Db, token: NewToken): Promise<number> => insertR
 /** The columns a management update may write. */
 export type TokenChanges = Partial<
   Pick<TokenRow, 'name' | 'expired_time' | 'remain_quota' | 'unlimited_quota' | 'models' | 'subnet' | 'status'>
->;
+> &
+  Partial<LimitFields>;
 
 /**
  * Writes the given columns of a user's token, and adds `remainQuotaDifference` to its remaining quota in the

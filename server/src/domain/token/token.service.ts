@@ -2,7 +2,13 @@ import type { AppContext } from '../../context.js';
 import type { TokenRow } from '../../db/tables.js';
 import { generateTokenKey } from '../../lib/random.js';
 import { nowSeconds } from '../../lib/time.js';
-import { lockUser } from '../user/user.repository.js';
+import {
+  checkLimitChanges,
+  limitFieldsOf,
+  pickLimitChanges,
+  type LimitFields,
+} from '../../relay/limits/limit-fields.js';
+import { findUserById, lockUser } from '../user/user.repository.js';
 import { invalidateToken } from './token.cache.js';
 import { maxTokenNameBytes, maxTokensPerUser, NeverExpires, TokenStatus } from './token.constants.js';
 import {
@@ -33,6 +39,22 @@ export interface TokenFields {
   unlimited_quota: boolean;
   models: string | null;
   subnet: string | null;
+}
+
+/** Limits and budget (issue 31): optional on both creation and update, an omitted one keeps its value. */
+type TokenLimitFields = Partial<LimitFields>;
+
+/** The token's limits checked against what it has and its owner's (a token stays within its user's). */
+async function limitChanges(
+  context: AppContext,
+  userId: number,
+  fields: TokenLimitFields,
+  stored?: TokenRow,
+): Promise<Partial<LimitFields>> {
+  const changes = pickLimitChanges(fields);
+  if (Object.keys(changes).length === 0) return changes;
+  const owner = await findUserById(context.database.db, userId);
+  return checkLimitChanges(changes, stored && limitFieldsOf(stored), owner && limitFieldsOf(owner));
 }
 
 /** A model allow-list with blanks and repeats removed: `"a, b,,a"` → `"a,b"`. */
@@ -86,8 +108,13 @@ async function findOwnTokenOrThrow(context: AppContext, userId: number, id: numb
 }
 
 /** Creates a token for the user with a fresh key; answers the stored row. */
-export async function createToken(context: AppContext, userId: number, fields: TokenFields): Promise<TokenRow> {
+export async function createToken(
+  context: AppContext,
+  userId: number,
+  fields: TokenFields & TokenLimitFields,
+): Promise<TokenRow> {
   const changes = checkFields(fields);
+  const limits = await limitChanges(context, userId, fields);
   const expiredTime = changes.expired_time ?? NeverExpires;
   if (expiredTime !== NeverExpires && expiredTime <= nowSeconds()) throw expiryInPast();
   const { db, dialect } = context.database;
@@ -110,6 +137,7 @@ export async function createToken(context: AppContext, userId: number, fields: T
       used_quota: 0,
       models: changes.models ?? '',
       subnet: changes.subnet ?? '',
+      ...limits,
     });
   });
   // A lookup of this key before it existed may have cached "no such token".
@@ -127,11 +155,14 @@ export async function updateToken(
   context: AppContext,
   userId: number,
   id: number,
-  fields: Partial<TokenFields> & { original_remain_quota?: number },
+  fields: Partial<TokenFields> & TokenLimitFields & { original_remain_quota?: number },
 ): Promise<TokenRow> {
   const token = await findOwnTokenOrThrow(context, userId, id);
   const { original_remain_quota: loaded, ...edited } = fields;
-  const changes = checkFields(edited, Boolean(token.unlimited_quota), loaded !== undefined);
+  const changes = {
+    ...checkFields(edited, Boolean(token.unlimited_quota), loaded !== undefined),
+    ...(await limitChanges(context, userId, edited, token)),
+  };
   const { remain_quota: typed, ...others } = changes;
   const written =
     typed !== undefined && loaded !== undefined

@@ -1,3 +1,9 @@
+import {
+  checkLimitChanges,
+  limitFieldsOf,
+  pickLimitChanges,
+  type LimitFields,
+} from '../../relay/limits/limit-fields.js';
 import type { AppContext } from '../../context.js';
 import type { Db, UserRow, UserUpdate } from '../../db/tables.js';
 import { LogType } from '../log/log.constants.js';
@@ -22,7 +28,7 @@ export async function findLiveUserOrThrow(context: AppContext, id: number): Prom
 }
 
 /** The fields an administrator may change; everything else (counters, tokens, aff code, ids) is not writable. */
-export interface AdminUserChanges {
+export interface AdminUserChanges extends Partial<LimitFields> {
   id: number;
   username?: string;
   display_name?: string;
@@ -92,6 +98,7 @@ export async function updateUserAsAdmin(
   }
   if (changes.display_name !== undefined && changes.display_name !== '') update.display_name = changes.display_name;
   if (changes.group) update.group = changes.group;
+  Object.assign(update, checkLimitChanges(pickLimitChanges(changes), limitFieldsOf(target)));
   if (changes.password) {
     if (target.id === caller.id) await assertCurrentPassword(target, changes.original_password);
     update.password = await hashPassword(changes.password);

@@ -1,4 +1,5 @@
 import type { UserRow } from '../../db/tables.js';
+import { limitFieldsOf } from '../../relay/limits/limit-fields.js';
 
 /** The user object of the management API: every key present, password and verification code always blank. */
 export function presentUser(user: UserRow, options: { includeAccessToken?: boolean } = {}) {
@@ -22,6 +23,7 @@ export function presentUser(user: UserRow, options: { includeAccessToken?: boole
     group: user.group ?? 'default',
     aff_code: user.aff_code ?? '',
     inviter_id: Number(user.inviter_id ?? 0),
+    ...limitFieldsOf(user),
   };
 }
 

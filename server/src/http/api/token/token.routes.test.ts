@@ -41,6 +41,9 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
     expect(Object.keys(token).sort()).toEqual(
       [
         'accessed_time',
+        'budget_period',
+        'budget_quota',
+        'concurrency_limit',
         'created_time',
         'expired_time',
         'id',
@@ -48,8 +51,10 @@ describe.each(await availableEngines())('tokens on $label', (engine) => {
         'models',
         'name',
         'remain_quota',
+        'rpm_limit',
         'status',
         'subnet',
+        'tpm_limit',
         'unlimited_quota',
         'used_quota',
         'user_id',
