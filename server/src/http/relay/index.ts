@@ -14,6 +14,7 @@ import { proxyRoutes } from './proxy.routes.js';
 import { RelayEntry, type RelayEndpoint } from './relay-entry.js';
 import { busiestRoutes, relayRoutes } from './relay.routes.js';
 import { responsesFrontRoutes } from './responses-front.routes.js';
+import { serveResponsesWebSocket } from './responses-websocket.js';
 
 /** Serves a request on Node's server before Fastify sees it; false leaves it to Fastify. */
 export type RelayFastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -66,6 +67,9 @@ export async function registerRelay(
         },
       });
   });
+  // Codex's built-in provider opens the Responses API's WebSocket mode first: each turn answered as the POST.
+  const create = routes.find(({ method, path }) => method === 'POST' && path === '/v1/responses')!.endpoint;
+  serveResponsesWebSocket(app, entry, create);
   const busiest = new Map<string, RelayEndpoint>();
   for (const { method, path, endpoint } of routes)
     if (method === 'POST' && busiestRoutes.has(path)) busiest.set(path, endpoint);

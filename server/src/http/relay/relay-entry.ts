@@ -95,17 +95,21 @@ export class RelayEntry {
     private readonly clientAddress: (request: IncomingMessage) => string,
   ) {}
 
-  /** Answers one request; never rejects (a failure that cannot be answered closes the connection). */
+  /**
+   * Answers one request; never rejects (a failure that cannot be answered closes the connection). `body` is
+   * given when the request did not carry it (a message on a WebSocket connection `request` opened).
+   */
   async serve(
     request: IncomingMessage,
     response: ServerResponse,
     endpoint: RelayEndpoint,
     params: Record<string, string | undefined>,
     requestId: string,
+    body?: Buffer,
   ): Promise<void> {
     const reply = new EntryReply(response, headersOf(request, requestId));
     try {
-      const body = await readRequestBody(request, endpoint.bodyLimitBytes);
+      body ??= await readRequestBody(request, endpoint.bodyLimitBytes);
       const { headers } = request;
       const authorization = endpoint.authorization
         ? endpoint.authorization(headers, request.url)
