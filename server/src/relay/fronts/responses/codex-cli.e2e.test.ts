@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ const secretWord = 'periwinkle';
 const toolPrompt = 'Read notes.txt in the current directory and tell me the secret word.';
 
 type Json = Record<string, unknown>;
+/** A provider of ModelGate's own (`model_providers.modelgate`) or OpenAI's built-in one at ModelGate's address. */
+type CodexProvider = 'custom' | 'builtin';
 
 /** Whether a Responses request already carries a tool's output (Codex's second request of a tool turn). */
 const toolOutputOf = (body: Json) =>
@@ -36,12 +38,13 @@ const toolOutputOf = (body: Json) =>
  * github.com, api.github.com and chatgpt.com (off with the `plugins` feature); the update check, feedback and
  * OpenTelemetry export are off too. The test runs with --strict-config, so every key here is one Codex knows.
  */
-function codexConfig(gatewayUrl: string): string {
-  return `model = "${model}"
-model_provider = "modelgate"
-approval_policy = "never"
-sandbox_mode = "workspace-write"
-check_for_update_on_startup = false
+function codexConfig(gatewayUrl: string, provider: CodexProvider): string {
+  // The built-in provider keeps OpenAI's own settings (WebSocket first, its retries) with only its address changed.
+  const providerSettings =
+    provider === 'builtin'
+      ? `openai_base_url = "${gatewayUrl}/v1"
+`
+      : `model_provider = "modelgate"
 
 [model_providers.modelgate]
 name = "ModelGate"
@@ -50,7 +53,12 @@ env_key = "${keyVariable}"
 wire_api = "responses"
 request_max_retries = 0
 stream_max_retries = 0
-
+`;
+  return `model = "${model}"
+approval_policy = "never"
+sandbox_mode = "workspace-write"
+check_for_update_on_startup = false
+${providerSettings}
 [analytics]
 enabled = false
 
@@ -107,11 +115,12 @@ async function runCodex(
   prompt: string,
   workspace: string,
   proxyUrl: string,
+  provider: CodexProvider = 'custom',
 ): Promise<CodexRun> {
   const home = mkdtempSync(join(tmpdir(), 'mg-codex-home-'));
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome);
-  writeFileSync(join(codexHome, 'config.toml'), codexConfig(gatewayUrl));
+  writeFileSync(join(codexHome, 'config.toml'), codexConfig(gatewayUrl, provider));
   const lastMessageFile = join(home, 'last-message.txt');
   const { code, stdout, stderr } = await runClientProcess(
     codexBinary,
@@ -134,6 +143,8 @@ async function runCodex(
         HOME: home,
         CODEX_HOME: codexHome,
         [keyVariable]: key,
+        // The built-in provider's key in `codex exec`.
+        ...(provider === 'builtin' ? { CODEX_API_KEY: key } : {}),
         HTTP_PROXY: proxyUrl,
         HTTPS_PROXY: proxyUrl,
         ALL_PROXY: proxyUrl,
@@ -205,14 +216,15 @@ describe('Codex CLI 0.169 (the real client, `codex exec`) through the Responses 
   const gateway = startedForSuite(startGateway);
 
   /** A user of the group, a workspace holding notes.txt, and Codex run there with the user's key. */
-  async function codexOn(group: string) {
+  async function codexOn(group: string, name = group) {
     const server: TestServer = gateway.server;
-    const userId = await createUser(server, { username: `codex-${group}`, group, quota: 50_000_000 });
+    const userId = await createUser(server, { username: `codex-${name}`, group, quota: 50_000_000 });
     const token = await createToken(server, userId);
-    const workspace = join(gateway.folder, group);
+    const workspace = join(gateway.folder, name);
     mkdirSync(workspace);
     writeFileSync(join(workspace, 'notes.txt'), `the secret word is ${secretWord}\n`);
-    const run = (prompt: string) => runCodex(server.url, `sk-${token.key}`, prompt, workspace, gateway.outbound.url);
+    const run = (prompt: string, provider?: CodexProvider) =>
+      runCodex(server.url, `sk-${token.key}`, prompt, workspace, gateway.outbound.url, provider);
     return { account: { userId, tokenId: token.id }, run };
   }
 
@@ -259,4 +271,61 @@ describe('Codex CLI 0.169 (the real client, `codex exec`) through the Responses 
     expect(toolResult, 'the command ran and its output went to Claude as a tool_result').toBeDefined();
     expect(gateway.outbound.attempts).toEqual([]);
   }, 180_000);
+
+  /** Runs `work` counting what reaches the gateway's server: WebSocket handshakes and POSTs of Responses calls. */
+  async function counted<Result>(work: () => Promise<Result>) {
+    const seen = { upgrades: 0, posts: 0 };
+    const upgrade = () => seen.upgrades++;
+    const request = (incoming: IncomingMessage) => {
+      if (incoming.method === 'POST' && incoming.url?.startsWith('/v1/responses')) seen.posts++;
+    };
+    gateway.server.app.server.on('upgrade', upgrade).on('request', request);
+    try {
+      return { result: await work(), seen };
+    } finally {
+      gateway.server.app.server.off('upgrade', upgrade).off('request', request);
+    }
+  }
+
+  test('the built-in provider, only openai_base_url changed: its WebSocket served, no 404, as fast as a custom provider', async () => {
+    const { account, run } = await codexOn('openai', 'builtin-openai');
+    const timed = async (provider: CodexProvider) => {
+      const started = performance.now();
+      const { result, seen } = await counted(() =>
+        expectBilledExactly(gateway.server, account, gateway.reported, completionRatio, () => run('Say hi.', provider)),
+      );
+      return { ...result, seen, seconds: (performance.now() - started) / 1000 };
+    };
+    const builtin = await timed('builtin');
+    const custom = await timed('custom');
+    expect(builtin.lastMessage, builtin.output).toBe('Hello from ModelGate.');
+    expect(builtin.output).not.toMatch(/404|Reconnecting|falling back/i);
+    // One connection for the whole run (its warm-up and its turn), no HTTP call.
+    expect(builtin.seen).toEqual({ upgrades: 1, posts: 0 });
+    expect(custom.lastMessage, custom.output).toBe('Hello from ModelGate.');
+    expect(custom.seen).toEqual({ upgrades: 0, posts: 1 });
+    // Refused, the built-in provider's seven handshakes cost 6.8–8.4 s a run against 0.5–0.9 s (issue 30).
+    console.info(
+      `codex exec "Say hi.": built-in provider ${builtin.seconds.toFixed(2)} s, custom ${custom.seconds.toFixed(2)} s`,
+    );
+    expect(builtin.seconds).toBeLessThan(custom.seconds + 3);
+    expect(gateway.outbound.attempts).toEqual([]);
+  }, 180_000);
+
+  test.each([
+    { group: 'openai', reported: () => gateway.reported },
+    { group: 'claude', reported: () => gateway.claude.reported },
+  ])(
+    'the built-in provider on an $group channel: a tool turn over WebSocket (warm-up, then previous_response_id), billed exactly',
+    async ({ group, reported }) => {
+      const { account, run } = await codexOn(group, `builtin-${group}-tool`);
+      const { result: toolTurn, seen } = await counted(() =>
+        expectBilledExactly(gateway.server, account, reported(), completionRatio, () => run(toolPrompt, 'builtin')),
+      );
+      expect(toolTurn.lastMessage, toolTurn.output).toBe(`The secret word is ${secretWord}.`);
+      expect(seen).toEqual({ upgrades: 1, posts: 0 });
+      expect(gateway.outbound.attempts).toEqual([]);
+    },
+    180_000,
+  );
 });
