@@ -1,4 +1,4 @@
-import type { ChannelSettings } from '../adaptor.js';
+import type { ChannelSettings, RelayCall } from '../adaptor.js';
 import type { FrontOutput } from '../pipeline/relay-job.js';
 
 /** The answer header naming what of a converting front's request the channel that answered never received. */
@@ -18,17 +18,49 @@ function headerValue(dropped: string[]): string {
 }
 
 /**
+ * What an adaptor's own conversion left out of the request, by the channel it built an upstream request for
+ * (a Claude channel's reasoning effort beside a forced answer tool, the betas a channel strips …). It rides on
+ * the front's chat request under a symbol key, as the fronts' originals do: object spreads keep it (the
+ * pipeline's copy of the body, `readChatRequest`), JSON drops it.
+ */
+const conversionDrops = Symbol('conversion-drops');
+
+type ConversionDrops = Map<number, string[]>;
+type Marked = { [conversionDrops]?: ConversionDrops };
+
+/** Has the adaptors' drops for `request` recorded (the front's chat request; the same object). */
+export function recordConversionDrops<Request extends object>(request: Request): Request {
+  (request as Marked)[conversionDrops] ??= new Map();
+  return request;
+}
+
+/**
+ * Notes what the call's upstream request leaves out, for the channel of the call (the last note per channel
+ * counts: a retry on the same channel builds the same request). Nothing is kept when no front records them.
+ */
+export function noteDropped(call: RelayCall, dropped: string[]): void {
+  if (call.body.kind !== 'json') return;
+  (call.body.value as Marked)[conversionDrops]?.set(call.channel.id, dropped);
+}
+
+/**
  * A converting front's `answerHeaders` (see FrontOutput): `x-modelgate-dropped` lists what its conversion left
- * out (`dropped`) unless the channel that answered got the client's request as it was (`sentNatively`). The
- * pipeline asks with the channel of the attempt that answered, so after a retry the header describes that one.
+ * out (`dropped`) unless the channel that answered got the client's request as it was (`sentNatively`), and
+ * what that channel's adaptor left out itself (see `noteDropped`) when `request` (the front's chat request)
+ * is given. The pipeline asks with the channel of the attempt that answered, so after a retry the header
+ * describes that one.
  */
 export function droppedHeaders(
   dropped: string[],
   sentNatively: (channel: ChannelSettings) => boolean,
+  request?: object,
 ): FrontOutput['answerHeaders'] {
-  if (dropped.length === 0) return undefined;
-  const value = headerValue(dropped);
-  return (channel): Record<string, string> => (sentNatively(channel) ? {} : { [droppedHeader]: value });
+  const byAdaptor = request ? (recordConversionDrops(request) as Marked)[conversionDrops] : undefined;
+  if (dropped.length === 0 && !byAdaptor) return undefined;
+  return (channel): Record<string, string> => {
+    const all = [...(sentNatively(channel) ? [] : dropped), ...(byAdaptor?.get(channel.id) ?? [])];
+    return all.length > 0 ? { [droppedHeader]: headerValue(all) } : {};
+  };
 }
 
 /**

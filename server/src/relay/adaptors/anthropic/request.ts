@@ -1,4 +1,6 @@
+import { outputLimitOf } from '../../../domain/pricing/output-limits.js';
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
+import { noteDropped } from '../../fronts/dropped-header.js';
 import {
   maxOutputTokens,
   messageParts,
@@ -10,8 +12,10 @@ import {
   stopList,
 } from '../openai-kit/chat-request.js';
 import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../openai-kit/chat-types.js';
+import { reasoningEffortOf, thinkingBudgets } from '../openai-kit/reasoning-effort.js';
 import { requiredKey } from '../openai-kit/upstream-errors.js';
 import { claudeOriginalOf, claudeRequestOriginal, unchangedOriginal } from './claude-original.js';
+import { channelBetas, strippedBetaNames } from './request-betas.js';
 import type {
   ClaudeContentBlock,
   ClaudeDocumentBlock,
@@ -108,6 +112,8 @@ interface ClaudeTarget {
   firstParty?: boolean;
   /** The channel the request is for, remembered on the Anthropic front's original (see `sentToChannel`). */
   channelId?: number;
+  /** Collects what of the OpenAI request the Messages body leaves out (for `x-modelgate-dropped`). */
+  dropped?: string[];
 }
 
 /**
@@ -195,10 +201,92 @@ function thinkingWithin(
   return { ...thinking, budget_tokens: maxTokens - 1 };
 }
 
+/** The tool a Claude answer to a `response_format` request comes back through (see `answerTool`). */
+export const answerToolName = 'structured_answer';
+
+/**
+ * The request's `response_format` (json_schema, json_object; the Responses front's `text.format` arrives as
+ * one) as a tool whose input is the answer: Claude is made to call it and its input becomes the message
+ * content (response.ts, stream.ts). A forced tool works on every Claude model and on Bedrock and Vertex, where
+ * Anthropic's own structured output (`output_config.format`) is not served on InvokeModel/rawPredict.
+ */
+export function answerTool(request: ChatRequest): ClaudeTool | undefined {
+  const format = request.response_format;
+  if (format?.type !== 'json_schema' && format?.type !== 'json_object') return undefined;
+  const schema = format.type === 'json_schema' ? format.json_schema : undefined;
+  const description = (schema as { description?: unknown } | undefined)?.description;
+  return {
+    name: answerToolName,
+    description: `Give your answer by calling this tool: its input is the answer, as JSON${
+      typeof description === 'string' && description !== '' ? `. ${description}` : ''
+    }.`,
+    input_schema: schema?.schema ?? { type: 'object' },
+  };
+}
+
+/** Whether Claude's answer to this request comes through the answer tool (see `answerTool`). */
+export const answersThroughTool = (request: ChatRequest): boolean =>
+  !claudeRequestOriginal(request) && answerTool(request) !== undefined;
+
+/**
+ * The answer tool added to the body: the only tool, forced, when the client offers none; beside the client's
+ * tools otherwise, with `auto` turned into `any` (Claude then calls one of the client's tools or answers).
+ */
+function withAnswerTool(body: ClaudeRequest, tool: ClaudeTool): void {
+  const offered = body.tools ?? [];
+  body.tools = [...offered, tool];
+  if (offered.length === 0 || !body.tool_choice || body.tool_choice.type === 'none')
+    body.tool_choice = { type: 'tool', name: tool.name };
+  else if (body.tool_choice.type === 'auto') body.tool_choice = { ...body.tool_choice, type: 'any' };
+}
+
+/** Claude models before 3.7 Sonnet, which have no extended thinking. */
+const withoutThinking = /claude-(instant|2|3-(opus|sonnet|haiku)|3-5)/;
+
+/**
+ * `reasoning_effort` as Claude's thinking budget (`thinkingBudgets`), within `max_tokens`: a request without
+ * an output limit gets the budget plus the usual 4,096 (at most the model's limit). Thinking cannot go with a
+ * forced tool choice (the answer tool included) nor with changed sampling: the effort, or the temperature,
+ * top_k and top_p Claude would refuse beside it, are left out and named.
+ * https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility
+ */
+function applyReasoningEffort(request: ChatRequest, body: ClaudeRequest, dropped: string[]): void {
+  const effort = reasoningEffortOf(request);
+  if (!effort || effort === 'none') return;
+  const forcedTool = body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
+  if (forcedTool || withoutThinking.test(body.model ?? '')) {
+    dropped.push('reasoning_effort');
+    return;
+  }
+  const budget = thinkingBudgets[effort];
+  if (maxOutputTokens(request) === undefined)
+    body.max_tokens = Math.min(budget + defaultClaudeMaxTokens, outputLimitOf(body.model ?? '') ?? Infinity);
+  const thinking = thinkingWithin({ type: 'enabled', budget_tokens: budget }, body.max_tokens);
+  if (!thinking) {
+    dropped.push('reasoning_effort');
+    return;
+  }
+  body.thinking = thinking;
+  if (body.temperature !== undefined && body.temperature !== 1) {
+    delete body.temperature;
+    dropped.push('temperature');
+  }
+  if (body.top_k !== undefined) {
+    delete body.top_k;
+    dropped.push('top_k');
+  }
+  if (body.top_p !== undefined && body.top_p < 0.95) {
+    delete body.top_p;
+    dropped.push('top_p');
+  }
+}
+
 /**
  * The OpenAI chat request as a Messages API body (model included; Bedrock and Vertex remove it). A request
  * from the Anthropic front also gets back its tools as sent and its `thinking` parameter, and on Anthropic's
- * own API its system turns in place and every other field it came with.
+ * own API its system turns in place and every other field it came with. Another client's `response_format`
+ * becomes the forced answer tool and its `reasoning_effort` a thinking budget (what cannot be sent is put in
+ * `target.dropped`).
  */
 export function toClaudeRequest(request: ChatRequest, target: ClaudeTarget = {}): ClaudeRequest {
   const { system, messages } = toClaudeMessages(request.messages, target);
@@ -237,42 +325,50 @@ export function toClaudeRequest(request: ChatRequest, target: ClaudeTarget = {})
   if (request.stream) body.stream = true;
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
   if (front?.thinking) body.thinking = thinkingWithin(front.thinking, body.max_tokens);
-  if (!front) return body;
+  if (!front) {
+    const dropped = target.dropped ?? [];
+    const tool = answerTool(request);
+    if (tool) withAnswerTool(body, tool);
+    applyReasoningEffort(request, body, dropped);
+    return body;
+  }
   front.sentToChannel = target.channelId;
   return target.firstParty ? { ...front.fields, ...body } : body;
 }
 
 /**
- * The client's beta flags that Bedrock and Vertex serve as well. Claude Code sends first-party flags too
- * (`claude-code-20250219`, `fine-grained-tool-streaming-2025-05-14`, …) that those platforms may refuse with a
- * 400 (Claude Code itself filters its flags for Bedrock), so only flags known to work there are passed on.
+ * The Messages body for a call on a Claude channel (Anthropic, Bedrock, Vertex), with the Anthropic front
+ * client's beta flags this channel passes on (`channelBetas`). What the body and the betas leave out is noted
+ * for `x-modelgate-dropped`.
  */
-const platformBetaNames: ReadonlySet<string> = new Set(['interleaved-thinking-2025-05-14']);
-
-/** The Anthropic front client's betas for Bedrock or Vertex (see `platformBetaNames`); empty otherwise. */
-export const platformBetas = (request: ChatRequest): string[] =>
-  (claudeRequestOriginal(request)?.betas ?? []).filter((beta) => platformBetaNames.has(beta));
+export function claudeCallRequest(
+  call: RelayCall,
+  target: Omit<ClaudeTarget, 'channelId' | 'dropped'> = {},
+): { body: ClaudeRequest; betas: string[] } {
+  const request = readChatRequest(call);
+  const dropped: string[] = [];
+  const body = toClaudeRequest(request, { ...target, channelId: call.channel.id, dropped });
+  const { passed, stripped } = channelBetas(call.channel, claudeRequestOriginal(request)?.betas ?? []);
+  dropped.push(...strippedBetaNames(stripped));
+  noteDropped(call, dropped);
+  return { body, betas: passed };
+}
 
 /**
  * `POST {base}/v1/messages` with `x-api-key` and `anthropic-version`. A call from the Anthropic front carries
- * its client's `anthropic-version` and `anthropic-beta` (Claude Code's interleaved thinking needs its flag);
- * no other client header ever reaches the upstream.
+ * its client's `anthropic-version` and the `anthropic-beta` flags the channel passes on (Claude Code's
+ * interleaved thinking needs its flag); no other client header ever reaches the upstream.
  */
 export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
   const key = requiredKey(call.channel.key, 'Anthropic', 'an API key');
-  const request = readChatRequest(call);
-  const front = claudeRequestOriginal(request);
+  const front = claudeRequestOriginal(readChatRequest(call));
+  const { body, betas } = claudeCallRequest(call, { firstParty: true });
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: call.stream ? 'text/event-stream' : 'application/json',
     'x-api-key': key,
     'anthropic-version': front?.version ?? anthropicVersion,
   };
-  if (front?.betas?.length) headers['anthropic-beta'] = front.betas.join(',');
-  return {
-    url: `${call.channel.baseUrl}/v1/messages`,
-    method: 'POST',
-    headers,
-    body: JSON.stringify(toClaudeRequest(request, { firstParty: true, channelId: call.channel.id })),
-  };
+  if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
+  return { url: `${call.channel.baseUrl}/v1/messages`, method: 'POST', headers, body: JSON.stringify(body) };
 }

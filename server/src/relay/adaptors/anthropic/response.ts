@@ -6,7 +6,9 @@ import type { ChatCompletion, ChatToolCall } from '../openai-kit/chat-types.js';
 import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
 import { errorBody } from '../openai-kit/upstream-errors.js';
 import { countOf, usageOf, withUsageParts } from '../openai-kit/usage.js';
+import { readChatRequest } from '../openai-kit/chat-request.js';
 import { forwardsClaudeAnswer, type ChatCompletionWithClaude } from './claude-original.js';
+import { answerToolName, answersThroughTool } from './request.js';
 import type { ClaudeResponse, ClaudeUsage } from './types.js';
 
 const finishReasons: Record<string, string> = {
@@ -17,6 +19,10 @@ const finishReasons: Record<string, string> = {
   refusal: 'content_filter',
   pause_turn: 'stop',
 };
+
+/** The finish reason of an answer: `tool_calls` only when the client's own tools were called (not the answer tool). */
+export const answerFinishReason = (reason: string | null, calledClientTools: boolean): string | null =>
+  reason === 'tool_calls' && !calledClientTools ? 'stop' : reason;
 
 /** Claude's `stop_reason` in OpenAI's words (unknown values pass through). */
 export const claudeFinishReason = (reason: string | null | undefined): string | null =>
@@ -43,14 +49,24 @@ export function claudeUsage(usage: ClaudeUsage | undefined): Usage {
   });
 }
 
-/** A Messages API answer as an OpenAI chat completion for the front model name. */
-export function claudeToChatCompletion(response: ClaudeResponse, model: string): ChatCompletion {
+/**
+ * A Messages API answer as an OpenAI chat completion for the front model name. With `throughAnswerTool` (the
+ * request's response_format went as the answer tool, see `answerTool`) that tool's input is the content, and
+ * an answer that called no other tool finished with `stop`.
+ */
+export function claudeToChatCompletion(
+  response: ClaudeResponse,
+  model: string,
+  throughAnswerTool = false,
+): ChatCompletion {
   let text = '';
   let reasoning = '';
   const toolCalls: ChatToolCall[] = [];
   for (const block of response.content ?? []) {
     if (block.type === 'text') text += block.text;
     else if (block.type === 'thinking') reasoning += block.thinking;
+    else if (block.type === 'tool_use' && throughAnswerTool && block.name === answerToolName)
+      text += JSON.stringify(block.input ?? {});
     else if (block.type === 'tool_use') {
       toolCalls.push({
         id: block.id,
@@ -68,7 +84,7 @@ export function claudeToChatCompletion(response: ClaudeResponse, model: string):
       ...(reasoning ? { reasoning_content: reasoning } : {}),
       ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
     },
-    finishReason: claudeFinishReason(response.stop_reason) ?? 'stop',
+    finishReason: answerFinishReason(claudeFinishReason(response.stop_reason), toolCalls.length > 0) ?? 'stop',
     usage: claudeUsage(response.usage),
   });
 }
@@ -104,7 +120,11 @@ export function parseClaudeResponse(body: Buffer, status: number): ClaudeRespons
  * client gets thinking signatures, redacted thinking and cache usage as Claude sent them.
  */
 export function claudeResult(response: ClaudeResponse, call: RelayCall): RelayResult {
-  const completion: ChatCompletionWithClaude = claudeToChatCompletion(response, call.model);
+  const completion: ChatCompletionWithClaude = claudeToChatCompletion(
+    response,
+    call.model,
+    answersThroughTool(readChatRequest(call)),
+  );
   if (forwardsClaudeAnswer(call)) completion.claude_message = response;
   return chatResult(completion);
 }

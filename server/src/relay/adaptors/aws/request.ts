@@ -1,5 +1,5 @@
 import type { ChannelSettings, RelayCall } from '../../adaptor.js';
-import { platformBetas, toClaudeRequest } from '../anthropic/request.js';
+import { claudeCallRequest } from '../anthropic/request.js';
 import { maxOutputTokens, messageText, readChatRequest } from '../openai-kit/chat-request.js';
 import type { ChatRequest } from '../openai-kit/chat-types.js';
 import { channelKeyError, unsupportedRequest } from '../openai-kit/upstream-errors.js';
@@ -60,15 +60,14 @@ function llamaBody(request: ChatRequest): LlamaRequest {
 
 /**
  * The model id and body for InvokeModel(WithResponseStream): Claude's Messages body without model and stream,
- * with Bedrock's version and, for an Anthropic front client, the beta flags Bedrock serves (`anthropic_beta`;
- * Bedrock takes them in the body, see `platformBetas`).
+ * with Bedrock's version and, for an Anthropic front client, the beta flags the channel passes on
+ * (`anthropic_beta`: Bedrock takes them in the body; see `channelBetas`).
  */
 export function buildBedrockInvocation(call: RelayCall): BedrockInvocation {
   const { modelId, family } = bedrockModel(call.model);
-  const request = readChatRequest(call);
-  if (family === 'llama') return { modelId, family, body: JSON.stringify(llamaBody(request)) };
-  const { model: _model, stream: _stream, ...claude } = toClaudeRequest(request, { channelId: call.channel.id });
-  const betas = platformBetas(request);
+  if (family === 'llama') return { modelId, family, body: JSON.stringify(llamaBody(readChatRequest(call))) };
+  const { body: whole, betas } = claudeCallRequest(call);
+  const { model: _model, stream: _stream, ...claude } = whole;
   const body = {
     anthropic_version: bedrockAnthropicVersion,
     ...(betas.length > 0 ? { anthropic_beta: betas } : {}),

@@ -11,6 +11,7 @@ import {
 } from '../openai-kit/chat-request.js';
 import type { ChatMessage, ChatRequest, ChatToolChoice } from '../openai-kit/chat-types.js';
 import { isObject } from '../openai-kit/json.js';
+import { reasoningEffortOf, thinkingBudgets, type ReasoningEffort } from '../openai-kit/reasoning-effort.js';
 import { requiredKey } from '../openai-kit/upstream-errors.js';
 import { geminiCallOriginal, nativeEmbedBody, nativeGenerateBody } from './gemini-original.js';
 import type { GeminiContent, GeminiEmbeddingRequest, GeminiPart, GeminiRequest } from './types.js';
@@ -184,8 +185,31 @@ export function toGeminiRequest(request: ChatRequest, options: { safetyThreshold
     if (format.json_schema?.schema)
       generation.responseSchema = cleanSchema(format.json_schema.schema) as Record<string, unknown>;
   }
+  const thinking = thinkingConfig(reasoningEffortOf(request), request.model);
+  if (thinking) generation.thinkingConfig = thinking;
   if (Object.keys(generation).length > 0) body.generationConfig = generation;
   return body;
+}
+
+/**
+ * `reasoning_effort` as Gemini's thinking: Gemini 3 models take a level (`minimal` and `medium` on Flash only,
+ * Pro has `low` and `high`), Gemini 2.5 a budget (`thinkingBudgets`; `none` is 0, but 2.5 Pro always thinks:
+ * its least is 128). Thought summaries come back as `reasoning_content`.
+ * https://ai.google.dev/gemini-api/docs/thinking#set-budget
+ */
+function thinkingConfig(
+  effort: ReasoningEffort | undefined,
+  model: string,
+): NonNullable<GeminiRequest['generationConfig']>['thinkingConfig'] {
+  if (!effort) return undefined;
+  const pro = /-pro/.test(model);
+  if (/gemini-3/.test(model)) {
+    const proLevel = effort === 'medium' || effort === 'high' ? 'high' : 'low';
+    const flashLevel = effort === 'none' ? 'minimal' : effort;
+    return { thinkingLevel: pro ? proLevel : flashLevel, includeThoughts: effort !== 'none' };
+  }
+  if (effort === 'none') return { thinkingBudget: pro ? 128 : 0 };
+  return { thinkingBudget: thinkingBudgets[effort], includeThoughts: true };
 }
 
 /** The OpenAI embeddings input as a batchEmbedContents body. */

@@ -33,6 +33,11 @@ export interface GeminiGenerationConfig {
   seed?: number;
   presencePenalty?: number;
   frequencyPenalty?: number;
+  /**
+   * Gemini 2.5 takes a token budget, Gemini 3 a level (not both); `includeThoughts` returns thought summaries.
+   * https://ai.google.dev/gemini-api/docs/thinking
+   */
+  thinkingConfig?: { thinkingBudget?: number; thinkingLevel?: string; includeThoughts?: boolean };
 }
 
 export interface GeminiRequest {

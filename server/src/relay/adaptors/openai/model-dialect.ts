@@ -1,5 +1,6 @@
 import { outputLimitOf } from '../../../domain/pricing/output-limits.js';
 import type { RelayCall } from '../../adaptor.js';
+import { noteDropped } from '../../fronts/dropped-header.js';
 
 type Json = Record<string, unknown>;
 
@@ -26,12 +27,19 @@ const refusedByReasoning: [field: string, accepted?: unknown][] = [
 const outputLimitFields = ['max_tokens', 'max_completion_tokens'] as const;
 
 /**
+ * OpenAI's chat models without reasoning, which refuse `reasoning_effort` ("Unrecognized request argument" /
+ * "not supported with this model"); another model name keeps it (a reseller's model may read it).
+ */
+const nonReasoningModel = /(^|\/)(gpt-3\.5|gpt-4|chatgpt-4o)|(^|\/)gpt-5(\.\d+)?-chat/;
+
+/**
  * A chat body in the dialect of the model it goes to, or the same object when it already speaks it: output
- * limits above the model's (Claude Code asks 128,000; gpt-4o writes at most 16,384) lowered to it, and for a
- * reasoning model `max_tokens` renamed and the parameters it refuses left out. OpenAI answers 400 otherwise.
+ * limits above the model's (Claude Code asks 128,000; gpt-4o writes at most 16,384) lowered to it, for a
+ * reasoning model `max_tokens` renamed and the parameters it refuses left out, and for OpenAI's other chat
+ * models `reasoning_effort` left out. OpenAI answers 400 otherwise. What is left out is put in `dropped`.
  * With `reasoning_effort: "none"` (gpt-5.1 and later) the sampling parameters are accepted again.
  */
-export function chatBodyForModel(body: Json, model: string): Json {
+export function chatBodyForModel(body: Json, model: string, dropped: string[] = []): Json {
   let fitted = body;
   const change = () => (fitted === body ? (fitted = { ...body }) : fitted);
   const limit = outputLimitOf(model);
@@ -39,7 +47,14 @@ export function chatBodyForModel(body: Json, model: string): Json {
     const value = fitted[field];
     if (limit !== undefined && typeof value === 'number' && value > limit) change()[field] = limit;
   }
-  if (!reasoningModel.test(model.toLowerCase())) return fitted;
+  const name = model.toLowerCase();
+  if (!reasoningModel.test(name)) {
+    if (fitted.reasoning_effort !== undefined && nonReasoningModel.test(name)) {
+      delete change().reasoning_effort;
+      dropped.push('reasoning_effort');
+    }
+    return fitted;
+  }
   if (fitted.max_tokens !== undefined) {
     const { max_tokens: given, ...rest } = fitted;
     fitted = rest;
@@ -48,14 +63,21 @@ export function chatBodyForModel(body: Json, model: string): Json {
   if (fitted.reasoning_effort === 'none') return fitted;
   for (const [field, accepted] of refusedByReasoning) {
     const value = fitted[field];
-    if (value !== undefined && value !== accepted) delete change()[field];
+    if (value === undefined || value === accepted) continue;
+    delete change()[field];
+    dropped.push(field);
   }
   return fitted;
 }
 
-/** The call with its chat body in the model's dialect (chatBodyForModel); other calls as they are. */
+/**
+ * The call with its chat body in the model's dialect (chatBodyForModel), the parameters left out noted for
+ * `x-modelgate-dropped`; other calls as they are.
+ */
 export function inModelDialect(call: RelayCall): RelayCall {
   if (call.mode !== 'chat' || call.body.kind !== 'json') return call;
-  const value = chatBodyForModel(call.body.value, call.model);
+  const dropped: string[] = [];
+  const value = chatBodyForModel(call.body.value, call.model, dropped);
+  noteDropped(call, dropped);
   return value === call.body.value ? call : { ...call, body: { ...call.body, value, changed: true } };
 }

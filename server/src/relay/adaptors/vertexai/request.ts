@@ -1,5 +1,6 @@
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
-import { platformBetas, toClaudeRequest } from '../anthropic/request.js';
+import { claudeCallRequest } from '../anthropic/request.js';
+import type { ClaudeRequest } from '../anthropic/types.js';
 import { readChatRequest } from '../openai-kit/chat-request.js';
 import { geminiCallOriginal, nativeGenerateBody } from '../gemini/gemini-original.js';
 import { toGeminiRequest } from '../gemini/request.js';
@@ -41,35 +42,39 @@ export function toVertexEmbeddingRequest(value: Record<string, unknown>): Vertex
 }
 
 /**
- * The body for this call: Claude's Messages body (no model, Vertex version), Gemini's (the Gemini front's as
- * sent), or an embedding predict.
+ * The body for this call: Claude's Messages body (no model, Vertex version; `claude` given), Gemini's (the
+ * Gemini front's as sent), or an embedding predict.
  */
-export function vertexBody(call: RelayCall): string {
+export function vertexBody(
+  call: RelayCall,
+  claude = call.mode === 'chat' && isVertexClaude(call.model) ? claudeCallRequest(call).body : undefined,
+): string {
   if (call.mode === 'embeddings')
     return JSON.stringify(toVertexEmbeddingRequest(call.body.kind === 'json' ? call.body.value : {}));
-  const request = readChatRequest(call);
-  if (!isVertexClaude(call.model)) {
+  if (!claude) {
     // A call from the Gemini front sends the client's own body.
     const original = geminiCallOriginal(call);
-    return JSON.stringify(original ? nativeGenerateBody(call, original) : toGeminiRequest(request));
+    return JSON.stringify(original ? nativeGenerateBody(call, original) : toGeminiRequest(readChatRequest(call)));
   }
-  const { model: _model, ...claude } = toClaudeRequest(request, { channelId: call.channel.id });
-  return JSON.stringify({ anthropic_version: vertexAnthropicVersion, ...claude });
+  const { model: _model, ...body } = claude;
+  return JSON.stringify({ anthropic_version: vertexAnthropicVersion, ...body });
 }
 
 /**
  * The whole Vertex request, given an access token minted for the channel's service account. Claude's beta
  * flags from an Anthropic front client go in the `anthropic-beta` header, as Anthropic's own Vertex SDK sends
- * them to rawPredict (only those Vertex serves, see `platformBetas`); the version stays Vertex's, in the body.
+ * them to rawPredict (those the channel passes on, see `channelBetas`); the version stays Vertex's, in the body.
  */
 export function buildVertexRequest(call: RelayCall, settings: VertexSettings, accessToken: string): UpstreamRequest {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     authorization: `Bearer ${accessToken}`,
   };
+  let claude: ClaudeRequest | undefined;
   if (call.mode === 'chat' && isVertexClaude(call.model)) {
-    const betas = platformBetas(readChatRequest(call));
-    if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
+    const request = claudeCallRequest(call);
+    claude = request.body;
+    if (request.betas.length > 0) headers['anthropic-beta'] = request.betas.join(',');
   }
-  return { url: vertexUrl(call, settings), method: 'POST', headers, body: vertexBody(call) };
+  return { url: vertexUrl(call, settings), method: 'POST', headers, body: vertexBody(call, claude) };
 }

@@ -20,6 +20,7 @@ import type {
   ChatToolCall,
   ChatToolChoice,
 } from '../../adaptors/openai-kit/chat-types.js';
+import { effortForBudget } from '../../adaptors/openai-kit/reasoning-effort.js';
 import type { AnthropicClientHeaders } from './client-headers.js';
 import { documentText, inlinePdf } from './documents.js';
 
@@ -92,7 +93,7 @@ const turnFields: ReadonlySet<string> = new Set(['role', 'content']);
  */
 export function droppedForOtherChannels(request: AnthropicFrontRequest): string[] {
   const dropped = otherFields(request, convertedFields);
-  if (request.thinking) dropped.push('thinking');
+  if (request.thinking && request.thinking.type !== 'disabled' && !thinkingEffort(request)) dropped.push('thinking');
   const unknownBlocks = (blocks: ClaudeMessage['content'] | undefined, path: string) => {
     if (!Array.isArray(blocks)) return;
     for (const [index, block] of (blocks as { type: string }[]).entries())
@@ -109,6 +110,13 @@ export function droppedForOtherChannels(request: AnthropicFrontRequest): string[
   }
   return dropped;
 }
+
+/**
+ * The thinking budget as OpenAI's reasoning effort (`effortForBudget`: Claude Code's 31,999 is high), for the
+ * channels other than Claude's; adaptive thinking names no budget and has none.
+ */
+const thinkingEffort = (request: AnthropicFrontRequest) =>
+  request.thinking?.type === 'enabled' ? effortForBudget(request.thinking.budget_tokens) : undefined;
 
 /** A tool the client runs, with its input schema; the others are Anthropic's server tools. */
 const isClientTool = (tool: ClaudeTool | ClaudeServerTool): tool is ClaudeTool => tool.input_schema !== undefined;
@@ -286,6 +294,8 @@ export function anthropicToChatRequest(
   if (typeof request.top_k === 'number') chat.top_k = request.top_k;
   if (request.stop_sequences?.length) chat.stop = request.stop_sequences;
   if (request.metadata?.user_id) chat.user = request.metadata.user_id;
+  const effort = thinkingEffort(request);
+  if (effort) (chat as ChatRequest & { reasoning_effort?: string }).reasoning_effort = effort;
   if (request.stream) {
     chat.stream = true;
     chat.stream_options = { include_usage: true };

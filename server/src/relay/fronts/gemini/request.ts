@@ -7,6 +7,7 @@ import type {
   ChatToolCall,
   ChatToolChoice,
 } from '../../adaptors/openai-kit/chat-types.js';
+import { effortForBudget } from '../../adaptors/openai-kit/reasoning-effort.js';
 import { geminiSchemaToJsonSchema } from './schema.js';
 import type { GeminiFrontContent, GeminiFrontPart, GeminiFrontRequest } from './types.js';
 
@@ -32,6 +33,7 @@ const convertedGenerationFields: ReadonlySet<string> = new Set([
   'responseMimeType',
   'responseSchema',
   'responseJsonSchema',
+  'thinkingConfig',
 ]);
 
 /** A part's fields the conversion carries (one of the kinds, `thought` read as reasoning). */
@@ -251,6 +253,22 @@ function applyGenerationConfig(request: GeminiFrontRequest, chat: ChatRequest, d
       : { type: 'json_object' };
   else if (config.responseMimeType && config.responseMimeType !== 'text/plain')
     dropped.push('generationConfig.responseMimeType');
+  const effort = thinkingEffort(config.thinkingConfig);
+  if (effort) (chat as ChatRequest & { reasoning_effort?: string }).reasoning_effort = effort;
+}
+
+const thinkingLevels: ReadonlySet<string> = new Set(['minimal', 'low', 'medium', 'high']);
+
+/**
+ * thinkingConfig as OpenAI's reasoning effort: Gemini 3's level as it is, Gemini 2.5's budget by size
+ * (`effortForBudget`); a dynamic budget (-1) or none leaves the model its default. Thoughts come back as
+ * reasoning wherever the channel returns any.
+ */
+function thinkingEffort(config: NonNullable<GeminiFrontRequest['generationConfig']>['thinkingConfig']) {
+  const level = config?.thinkingLevel?.toLowerCase();
+  if (level && thinkingLevels.has(level)) return level;
+  const budget = config?.thinkingBudget;
+  return typeof budget === 'number' && budget >= 0 ? effortForBudget(budget) : undefined;
 }
 
 /**
@@ -258,7 +276,8 @@ function applyGenerationConfig(request: GeminiFrontRequest, chat: ChatRequest, d
  * message, model turns as assistant messages with tool calls, function responses as tool messages (matched
  * to their call by id, else by name), function declarations as tools (Gemini's schemas in JSON Schema's
  * words), generationConfig as sampling, limits and response_format. What OpenAI has no form for (Google's
- * own tools, safetySettings, thinkingConfig, thought signatures, topK …) is listed in `dropped`.
+ * own tools, safetySettings, thought signatures, topK …) is listed in `dropped`; thinkingConfig becomes the
+ * reasoning effort.
  */
 export function geminiToChatRequest(request: GeminiFrontRequest, model: string, stream: boolean): ConvertedRequest {
   const dropped = otherFields(request, convertedFields);
