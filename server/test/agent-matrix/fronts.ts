@@ -261,7 +261,8 @@ export const responsesFront: Front = {
 /**
  * Responses over WebSocket, as Codex's built-in provider speaks it: `GET /v1/responses` upgraded, with the
  * key and `openai-beta: responses_websockets=2026-02-06` at the handshake, then one `response.create` frame
- * per turn and the stream's events back as JSON messages.
+ * per turn and the stream's events back as JSON messages. A turn has no headers: x-modelgate-dropped cannot
+ * name anything, so its cells must carry every feature.
  */
 export const responsesWebSocketFront: Front = {
   ...responsesFront,
@@ -277,8 +278,6 @@ export const responsesWebSocketFront: Front = {
         headers: { authorization: `Bearer ${key}`, 'openai-beta': 'responses_websockets=2026-02-06' },
       });
       const events: Json[] = [];
-      let dropped = '';
-      socket.on('upgrade', (response) => (dropped = String(response.headers[droppedHeader] ?? '')));
       socket.on('unexpected-response', (_request, response) => {
         resolve({ status: response.statusCode ?? 0, dropped: '', answer: emptyAnswer(), raw: '' });
         socket.terminate();
@@ -290,10 +289,8 @@ export const responsesWebSocketFront: Front = {
         events.push(event);
         if (typeof event.type === 'string' && /^(response\.(completed|failed|incomplete)|error)$/.test(event.type)) {
           socket.close();
-          // The dropped fields ride on the events when a handshake cannot name them per response.
-          dropped ||= String((event.response as Json | undefined)?.[droppedHeader] ?? '');
           try {
-            resolve({ status: 200, dropped, answer: readResponsesEvents(events), raw: JSON.stringify(events) });
+            resolve({ status: 200, dropped: '', answer: readResponsesEvents(events), raw: JSON.stringify(events) });
           } catch (error) {
             reject(error instanceof Error ? error : new Error(String(error)));
           }

@@ -87,7 +87,6 @@ const completionRatio = 2;
 function pendingReasons(front: Front, family: Family, feature: Feature): string[] {
   const reasons: string[] = [];
   const responses = front === responsesFront || front === responsesWebSocketFront;
-  if (front === responsesWebSocketFront) reasons.push('Responses over WebSocket (point 4)');
   if (responses && family.name === 'OpenAI-compatible without Responses')
     reasons.push('the fallback to chat on a 404 from /v1/responses (point 5)');
   const converted = front !== anthropicFront && family.name === 'Anthropic';
