@@ -83,7 +83,8 @@ function fromLines(text: string): PendingBatch[] {
  * A node's charges outside its database, in files next to the SQLite database (`<db>.<node id>….charges.journal`),
  * which the next node to start on this data directory replays:
  *
- * - every charge, as it is submitted, appended as one line to a line file (`-lines0`, `-lines1`: one takes the
+ * - every charge, as it is submitted, appended as one line to a line file (the lines of one event-loop turn in
+ *   one write) (`-lines0`, `-lines1`: one takes the
  *   queued batch while the other's batch is being written, and is emptied once that batch is committed). A
  *   line in the operating system's cache survives the process (kill -9, a crash), so an answer may leave as
  *   soon as its charge's line is written, while the database write stays grouped;
@@ -117,10 +118,30 @@ export class ChargeJournal {
     this.linePaths = [`${this.base}-lines0${suffix}`, `${this.base}-lines1${suffix}`];
   }
 
-  /** Appends one charge of batch `id` to the current line file. Throws when it cannot (a full disk). */
+  /** Lines appended since the last flush. */
+  private unwritten: string[] = [];
+
+  /** Adds one charge of batch `id`, for the next flush. */
   append(id: string, change: QuotaChange | null, log: LogRow | null): void {
+    this.unwritten.push(JSON.stringify({ b: id, c: change, l: log }));
+  }
+
+  /** Whether charges wait for a flush. */
+  get pending(): boolean {
+    return this.unwritten.length > 0;
+  }
+
+  /**
+   * Writes the appended charges to the current line file in one `write` (the charges of one event-loop turn
+   * share it). Throws when it cannot (a full disk); those lines are then dropped: their charges wait for the
+   * database instead.
+   */
+  flush(): void {
+    if (this.unwritten.length === 0) return;
+    const text = `${this.unwritten.join('\n')}\n`;
+    this.unwritten = [];
     const file = this.lineFiles[this.current] ?? this.open(this.current);
-    writeSync(file, `${JSON.stringify({ b: id, c: change, l: log })}\n`);
+    writeSync(file, text);
   }
 
   /**
@@ -147,6 +168,7 @@ export class ChargeJournal {
 
   /** Closes the line files and removes the empty ones (a stop with nothing left outside the database). */
   close(): void {
+    this.unwritten = [];
     for (const index of [0, 1] as const) {
       const file = this.lineFiles[index];
       if (file === null) continue;

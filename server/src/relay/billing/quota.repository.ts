@@ -81,7 +81,7 @@ export interface StoredBalances {
 
 type BalanceReads = {
   user: SQLite.Statement<[number], { quota: number }>;
-  token: SQLite.Statement<[number], { remain_quota: number }>;
+  both: SQLite.Statement<[number, number], { quota: number; remain_quota: number | null }>;
 };
 const sqliteReads = new WeakMap<SQLite.Database, BalanceReads>();
 
@@ -92,7 +92,10 @@ function balanceReads(sqlite: SQLite.Database): BalanceReads {
       // Rows, not .pluck(): prepared statements are shared per SQL text (connect.ts), and a mode set here
       // would reach every other query of the same text.
       user: sqlite.prepare<[number], { quota: number }>('select "quota" from "users" where "id" = ?'),
-      token: sqlite.prepare<[number], { remain_quota: number }>('select "remain_quota" from "tokens" where "id" = ?'),
+      // One statement for both balances: each statement outside a transaction takes and drops SQLite's locks.
+      both: sqlite.prepare<[number, number], { quota: number; remain_quota: number | null }>(
+        'select "quota", (select "remain_quota" from "tokens" where "id" = ?) as "remain_quota" from "users" where "id" = ?',
+      ),
     };
     sqliteReads.set(sqlite, reads);
   }
@@ -101,8 +104,8 @@ function balanceReads(sqlite: SQLite.Database): BalanceReads {
 
 /**
  * Reads the balances a call is admitted against. Every node's charges are in the database, not in this
- * node's cached rows, so a debt run up on another node is seen here at once. On SQLite two prepared
- * primary-key reads on the in-process handle (microseconds, no promise per query); elsewhere one query.
+ * node's cached rows, so a debt run up on another node is seen here at once. On SQLite one prepared
+ * read of both primary keys on the in-process handle (microseconds, no promise per query); elsewhere one query.
  * A row that is gone reads as 0: nothing to spend.
  */
 export async function readBalances(
@@ -113,9 +116,9 @@ export async function readBalances(
   const { sqlite } = database;
   if (sqlite) {
     const reads = balanceReads(sqlite);
-    const user = reads.user.get(userId)?.quota;
-    const token = tokenId === null ? null : reads.token.get(tokenId)?.remain_quota;
-    return { user: user ?? 0, token: token === null ? null : (token ?? 0) };
+    if (tokenId === null) return { user: reads.user.get(userId)?.quota ?? 0, token: null };
+    const row = reads.both.get(tokenId, userId);
+    return { user: row?.quota ?? 0, token: row?.remain_quota ?? 0 };
   }
   const row = await database.db
     .selectFrom('users')

@@ -32,8 +32,8 @@ interface Batch extends PendingBatch {
 
 /**
  * Group commit for the relay's settlements. An answer's last bytes wait for its charge (and its consume log)
- * to be durable: `submit` queues the charge and appends it to this node's journal (one line, one `write`),
- * and `durable()` resolves at once when that line was written. Everything submitted within 10 ms then goes
+ * to be durable: `submit` queues the charge and appends it to this node's journal (one line; the lines of
+ * one event-loop turn in one `write`), and `durable()` resolves once that line is written. Everything submitted within 10 ms then goes
  * into one write: one transaction for the balances, the reservations they close, the consume logs and the
  * batch's marker row (on SQLite a synchronous one through prepared statements), so a charge never lands
  * without its log nor a log without its charge, and a journal replayed after a crash skips what was
@@ -57,6 +57,9 @@ export class SettlementWriter {
   private submitted = 0;
   private waiters: (() => void)[] = [];
   private durableWaiters: (() => void)[] = [];
+  /** Answers waiting for this turn's journal write, and that write's turn-end callback. */
+  private journalWaiters: (() => void)[] = [];
+  private journalFlush: NodeJS.Immediate | null = null;
   private writing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private timerDue = 0;
@@ -96,27 +99,47 @@ export class SettlementWriter {
     this.submitted += 1;
     if (this.journal) {
       this.batchId ??= `${this.markerPrefix}.${(this.batchSequence += 1).toString(36)}`;
-      try {
-        this.journal.append(this.batchId, change, log);
-      } catch (error) {
-        if (this.batchJournaled)
-          this.context.logger.error({ err: error }, 'the charge journal cannot be written: answers wait for commits');
-        this.batchJournaled = false;
-      }
+      this.journal.append(this.batchId, change, log);
+      this.journalFlush ??= setImmediate(() => this.flushJournal());
     }
     this.schedule(this.submitted >= maxGroupSize ? 0 : groupWindowMs);
   }
 
   /**
-   * Resolves once what was submitted so far is durable: in the journal's line file (at once), else once
-   * committed or kept in the journal's kept-batch file.
+   * Resolves once what was submitted so far is durable: in the journal's line file (written at the end of
+   * this event-loop turn), else once committed or kept in the journal's kept-batch file.
    */
   durable(): Promise<void> {
-    if (this.journal && this.batchJournaled) return Promise.resolve();
+    if (this.journal && this.batchJournaled) {
+      if (!this.journal.pending) return Promise.resolve();
+      return new Promise<void>((resolve) => this.journalWaiters.push(resolve));
+    }
     return new Promise<void>((resolve) => {
       this.durableWaiters.push(resolve);
       this.writeSoon();
     });
+  }
+
+  /**
+   * Writes this turn's charges to the journal in one write; the answers waiting for them may go. When it
+   * cannot (a full disk), they wait for the database's commit instead.
+   */
+  private flushJournal(): void {
+    if (this.journalFlush) clearImmediate(this.journalFlush);
+    this.journalFlush = null;
+    const waiters = this.journalWaiters;
+    this.journalWaiters = [];
+    try {
+      this.journal?.flush();
+    } catch (error) {
+      if (this.batchJournaled)
+        this.context.logger.error({ err: error }, 'the charge journal cannot be written: answers wait for commits');
+      this.batchJournaled = false;
+      this.durableWaiters.push(...waiters);
+      this.writeSoon();
+      return;
+    }
+    for (const resolve of waiters) resolve();
   }
 
   /** Whether changes are queued or being written. */
@@ -349,6 +372,9 @@ export class SettlementWriter {
       });
       return this.writing;
     }
+    // The queued batch's lines go to its line file before it is taken (a failure moves their answers to
+    // `durableWaiters`, which this write resolves).
+    this.flushJournal();
     const waiters = this.waiters;
     this.waiters = [];
     const durable = this.durableWaiters;
