@@ -3,9 +3,11 @@ import { describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { expectBilledExactly, startResponsesGateway, type ReportedUsage } from '../../../test/exact-billing.js';
 import { startOpenAIResponsesMock, type MockAnswer } from '../../../test/mock-upstreams/openai-responses.js';
+import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
 import { lastUserTurn, startScriptedClaude } from '../../../test/mock-upstreams/scripted-claude.js';
-import { balances, createToken, createUser } from '../../../test/relay-fixtures.js';
+import { balances, createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
 import { startedForSuite } from '../../../test/suite-lifecycle.js';
+import { startTestServer } from '../../../test/test-server.js';
 
 type Json = Record<string, unknown>;
 
@@ -250,5 +252,78 @@ describe('the Responses API over WebSocket (Codex built-in provider)', () => {
       codexHeaders(`sk-${token.key}`),
     );
     expect(refused.status).toBe(404);
+  });
+});
+
+describe('a Responses WebSocket closed during a turn', () => {
+  const started = startedForSuite(async () => {
+    const server = await startTestServer();
+    const upstream = await MockOpenAIUpstream.start();
+    // A chat upstream, the Responses request converted: its stream's pace is the mock's.
+    await createChannel(server, {
+      base_url: upstream.url,
+      models: 'gpt-4o-mini',
+      config: JSON.stringify({ responses_api: 'chat' }),
+    });
+    return {
+      server,
+      upstream,
+      async close() {
+        await server.close();
+        await upstream.close();
+      },
+    };
+  });
+
+  test('aborts the upstream call and is charged for what was generated, as an HTTP client leaving', async () => {
+    const { server, upstream } = started;
+    upstream.set({ chunks: 20, chunkDelayMs: 50, usage: null });
+    const userId = await createUser(server, { username: 'ws-leaving', quota: 50_000 });
+    const token = await createToken(server, userId, { unlimited_quota: false, remain_quota: 40_000 });
+    const before = await balances(server, userId, token.id);
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/v1/responses`, {
+      headers: codexHeaders(`sk-${token.key}`),
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.send(JSON.stringify(turnOf('Say hi.', { model: 'gpt-4o-mini' })));
+    await new Promise<void>((resolve) =>
+      socket.on('message', (data) => {
+        if ((JSON.parse(String(data)) as Json).type === 'response.output_text.delta') resolve();
+      }),
+    );
+    socket.close();
+    await expect
+      .poll(async () => (await balances(server, userId, token.id)).requestCount, { timeout: 5000 })
+      .toBe(before.requestCount + 1);
+    const after = await balances(server, userId, token.id);
+    // The upstream stream was abandoned long before its 20 chunks (1 s) were out.
+    await expect.poll(() => upstream.lastRequest?.connectionClosedAt, { timeout: 5000 }).toBeDefined();
+    expect(upstream.lastRequest!.eventsSent).toBeLessThan(20);
+    expect(after.userUsed - before.userUsed).toBeGreaterThan(0);
+    expect(after.userQuota).toBe(before.userQuota - (after.userUsed - before.userUsed));
+  });
+
+  test('before the upstream answers, cancels the upstream call at once and charges nothing', async () => {
+    const { server, upstream } = started;
+    upstream.set({ garbage: 'hang' });
+    const userId = await createUser(server, { username: 'ws-leaving-early', quota: 50_000 });
+    const token = await createToken(server, userId, { unlimited_quota: false, remain_quota: 40_000 });
+    const before = await balances(server, userId, token.id);
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/v1/responses`, {
+      headers: codexHeaders(`sk-${token.key}`),
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const requests = upstream.requests.length;
+    socket.send(JSON.stringify(turnOf('Say hi.', { model: 'gpt-4o-mini' })));
+    await expect.poll(() => upstream.requests.length, { timeout: 5000 }).toBeGreaterThan(requests);
+    const leftAt = Date.now();
+    socket.close();
+    await expect.poll(() => upstream.lastRequest?.connectionClosedAt, { timeout: 5000 }).toBeDefined();
+    // Nothing is written to a connection that closed: only its close can end the call this soon.
+    expect(upstream.lastRequest!.connectionClosedAt! - leftAt).toBeLessThan(800);
+    const after = await balances(server, userId, token.id);
+    expect(after.userQuota).toBe(before.userQuota);
+    expect(after.requestCount).toBe(before.requestCount);
+    upstream.reset();
   });
 });
