@@ -56,7 +56,7 @@ const responsesErrorAnswer: ErrorAnswer = (error, requestId, acceptLanguage, log
   return answer;
 };
 
-function parseCreateBody(raw: Buffer): ResponsesRequest {
+export function parseCreateBody(raw: Buffer): ResponsesRequest {
   const checked = responsesCreateBody.safeParse(parseJsonBody(raw));
   if (!checked.success) {
     const problem = responsesBodyProblem(checked.error);

@@ -11,10 +11,10 @@ import { isObject, tryParseObject } from '../../relay/adaptors/openai-kit/json.j
 import { openConnectionConversation } from '../../relay/fronts/responses/connection-conversation.js';
 import { inputItemsOf } from '../../relay/fronts/responses/request.js';
 import { responseId, responseObject } from '../../relay/fronts/responses/response.js';
-import type { ResponsesRequest } from '../../relay/fronts/responses/types.js';
 import { relayErrors } from '../../relay/relay-errors.js';
 import type { RelayEndpoint, RelayEntry } from './relay-entry.js';
 import { sendJson } from './relay-entry.js';
+import { parseCreateBody } from './responses-front.routes.js';
 
 /*
  * The Responses API's WebSocket mode, as OpenAI serves it and Codex uses it. What this relies on:
@@ -170,7 +170,7 @@ export function serveResponsesWebSocket(app: FastifyInstance, entry: RelayEntry,
     const warmUp: RelayEndpoint = {
       ...create,
       handle: async ({ body, reply }) => {
-        const fields = JSON.parse(body.toString('utf8')) as ResponsesRequest;
+        const fields = parseCreateBody(body);
         const input = inputItemsOf(fields.input);
         const previous = fields.previous_response_id;
         const items = previous ? conversation.after(previous, input) : input;
@@ -203,8 +203,8 @@ export function serveResponsesWebSocket(app: FastifyInstance, entry: RelayEntry,
       else if (event.type !== 'response.create')
         endpoint = refusal(`unsupported message type ${JSON.stringify(event.type)}; send "response.create"`);
       else {
-        const { type: _type, generate, ...request } = event;
-        fields = { ...request, stream: true };
+        const { type: _type, generate, ...requestFields } = event;
+        fields = { ...requestFields, stream: true };
         if (generate === false) endpoint = warmUp;
       }
       const response = new SocketResponse(connection, request);
