@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ChannelType } from '../src/relay/channel-types.js';
+import { ChannelType } from '../src/domain/channel/channel.constants.js';
 import type { Engine } from './engines.js';
 import { setOptions } from './account-helpers.js';
 import { startPricedVendors, type Ending, type PricedVendors } from './mock-upstreams/priced-vendors.js';

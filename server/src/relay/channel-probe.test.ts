@@ -3,7 +3,7 @@ import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
 import { createChannel } from '../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { probeChannel } from './channel-probe.js';
-import { shouldDisableChannel } from './health/should-disable.js';
+import { shouldDisableChannel } from '../domain/channel/should-disable.js';
 
 describe('channel probe', () => {
   let server: TestServer;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ChannelType, allChannelTypes, describeChannelType } from './channel-types.js';
+import { ChannelType } from '../domain/channel/channel.constants.js';
+import { allChannelTypes, describeChannelType } from './channel-types.js';
 
 describe('channel types', () => {
   test('numbers are one-api’s, contiguous 0–51', () => {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { ChannelRow } from '../../db/tables.js';
-import { shouldDisableChannel } from '../../relay/health/should-disable.js';
+import { shouldDisableChannel } from './should-disable.js';
 import { autoDisableChannel, autoEnableChannel, notifyRoot } from './channel-status.service.js';
 import { testChannel, type ProbeResult } from './channel-test.service.js';
 import { ChannelStatus } from './channel.constants.js';

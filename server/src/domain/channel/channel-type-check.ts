@@ -1,4 +1,4 @@
-import { ChannelType } from '../../relay/channel-types.js';
+import { ChannelType } from './channel.constants.js';
 
 const knownTypes: ReadonlySet<number> = new Set(
   Object.values(ChannelType).filter((type) => type !== ChannelType.Unknown),

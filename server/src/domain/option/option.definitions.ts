@@ -1,4 +1,4 @@
-import { defaultCompletionRatios, defaultGroupRatios, defaultModelRatios } from '../../relay/billing/default-ratios.js';
+import { defaultCompletionRatios, defaultGroupRatios, defaultModelRatios } from '../pricing/default-ratios.js';
 
 export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'json' | 'secret';
 

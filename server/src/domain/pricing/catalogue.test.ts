@@ -1,7 +1,7 @@
 import { findProvider } from '@pydantic/genai-prices';
 import type { ListPrice } from '@modelgate/wire';
 import { describe, expect, test } from 'vitest';
-import { ChannelType } from '../../relay/channel-types.js';
+import { ChannelType } from '../channel/channel.constants.js';
 import { cataloguePrice, fromGenaiPrice } from './catalogue.js';
 import { providersOf } from './channel-providers.js';
 import { readModelsDev } from './models-dev.js';

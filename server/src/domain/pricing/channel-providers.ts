@@ -1,4 +1,4 @@
-import { ChannelType } from '../../relay/channel-types.js';
+import { ChannelType } from '../channel/channel.constants.js';
 
 /**
  * Where the catalogue looks up a channel type's models: the providers whose list prices that type's vendor

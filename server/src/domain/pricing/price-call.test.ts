@@ -2,7 +2,7 @@ import type { ListPrice } from '@modelgate/wire';
 import pino from 'pino';
 import { describe, expect, test } from 'vitest';
 import type { AppContext } from '../../context.js';
-import { completionRatio, modelRatio } from '../../relay/billing/ratios.js';
+import { completionRatio, modelRatio } from './ratios.js';
 import { textQuota, webSearchQuota } from '../../../test/one-api-formulas.js';
 import { OptionStore } from '../option/option.store.js';
 import type { CallUsage, ResolvedPrice } from './price.js';

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { ListPrice, PriceImportPreview, PriceTier } from '@modelgate/wire';
 import type { AppContext } from '../../context.js';
 import { AppError, invalidParameter, isAppError } from '../../lib/errors.js';
-import { ChannelType } from '../../relay/channel-types.js';
+import { ChannelType } from '../channel/channel.constants.js';
 import { readModelsDev } from './models-dev.js';
 import { priceBook } from './price-book.js';
 import { resolvePrice } from './resolve-price.js';

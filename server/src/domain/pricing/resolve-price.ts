@@ -1,8 +1,8 @@
 import { listPrice, type ListPrice } from '@modelgate/wire';
 import type { AppContext } from '../../context.js';
 import { AppError, isAppError } from '../../lib/errors.js';
-import { defaultModelRatios } from '../../relay/billing/default-ratios.js';
-import { completionRatio, modelRatio, withoutInternetSuffix } from '../../relay/billing/ratios.js';
+import { defaultModelRatios } from './default-ratios.js';
+import { completionRatio, modelRatio, withoutInternetSuffix } from './ratios.js';
 import { optionDefinitions } from '../option/option.definitions.js';
 import { cataloguePrice } from './catalogue.js';
 import type { RatioPrice, ResolvedPrice } from './price.js';

@@ -6,7 +6,7 @@ import { findChannelById } from '../../domain/channel/channel.repository.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { recordLog } from '../../domain/log/log.writer.js';
 import { Role } from '../../domain/user/user.constants.js';
-import { ChannelType } from '../../relay/channel-types.js';
+import { ChannelType } from '../../domain/channel/channel.constants.js';
 import { relayErrors } from '../../relay/relay-errors.js';
 import { redactUpstreamError, transportError } from '../../relay/upstream-error.js';
 import { sendJson, type EntryCall, type RelayRoute } from './relay-entry.js';

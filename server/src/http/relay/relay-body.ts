@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { RelayMode } from '../../relay/adaptor.js';
 import type { JobBody } from '../../relay/pipeline/relay-job.js';
 import { relayErrors } from '../../relay/relay-errors.js';
-import { imageRequestProblem } from '../../relay/billing/image-price.js';
+import { imageRequestProblem } from '../../domain/pricing/image-price.js';
 import { defaultModels, jsonSchemas, multipartFields } from './relay.schema.js';
 
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'invalid request';

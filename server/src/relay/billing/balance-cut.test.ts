@@ -10,7 +10,7 @@ import { openAIResponsesMockKey, startOpenAIResponsesMock } from '../../../test/
 import { startMockUpstream, type MockUpstream } from '../../../test/mock-upstreams/mock-kit.js';
 import { createChannel, createToken, createUser, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
-import { ChannelType } from '../channel-types.js';
+import { ChannelType } from '../../domain/channel/channel.constants.js';
 import type { SettledReceipt } from '../../domain/pricing/price-call.js';
 
 // gpt-3.5-turbo: model ratio 0.25, completion ratio 3, at most 4,096 output tokens. The prompt below is

@@ -9,10 +9,10 @@ import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { waitFor } from '../../../test/wait-for.js';
 import { optionDefinitions } from '../../domain/option/option.definitions.js';
 import type { Receipt, SettledReceipt } from '../../domain/pricing/price-call.js';
-import { ChannelType } from '../channel-types.js';
+import { ChannelType } from '../../domain/channel/channel.constants.js';
 import { textQuota } from '../../../test/one-api-formulas.js';
-import { defaultModelRatios } from './default-ratios.js';
-import { completionRatio } from './ratios.js';
+import { defaultModelRatios } from '../../domain/pricing/default-ratios.js';
+import { completionRatio } from '../../domain/pricing/ratios.js';
 
 /** A Messages API that answers with the usage a test sets, after an optional delay. */
 async function startClaude() {

@@ -2,9 +2,10 @@ import type { ResolvedPrice } from '../../domain/pricing/price.js';
 import type { RelayResult } from '../adaptor.js';
 import { audioSeconds } from '../billing/audio-duration.js';
 import { refund, reserve, settle } from '../billing/billing.service.js';
-import { mediaCharge, mediaHold, type MediaRates, type MediaRequest } from '../billing/media-price.js';
-import { priceNote } from '../billing/price-note.js';
-import { groupRatio } from '../billing/ratios.js';
+import { callUsageOf } from '../billing/call-usage.js';
+import { mediaCharge, mediaHold, type MediaRates, type MediaRequest } from '../../domain/pricing/media-price.js';
+import { priceNote } from '../../domain/pricing/price-note.js';
+import { groupRatio } from '../../domain/pricing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { countText } from '../tokenizer/count-tokens.js';
 import { attemptOnChannels } from './channel-attempts.js';
@@ -92,7 +93,8 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel, price: Resolv
   const transcriptTokens = transcript
     ? countText(transcript, upstreamModel, context.options.bool('ApproximateTokenEnabled'))
     : 0;
-  const receipt = mediaCharge(request, rates, { usage: result.usage, transcript, transcriptTokens });
+  const usage = result.usage && callUsageOf(result.usage);
+  const receipt = mediaCharge(request, rates, { usage, transcript, transcriptTokens });
   settle(context, reservation, {
     receipt,
     channelId: channel.row.id,

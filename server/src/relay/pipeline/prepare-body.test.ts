@@ -4,7 +4,7 @@ import { MockOpenAIUpstream } from '../../../test/mock-openai-upstream.js';
 import { createChannel, createToken, createUser } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
-import { ChannelType } from '../channel-types.js';
+import { ChannelType } from '../../domain/channel/channel.constants.js';
 import { prepareBody } from './prepare-body.js';
 import type { JobBody } from './relay-job.js';
 

@@ -1,6 +1,6 @@
 import type { RelayBody, RelayMode } from '../adaptor.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
-import { ChannelType } from '../channel-types.js';
+import { ChannelType } from '../../domain/channel/channel.constants.js';
 import type { JobBody } from './relay-job.js';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,7 @@
 import type { ChannelRow } from '../../db/tables.js';
 import type { ChannelConfig, ChannelSettings } from '../adaptor.js';
-import { ChannelType, describeChannelType } from '../channel-types.js';
+import { ChannelType } from '../../domain/channel/channel.constants.js';
+import { describeChannelType } from '../channel-types.js';
 
 function parseObject(text: string | null | undefined): Record<string, unknown> {
   if (!text) return {};

@@ -2,7 +2,7 @@ import type { ListPrice, ModelPricing, PricingList, TokenPrices } from '@modelga
 import type { AppContext } from '../../../context.js';
 import type { ResolvedPrice } from '../../../domain/pricing/price.js';
 import { isPriceMissing, resolvePrice } from '../../../domain/pricing/resolve-price.js';
-import { groupRatio } from '../../../relay/billing/ratios.js';
+import { groupRatio } from '../../../domain/pricing/ratios.js';
 import type { RoutedChannel } from '../../../relay/routing/channel-router.js';
 import { relayRuntime } from '../../../relay/runtime.js';
 

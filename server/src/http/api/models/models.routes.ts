@@ -1,4 +1,5 @@
-import { ChannelType, allChannelTypes } from '../../../relay/channel-types.js';
+import { ChannelType } from '../../../domain/channel/channel.constants.js';
+import { allChannelTypes } from '../../../relay/channel-types.js';
 import { builtInModelOwners, describeModel } from '../../../relay/model-catalog.js';
 import { relayRuntime } from '../../../relay/runtime.js';
 import { currentUser } from '../../middleware/authenticate.js';

@@ -4,7 +4,7 @@ import { availableEngines } from '../../../../test/engines.js';
 import { createChannel } from '../../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { resolvePrice } from '../../../domain/pricing/resolve-price.js';
-import { ChannelType } from '../../../relay/channel-types.js';
+import { ChannelType } from '../../../domain/channel/channel.constants.js';
 
 /** models.dev's Claude Sonnet 4.5, with a new input price and, as models.dev has it, no 1-hour cache write. */
 const sonnet = {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { priceCall } from '../../../domain/pricing/price-call.js';
 import { resolvePrice } from '../../../domain/pricing/resolve-price.js';
-import { ChannelType } from '../../../relay/channel-types.js';
+import { ChannelType } from '../../../domain/channel/channel.constants.js';
 import { textQuota } from '../../../../test/one-api-formulas.js';
 import { availableEngines } from '../../../../test/engines.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';

@@ -6,7 +6,7 @@ import { vertexai } from '../../adaptors/vertexai/index.js';
 import { isVertexClaude } from '../../adaptors/vertexai/models.js';
 import type { ChannelLimit } from '../../pipeline/relay-job.js';
 import type { RoutedChannel } from '../../routing/channel-router.js';
-import { ChannelType } from '../../channel-types.js';
+import { ChannelType } from '../../../domain/channel/channel.constants.js';
 import type { DocumentReaders } from './documents.js';
 
 /** Whether a channel answers this model with Claude's Messages API: Anthropic, Claude on Vertex or Bedrock. */

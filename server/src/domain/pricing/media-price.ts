@@ -1,8 +1,6 @@
 import type { ListPrice } from '@modelgate/wire';
-import type { CallUsage, ResolvedPrice } from '../../domain/pricing/price.js';
-import { priceCall, type Receipt, type ReceiptLine } from '../../domain/pricing/price-call.js';
-import type { Usage } from '../adaptor.js';
-import { callUsageOf } from './call-usage.js';
+import { promptTokens, type CallUsage, type ResolvedPrice } from './price.js';
+import { priceCall, type Receipt, type ReceiptLine } from './price-call.js';
 import { imageFactor, imagePrice } from './image-price.js';
 import { estimatedSpeechSeconds } from './speech-estimate.js';
 
@@ -31,9 +29,12 @@ export interface MediaRates {
   quotaPerUnit: number;
 }
 
-/** What the answer gave: the vendor's usage if any, and a transcript's text with its tokens counted here. */
+/**
+ * What the answer gave: the vendor's usage if any (as the price's token classes, relay/billing/call-usage.ts),
+ * and a transcript's text with its tokens counted here.
+ */
 export interface MediaAnswer {
-  usage?: Usage;
+  usage?: CallUsage;
   transcript: string;
   transcriptTokens: number;
 }
@@ -83,7 +84,11 @@ export function mediaHold(request: MediaRequest, rates: MediaRates): number {
   return priceCall(estimated, resolved, groupRatio, quotaPerUnit).quota;
 }
 
-const noUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+const noUsage = (): CallUsage => ({ input: 0, output: 0 });
+
+/** The tokens a usage reports, prompt and output. */
+const reportedTokens = (usage: CallUsage) =>
+  promptTokens(usage) + usage.output + (usage.output_audio ?? 0) + (usage.output_image ?? 0);
 
 /**
  * A transcript's usage at a list price. Priced per second (whisper-1): the seconds the answer reports (json,
@@ -92,7 +97,7 @@ const noUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0
  * the tokens reported, else the text's tokens counted here as output.
  */
 function transcriptUsage(request: MediaRequest, price: ListPrice, answer: MediaAnswer) {
-  const usage = callUsageOf(answer.usage ?? noUsage);
+  const usage = answer.usage ? { ...answer.usage } : noUsage();
   let estimated = false;
   if ((price.per_audio_second ?? 0) > 0) {
     usage.audio_seconds ||= request.audioSeconds ?? 0;
@@ -100,8 +105,7 @@ function transcriptUsage(request: MediaRequest, price: ListPrice, answer: MediaA
       usage.audio_seconds = estimatedSpeechSeconds(answer.transcript);
       estimated = usage.audio_seconds > 0;
     }
-  } else if (!answer.usage || answer.usage.prompt_tokens + answer.usage.completion_tokens === 0)
-    usage.output = answer.transcriptTokens;
+  } else if (!answer.usage || reportedTokens(answer.usage) === 0) usage.output = answer.transcriptTokens;
   return { usage, estimated };
 }
 
@@ -135,7 +139,7 @@ export function mediaCharge(request: MediaRequest, rates: MediaRates, answer: Me
     if (estimated && seconds) seconds.estimated = true;
     return receipt;
   }
-  const usage = callUsageOf(answer.usage ?? noUsage);
+  const usage = answer.usage ? { ...answer.usage } : noUsage();
   if (!answer.usage && request.kind === 'speech') usage.input = request.inputTokens;
   if (request.kind === 'images') usage.images ??= request.images;
   return priceCall(usage, resolved, groupRatio, quotaPerUnit).receipt;

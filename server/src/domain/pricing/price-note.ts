@@ -1,5 +1,5 @@
-import type { ResolvedPrice } from '../../domain/pricing/price.js';
-import type { Receipt } from '../../domain/pricing/price-call.js';
+import type { ResolvedPrice } from './price.js';
+import type { Receipt } from './price-call.js';
 import { ratioText } from './ratios.js';
 
 /**

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, test } from 'vitest';
 import type { AppContext } from '../../context.js';
-import { OptionStore } from '../../domain/option/option.store.js';
+import { OptionStore } from '../option/option.store.js';
 import { imagePrice, imageRequestProblem } from './image-price.js';
 import { completionRatio, familyCompletionRatio, groupRatio, modelRatio, ratioText } from './ratios.js';
 import { textQuota, webSearchQuota } from '../../../test/one-api-formulas.js';
