@@ -3,6 +3,9 @@
  * call (pools, timeouts, retries, billing), so an adaptor can be tested against recorded fixtures alone.
  * See docs/decisions/0001-relay-adaptor-interface.md.
  */
+import type { ClaudeRequestOriginal } from './adaptors/anthropic/claude-original.js';
+import type { GeminiRequestOriginal } from './adaptors/gemini/gemini-original.js';
+import type { ResponsesOriginal } from './adaptors/openai/responses-original.js';
 
 /** What the client asked for, from the path of the front request. */
 export type RelayMode =
@@ -14,6 +17,21 @@ export type RelayMode =
   | 'audio-speech'
   | 'audio-transcription'
   | 'audio-translation';
+
+/**
+ * A protocol a front speaks besides OpenAI's chat: Anthropic's Messages API, OpenAI's Responses API and Gemini's
+ * generateContent. A channel whose upstream speaks it too serves that front's calls on the native road.
+ */
+export type FrontProtocol = 'anthropic' | 'responses' | 'gemini';
+
+/**
+ * The front's own request, beside the OpenAI chat conversion every channel can serve: what a channel that speaks
+ * the front's protocol is sent instead (each adaptor folder's `*-original.ts` says what it holds).
+ */
+export type NativeRequest =
+  | { protocol: 'anthropic'; original: ClaudeRequestOriginal }
+  | { protocol: 'responses'; original: ResponsesOriginal }
+  | { protocol: 'gemini'; original: GeminiRequestOriginal };
 
 /** The channel settings an adaptor needs, already resolved (base URL default applied, config parsed). */
 export interface ChannelSettings {
@@ -65,6 +83,12 @@ export interface RelayCall {
   channel: ChannelSettings;
   /** Client headers an upstream may need (content type and accept only: nothing else is forwarded). */
   clientHeaders: { contentType?: string; accept?: string };
+  /**
+   * Set when the call takes the native road: it came through a front whose protocol this channel speaks
+   * (Adaptor.speaks). The adaptor then sends the front's request, and hands back the upstream's answer as it
+   * came (a whole answer beside its conversion; a stream is forwarded by the pipeline without `readStream`).
+   */
+  native?: NativeRequest;
 }
 
 /** What the pipeline sends. */
@@ -193,4 +217,19 @@ export interface Adaptor {
   watchStream?(call: RelayCall): StreamWatcher;
   /** Reads a non-2xx answer into an OpenAI-shaped error. */
   readError(response: UpstreamResponse, call: RelayCall): UpstreamErrorBody;
+  /**
+   * Whether this channel speaks a front's own protocol for `model` (a Claude upstream the Anthropic front's, …):
+   * that front's calls then take the native road (RelayCall.native). Absent, every call is converted.
+   */
+  speaks?(protocol: FrontProtocol, channel: ChannelSettings, model: string): boolean;
+  /**
+   * The upstream answered a native call 404 or 405 (an OpenAI-compatible address without `/v1/responses`):
+   * whether the call may go again converted, in which case the channel is remembered as not speaking it.
+   */
+  nativeRefused?(call: RelayCall, error: UpstreamErrorBody): boolean;
+  /**
+   * Only for upstreams whose transport frames the protocol's events otherwise (Bedrock's event stream): a native
+   * stream's body as the protocol's own server-sent events, which the pipeline then forwards.
+   */
+  nativeStream?(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<Buffer>;
 }

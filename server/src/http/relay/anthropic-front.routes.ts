@@ -17,7 +17,7 @@ import {
   type AnthropicFrontRequest,
 } from '../../relay/fronts/anthropic/request.js';
 import { chatCompletionToAnthropic } from '../../relay/fronts/anthropic/response.js';
-import { AnthropicEventWriter } from '../../relay/fronts/anthropic/stream.js';
+import { AnthropicEventWriter, ClaudeNativeStream } from '../../relay/fronts/anthropic/stream.js';
 import { droppedHeaders, sentWholeTo } from '../../relay/fronts/dropped-header.js';
 import type { FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
@@ -74,6 +74,7 @@ function anthropicOutput(model: string, estimatedInputTokens: number): FrontOutp
       ),
     }),
     event: (data) => writer.payload(data),
+    nativeStream: () => new ClaudeNativeStream(writer, model),
   };
 }
 
@@ -93,13 +94,15 @@ export function anthropicFrontRoutes(context: AppContext, runtime: RelayRuntime)
     const body = parseBody(raw, anthropicMessagesBody) as AnthropicFrontRequest;
     const chat = anthropicToChatRequest(body, anthropicClientHeaders(request.headers));
     assertModelAllowed(principal.token, chat.model);
+    const original = claudeRequestOriginal(chat);
     const job = frontRelayJob(context, runtime, { principal, requestId, reply }, chat, {
+      native: original && { protocol: 'anthropic', original },
       front: {
         ...anthropicOutput(
           chat.model,
           chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,
         ),
-        answerHeaders: droppedHeaders(droppedForOtherChannels(body), sentWholeTo(claudeRequestOriginal(chat))),
+        answerHeaders: droppedHeaders(droppedForOtherChannels(body), sentWholeTo(original), chat),
       },
       // Documents go only to channels that read them, never silently dropped by another; server tools
       // prefer Claude channels (the others answer without them).

@@ -37,7 +37,7 @@ export function frontRelayJob(
     mode = 'chat',
     sessionClues,
     ...parts
-  }: Pick<RelayJob, 'front' | 'channelLimit' | 'maxWebSearches'> & {
+  }: Pick<RelayJob, 'front' | 'native' | 'channelLimit' | 'maxWebSearches'> & {
     mode?: keyof typeof frontCallPaths;
     sessionClues?: SessionClues;
   },

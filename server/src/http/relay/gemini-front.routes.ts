@@ -2,11 +2,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isAppError } from '../../lib/errors.js';
-import {
-  withGeminiOriginal,
-  type GeminiMethod,
-  type GeminiRequestOriginal,
-  type WithGeminiAnswer,
+import type {
+  GeminiMethod,
+  GeminiRequestOriginal,
+  WithGeminiAnswer,
 } from '../../relay/adaptors/gemini/gemini-original.js';
 import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
@@ -18,7 +17,7 @@ import { withCamelCaseFields } from '../../relay/fronts/gemini/field-names.js';
 import { geminiModelEntry } from '../../relay/fronts/gemini/models.js';
 import { geminiToChatRequest } from '../../relay/fronts/gemini/request.js';
 import { chatCompletionToGemini } from '../../relay/fronts/gemini/response.js';
-import { GeminiStreamWriter, type GeminiStreamFraming } from '../../relay/fronts/gemini/stream.js';
+import { GeminiNativeStream, GeminiStreamWriter, type GeminiStreamFraming } from '../../relay/fronts/gemini/stream.js';
 import type { GeminiEmbedContentRequest, GeminiFrontRequest } from '../../relay/fronts/gemini/types.js';
 import type { FrontOutput } from '../../relay/pipeline/relay-job.js';
 import { relayText } from '../../relay/pipeline/text-relay.js';
@@ -110,6 +109,7 @@ function generateOutput(model: string, framing: GeminiStreamFraming): FrontOutpu
       };
     },
     event: (data) => writer.payload(data),
+    nativeStream: () => new GeminiNativeStream(writer, framing),
   };
 }
 
@@ -157,11 +157,11 @@ export function geminiFrontRoutes(context: AppContext, runtime: RelayRuntime): R
     const { chat, dropped, system } = geminiToChatRequest(body, model, stream);
     assertModelAllowed(call.principal.token, model);
     const original: GeminiRequestOriginal = { method, body: sent as Record<string, unknown>, system };
-    withGeminiOriginal(chat, original);
     const alt = new URL(call.request.url ?? '', 'http://relay').searchParams.get('alt');
     const framing: GeminiStreamFraming = stream && alt !== 'sse' ? 'array' : 'sse';
     const job = frontRelayJob(context, runtime, call, chat, {
-      front: { ...generateOutput(model, framing), answerHeaders: droppedHeaders(dropped, sentWholeTo(original)) },
+      native: { protocol: 'gemini', original },
+      front: { ...generateOutput(model, framing), answerHeaders: droppedHeaders(dropped, sentWholeTo(original), chat) },
     });
     await relayText(job);
   };
@@ -185,9 +185,9 @@ export function geminiFrontRoutes(context: AppContext, runtime: RelayRuntime): R
     const { request, dropped } = geminiToEmbeddingsRequest(requests, model, prefix);
     assertModelAllowed(call.principal.token, model);
     const original: GeminiRequestOriginal = { method, body: sent as Record<string, unknown> };
-    withGeminiOriginal(request, original);
     const job = frontRelayJob(context, runtime, call, request, {
       mode: 'embeddings',
+      native: { protocol: 'gemini', original },
       front: { ...embeddingsOutput(method), answerHeaders: droppedHeaders(dropped, sentWholeTo(original)) },
     });
     await relayText(job);

@@ -11,8 +11,7 @@ import {
 } from '../../domain/response/response.repository.js';
 import { responseNotFound } from '../../domain/response/response.errors.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { ResponsesEventPayload } from '../../relay/adaptors/openai/responses-answer.js';
-import { withResponsesOriginal, type ResponsesOriginal } from '../../relay/adaptors/openai/responses-original.js';
+import type { ResponsesOriginal } from '../../relay/adaptors/openai/responses-original.js';
 import { channelServesResponses } from '../../relay/adaptors/openai/responses-pass-through.js';
 import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.js';
 import { isObject, tryParseObject } from '../../relay/adaptors/openai-kit/json.js';
@@ -88,7 +87,8 @@ function chatJobOf(
       dropped: [],
       channelLimit: {
         only: {
-          accepts: (channel) => channelServesResponses(channel.adaptor, channel.settings),
+          accepts: (channel) =>
+            channelServesResponses(channel.adaptor, channel.settings, channel.mapping[body.model] ?? body.model),
           refusal: () => refusal,
         },
       },
@@ -163,7 +163,6 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
       request: nativeResponsesRequest(body, items.slice(0, items.length - input.length), input, referenced),
       messages: chat.messages,
     };
-    withResponsesOriginal(chat, original);
     const responseContext: ResponseContext = { id: responseId(), createdAt: now, request: body };
     // A failed write costs the client only its previous_response_id.
     const store = (response: ResponsesResponse) => {
@@ -187,9 +186,10 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
       rememberItems(response);
     };
     const job = frontRelayJob(context, runtime, { principal, requestId, reply }, chat, {
+      native: { protocol: 'responses', original },
       front: {
         ...responsesOutput(responseContext, store),
-        answerHeaders: droppedHeaders(dropped, sentWholeTo(original)),
+        answerHeaders: droppedHeaders(dropped, sentWholeTo(original), chat),
       },
       channelLimit,
       sessionClues: {
@@ -255,31 +255,25 @@ export function responsesFrontRoutes(context: AppContext, runtime: RelayRuntime)
   ];
 }
 
-/** The adaptor's payloads of a natively served stream (responses-answer.ts) start so. */
-const nativeEventPrefix = '{"responses_event":';
-
 /**
  * The relay's output as a response object or the Responses event stream; `store` gets the result. A channel
  * that served the Responses request natively answers with a response object (sent on with the gateway's id)
- * or its own events (sent on event for event); a chat answer is converted.
+ * or its own events (forwarded, NativeEventRelay); a chat answer is converted.
  */
 function responsesOutput(context: ResponseContext, store: (response: ResponsesResponse) => void): FrontOutput {
   const converter = new ResponsesEventWriter(context);
-  const native = new NativeEventRelay(context);
-  let servedNatively = false;
+  let native: NativeEventRelay | undefined;
   let stored = false;
   const storeOnce = (result: ResponsesResponse | undefined) => {
     if (!result || stored) return;
     stored = true;
     store(result);
   };
-  /** A stream payload of a native answer: its event, or the relay's error or end (the upstream broke off). */
-  const nativeText = (data: string): string => {
-    if (data.startsWith(nativeEventPrefix))
-      return native.accept((JSON.parse(data) as ResponsesEventPayload).responses_event);
-    const relayError = tryParseObject(data)?.error;
+  /** The relay's end or error after a native stream that did not finish (the upstream broke off). */
+  const nativeEnd = (relay: NativeEventRelay, data: string): string => {
+    const relayError = data === '[DONE]' ? undefined : tryParseObject(data)?.error;
     const message = isObject(relayError) && typeof relayError.message === 'string' ? relayError.message : undefined;
-    return native.fail(message ?? "the upstream's stream ended before the response was finished");
+    return relay.fail(message ?? "the upstream's stream ended before the response was finished");
   };
   return {
     whole: (body) => {
@@ -292,10 +286,11 @@ function responsesOutput(context: ResponseContext, store: (response: ResponsesRe
       return { headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(response)) };
     },
     event: (data) => {
-      servedNatively ||= data.startsWith(nativeEventPrefix);
-      const text = servedNatively ? nativeText(data) : converter.payload(data);
-      storeOnce(servedNatively ? native.result : converter.result);
+      if (native) return nativeEnd(native, data);
+      const text = converter.payload(data);
+      storeOnce(converter.result);
       return text;
     },
+    nativeStream: () => (native = new NativeEventRelay(context, storeOnce)),
   };
 }

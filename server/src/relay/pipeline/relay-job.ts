@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../../context.js';
-import type { ChannelSettings, RelayCall, RelayMode } from '../adaptor.js';
+import type { ChannelSettings, NativeRequest, RelayCall, RelayMode, Usage } from '../adaptor.js';
 import type { RelayPrincipal } from '../auth/token-auth.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import type { RelaySession } from '../routing/session-key.js';
@@ -29,6 +29,28 @@ export interface FrontOutput {
    * after a failed attempt, those of the channel that served instead (`x-modelgate-dropped`).
    */
   answerHeaders?(channel: ChannelSettings): Record<string, string>;
+  /**
+   * The native road's stream (a channel that speaks the front's protocol): the upstream's events go out as they
+   * came, each seen once by this. The relay's own `[DONE]` or error payload still reaches `event`, which then
+   * closes the native stream the front's way.
+   */
+  nativeStream?(): NativeStream;
+}
+
+/**
+ * A front's view of a native stream: the pipeline forwards the upstream's events byte for byte and shows this
+ * each event's `data:` payload, so that usage is read from the events that carry it and the few events the
+ * gateway must change (the model the client named, the gateway's response id) are written anew.
+ */
+export interface NativeStream {
+  /** One event's `data:` payload: undefined passes the event's bytes on, a string is written instead ('' drops it). */
+  event(data: string): string | undefined;
+  /** Whether the answer's closing events have begun (they leave once the call's charge is durable). */
+  readonly closing: boolean;
+  /** Whether the upstream's stream ended itself: the front adds no closing events. */
+  readonly ended: boolean;
+  /** What billing needs: the usage the events reported, and the generated text only when it may be needed. */
+  result(): { usage?: Usage; text: string };
 }
 
 /**
@@ -75,6 +97,8 @@ export interface RelayJob {
   reply: RelayReply;
   /** Set by non-OpenAI fronts; absent, answers go out in OpenAI's shapes unchanged. */
   front?: FrontOutput;
+  /** The front's own request, for the channels that speak its protocol (the native road, Adaptor.speaks). */
+  native?: NativeRequest;
   /** Set when only some channels can serve the request. */
   channelLimit?: ChannelLimit;
   /** Web searches the upstream may run at most (the Anthropic front's `max_uses`), reserved with the estimate. */
@@ -85,23 +109,34 @@ export interface RelayJob {
 
 export const elapsedMs = (job: RelayJob) => Math.round(performance.now() - job.startedAt);
 
-/** What the adaptor sees of one attempt: the job's request, on this channel, for its upstream model. */
-export const relayCallOf = (
+/**
+ * What the adaptor sees of one attempt: the job's request, on this channel, for its upstream model; the front's
+ * own request too when the channel speaks the front's protocol.
+ */
+export function relayCallOf(
   job: RelayJob,
   channel: RoutedChannel,
   model: string,
   body: RelayCall['body'],
   stream: boolean,
-): RelayCall => ({
-  mode: job.mode,
-  path: job.path,
-  query: job.query,
-  model,
-  stream,
-  body,
-  channel: channel.settings,
-  clientHeaders: job.clientHeaders,
-});
+): RelayCall {
+  const call: RelayCall = {
+    mode: job.mode,
+    path: job.path,
+    query: job.query,
+    model,
+    stream,
+    body,
+    channel: channel.settings,
+    clientHeaders: job.clientHeaders,
+  };
+  if (job.native && channel.adaptor?.speaks?.(job.native.protocol, channel.settings, model)) call.native = job.native;
+  return call;
+}
+
+/** Whether the attempt's call takes the native road: its stream is then forwarded as the upstream wrote it. */
+export const nativeStreamOf = (job: RelayJob, call: RelayCall): NativeStream | undefined =>
+  call.native && call.stream ? job.front?.nativeStream?.() : undefined;
 
 /** The model the channel is asked for: the job's, through the channel's model mapping. */
 export const upstreamModelOf = (job: RelayJob, channel: RoutedChannel) => channel.mapping[job.model] ?? job.model;

@@ -11,16 +11,9 @@ export const isFinalUsage = (data: string) => /"choices":\s*\[\s*\]/.test(data) 
 
 /**
  * Whether a relay payload begins an answer's tail, which leaves only once the charge is durable: OpenAI's
- * usage-only chunk, or an upstream event passed on to its own front (`stream.ts` of the anthropic, gemini and
- * openai adaptors) that closes the answer: Claude's message_delta or message_stop, Gemini's event with a
- * finish reason, a Responses stream's completed, incomplete or failed event.
+ * usage-only chunk (a native stream's closing events are told by its front, NativeStream.closing).
  */
-export function beginsTail(data: string): boolean {
-  if (data.startsWith('{"claude_event"')) return /^\{"claude_event":\{"type":"message_(?:delta|stop)"/.test(data);
-  if (data.startsWith('{"gemini_event"')) return data.includes('"finishReason"');
-  if (data.startsWith('{"responses_event"')) return /"type":"response\.(?:completed|incomplete|failed)"/.test(data);
-  return isFinalUsage(data);
-}
+export const beginsTail = isFinalUsage;
 
 /**
  * Forwards an OpenAI-format event stream as its bytes arrive, whole lines only (a stream that breaks off

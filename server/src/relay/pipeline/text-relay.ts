@@ -4,16 +4,17 @@ import { priceCall } from '../../domain/pricing/price-call.js';
 import type { Adaptor, RelayCall, Usage } from '../adaptor.js';
 import { refund, reserve, settle, type Reservation } from '../billing/billing.service.js';
 import { callUsageOf } from '../billing/call-usage.js';
-import { priceNote } from '../../domain/pricing/price-note.js';
-import { groupRatio } from '../../domain/pricing/ratios.js';
+import { priceNote } from '../billing/price-note.js';
+import { groupRatio } from '../billing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { channelSecrets, redactSecrets } from '../upstream-error.js';
 import { countInput, countMessages, countText } from '../tokenizer/count-tokens.js';
 import { attemptOnChannels } from './channel-attempts.js';
 import { adaptorFor } from './channel-picker.js';
 import { prepareBody } from './prepare-body.js';
-import { elapsedMs, relayCallOf, upstreamModelOf, type RelayJob } from './relay-job.js';
-import { adaptorTools, sendToUpstream, type PipelineTools } from './send.js';
+import { forwardNativeStream, sendOnRoad } from './native-road.js';
+import { elapsedMs, nativeStreamOf, relayCallOf, upstreamModelOf, type RelayJob } from './relay-job.js';
+import { adaptorTools, type PipelineTools } from './send.js';
 import { beginsTail, forwardStream } from './stream-forward.js';
 import { SseWriter } from './stream-writer.js';
 import type { OpenResponse } from './upstream-client.js';
@@ -89,7 +90,7 @@ async function attemptText(job: RelayJob, channel: RoutedChannel, price: Resolve
   let output: Output;
   try {
     const tools = adaptorTools(job.runtime.client, job.cancel);
-    const response = await sendToUpstream(job.runtime.client, adaptor, call, tools);
+    const response = await sendOnRoad(job.runtime.client, adaptor, call, tools);
     output = job.stream
       ? await relayStream(job, channel, adaptor, call, response)
       : await relayWhole(job, adaptor, call, tools, response);
@@ -165,7 +166,9 @@ async function relayStream(
   const answerHeaders = job.front?.answerHeaders?.(call.channel);
   if (answerHeaders) job.reply.headers(answerHeaders);
   writer.start();
+  const native = nativeStreamOf(job, call);
   const watcher = job.front ? undefined : adaptor.watchStream?.(call);
+  const redact = (text: string) => redactSecrets(text, channelSecrets(channel.settings));
   let text = '';
   let usage: Usage | undefined;
   let brokenOff: string | undefined;
@@ -174,8 +177,10 @@ async function relayStream(
   let forwardedTail = '';
   const tail: string[] = [];
   try {
-    if (watcher) {
-      const redact = (text: string) => redactSecrets(text, channelSecrets(channel.settings));
+    if (native) {
+      const body = adaptor.nativeStream?.(response.body, call) ?? response.body;
+      ({ tail: forwardedTail } = await forwardNativeStream(body, native, writer, redact));
+    } else if (watcher) {
       ({ done: upstreamDone, tail: forwardedTail } = await forwardStream(response.body, watcher, writer, redact));
     } else {
       for await (const chunk of adaptor.readStream(response.body, call)) {
@@ -202,6 +207,8 @@ async function relayStream(
     }
   }
   if (watcher) ({ usage, text } = watcher.result());
+  if (native) ({ usage, text } = native.result());
+  if (native?.ended) upstreamDone = true;
   const finish = () => {
     if (forwardedTail) writer.forward(forwardedTail);
     for (const data of tail) writer.send(data);

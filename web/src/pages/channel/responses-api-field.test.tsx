@@ -20,9 +20,9 @@ describe('the Responses API field of the channel form', () => {
     expect(screen.getByText('原样转发（上游支持 Responses API）')).toBeTruthy();
   });
 
-  it('shows the default on Azure when the config says nothing', () => {
+  it('shows auto, the default, on Azure when the config says nothing', () => {
     formWith(3, '');
-    expect(screen.getByText('默认（按渠道类型）')).toBeTruthy();
+    expect(screen.getByText('自动（默认）')).toBeTruthy();
   });
 
   it('is absent on other types (Claude)', () => {

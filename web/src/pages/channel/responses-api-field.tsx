@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { RESPONSES_API_TYPES } from './channel-types';
 
 /**
- * How an OpenAI-protocol channel takes Responses API calls (config `responses_api`): the type's default
- * (OpenAI and Azure natively, the others converted), natively, or converted to chat completions.
+ * How an OpenAI-protocol channel takes Responses API calls (config `responses_api`): automatically (OpenAI and
+ * Azure natively, falling back to chat completions for good when the upstream answers 404 or 405; the others
+ * converted), always natively, or always converted to chat completions.
  */
 export function ResponsesApiField({ type }: { type: number }) {
   const { t } = useTranslation();
@@ -13,7 +14,7 @@ export function ResponsesApiField({ type }: { type: number }) {
     <Form.Item name="responses_api" label={t('channel.form.responsesApi')} extra={t('channel.form.responsesApiHint')}>
       <Select
         options={[
-          { value: '', label: t('channel.form.responsesApiDefault') },
+          { value: '', label: t('channel.form.responsesApiAuto') },
           { value: 'native', label: t('channel.form.responsesApiNative') },
           { value: 'chat', label: t('channel.form.responsesApiChat') },
         ]}

@@ -1,12 +1,6 @@
 import type { RelayCall } from '../../adaptor.js';
 import type { ChatCompletion, ChatMessage, ChatRequest } from '../openai-kit/chat-types.js';
-import type {
-  ClaudeContentBlock,
-  ClaudeRequest,
-  ClaudeResponse,
-  ClaudeStreamEvent,
-  ClaudeToolChoice,
-} from './types.js';
+import type { ClaudeContentBlock, ClaudeRequest, ClaudeResponse, ClaudeToolChoice } from './types.js';
 
 /**
  * What the Anthropic front keeps of a Messages request beyond OpenAI's shapes, so that a Claude upstream
@@ -15,7 +9,10 @@ import type {
  *
  * It rides on the OpenAI-shaped objects the front builds under this symbol key. Object spreads keep it (the
  * pipeline's copy of the body, `readChatRequest`), JSON drops it: an OpenAI-protocol upstream never receives
- * it, whether the client's bytes are forwarded or the body is re-serialised, and no client can send it.
+ * it, whether the client's bytes are forwarded or the body is re-serialised, and no client can send it. The
+ * request's original is also the job's native request (RelayJob.native): whether a call takes the native road
+ * is read from the call (RelayCall.native), never from this key; the key only carries the blocks and fields
+ * the Claude request is rebuilt from.
  */
 export const claudeOriginal = Symbol('claude-original');
 
@@ -85,20 +82,13 @@ export function unchangedOriginal(message: ChatMessage): ClaudeMessageOriginal |
 }
 
 /**
- * Whether this call comes from the Anthropic front: a Claude upstream then hands its answer on whole (the
- * message, or each stream event) beside the OpenAI conversion, for the front to send back unchanged.
+ * Whether this call takes the native road from the Anthropic front: a Claude upstream then hands its whole
+ * answer on beside the OpenAI conversion, for the front to send back unchanged (a stream is forwarded as is).
  */
-export function forwardsClaudeAnswer(call: RelayCall): boolean {
-  return call.body.kind === 'json' && claudeOriginalOf<ClaudeRequestOriginal>(call.body.value) !== undefined;
-}
+export const forwardsClaudeAnswer = (call: RelayCall): boolean => call.native?.protocol === 'anthropic';
 
 /**
  * The OpenAI answer of a front call with the Claude message it was converted from. Only the Anthropic front
  * reads it (the JSON goes nowhere else); OpenAI clients never ask for it, so never see it.
  */
 export type ChatCompletionWithClaude = ChatCompletion & { claude_message?: ClaudeResponse };
-
-/** One stream payload of a front call: the Claude event it stands for. */
-export interface ClaudeEventPayload {
-  claude_event: ClaudeStreamEvent;
-}

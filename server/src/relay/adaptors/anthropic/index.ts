@@ -3,6 +3,7 @@ import { anthropicModels } from './models.js';
 import { buildAnthropicRequest } from './request.js';
 import { readAnthropicError, readAnthropicResponse } from './response.js';
 import { readAnthropicStream } from './stream.js';
+import { withStructuredAnswer } from './structured-answer.js';
 
 /** Anthropic Claude (type 14): the Messages API. */
 export const anthropic = {
@@ -11,6 +12,7 @@ export const anthropic = {
   models: anthropicModels,
   buildRequest: buildAnthropicRequest,
   readResponse: readAnthropicResponse,
-  readStream: readAnthropicStream,
+  readStream: (body, call) => withStructuredAnswer(readAnthropicStream(body, call), call),
   readError: readAnthropicError,
+  speaks: (protocol) => protocol === 'anthropic',
 } satisfies Adaptor;

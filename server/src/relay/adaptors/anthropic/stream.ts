@@ -3,7 +3,6 @@ import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
 import { readChatRequest } from '../openai-kit/chat-request.js';
 import { parseJson } from '../openai-kit/json.js';
 import { readSseEvents } from '../openai-kit/sse-events.js';
-import { forwardsClaudeAnswer, type ClaudeEventPayload } from './claude-original.js';
 import { claudeFinishReason, claudeUsage } from './response.js';
 import type { ClaudeStreamEvent, ClaudeUsage } from './types.js';
 
@@ -16,14 +15,28 @@ const cumulativeCounts = [
 ] as const;
 
 /**
+ * message_delta's counts are cumulative (https://docs.claude.com/en/docs/build-with-claude/streaming): its
+ * output_tokens is the total so far, and with server tools its input and cache counts may grow past
+ * message_start's. Counts only grow, so the larger of the two is kept in `reported` (a vendor's 0 in
+ * message_delta does not erase message_start's input).
+ */
+export function recordClaudeUsage(reported: ClaudeUsage, usage: ClaudeUsage | undefined): void {
+  if (!usage) return;
+  for (const field of cumulativeCounts)
+    if (typeof usage[field] === 'number') reported[field] = Math.max(reported[field] ?? 0, usage[field]);
+  if (usage.cache_creation) reported.cache_creation = usage.cache_creation;
+  const searches = usage.server_tool_use?.web_search_requests;
+  if (typeof searches === 'number')
+    reported.server_tool_use = {
+      web_search_requests: Math.max(reported.server_tool_use?.web_search_requests ?? 0, searches),
+    };
+}
+
+/**
  * Turns Claude stream events into OpenAI chunks (providers.md §4.8). Shared by Anthropic, Bedrock and Vertex,
  * which all deliver the same events over different framings. Tool calls are numbered 0,1,… among tool_use
- * blocks (not by Claude's block index), each carrying its id and name once.
- *
- * With `forwardEvents` (a call from the Anthropic front) every event becomes one payload carrying the event
- * itself (`{claude_event}`), for the front to send on unchanged: thinking and signature deltas, redacted
- * thinking and cache usage keep their block indexes. The OpenAI conversion still runs for billing: the
- * payload takes its text and usage, and `end()` still closes with OpenAI chunks, which the front ignores.
+ * blocks (not by Claude's block index), each carrying its id and name once. (A call from the Anthropic front
+ * on a Claude channel takes the native road instead: its events are forwarded, see RelayCall.native.)
  */
 export class ClaudeStreamConverter {
   private readonly writer: ChunkWriter;
@@ -33,31 +46,12 @@ export class ClaudeStreamConverter {
   private finishReason: string | null = null;
   private finished = false;
 
-  constructor(
-    model: string,
-    includeUsage: boolean,
-    private readonly forwardEvents = false,
-  ) {
+  constructor(model: string, includeUsage: boolean) {
     this.writer = new ChunkWriter(model, includeUsage);
   }
 
-  /**
-   * message_delta's counts are cumulative (https://docs.claude.com/en/docs/build-with-claude/streaming): its
-   * output_tokens is the total so far, and with server tools its input and cache counts may grow past
-   * message_start's. Counts only grow, so the larger of the two is kept (a vendor's 0 in message_delta does
-   * not erase message_start's input).
-   */
   private recordUsage(usage: ClaudeUsage | undefined) {
-    if (!usage) return;
-    const reported = this.reported;
-    for (const field of cumulativeCounts)
-      if (typeof usage[field] === 'number') reported[field] = Math.max(reported[field] ?? 0, usage[field]);
-    if (usage.cache_creation) reported.cache_creation = usage.cache_creation;
-    const searches = usage.server_tool_use?.web_search_requests;
-    if (typeof searches === 'number')
-      reported.server_tool_use = {
-        web_search_requests: Math.max(reported.server_tool_use?.web_search_requests ?? 0, searches),
-      };
+    recordClaudeUsage(this.reported, usage);
   }
 
   /** What the stream used so far (all of it once message_delta came). */
@@ -65,25 +59,8 @@ export class ClaudeStreamConverter {
     return claudeUsage(this.reported);
   }
 
-  /** The chunks for one event (most events give one or none; exactly one when forwarding events). */
+  /** The chunks for one event (most events give one or none). */
   *accept(event: ClaudeStreamEvent): Iterable<RelayChunk> {
-    if (!this.forwardEvents) {
-      yield* this.convert(event);
-      return;
-    }
-    if (this.finished) return;
-    let text = '';
-    let usage: Usage | undefined;
-    for (const chunk of this.convert(event)) {
-      if (chunk.text) text += chunk.text;
-      if (chunk.usage) usage = chunk.usage;
-    }
-    if (event.type === 'message_delta' && event.usage) usage ??= this.usage;
-    const payload: ClaudeEventPayload = { claude_event: event };
-    yield { data: JSON.stringify(payload), ...(text ? { text } : {}), ...(usage ? { usage } : {}) };
-  }
-
-  private *convert(event: ClaudeStreamEvent): Iterable<RelayChunk> {
     if (this.finished) return;
     switch (event.type) {
       case 'message_start':
@@ -160,7 +137,7 @@ export const wantsUsage = (call: RelayCall) => readChatRequest(call).stream_opti
 
 /** Reads an Anthropic Messages SSE stream as OpenAI chunks. */
 export async function* readAnthropicStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
-  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call), forwardsClaudeAnswer(call));
+  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call));
   let sawStart = false;
   for await (const event of readSseEvents(body)) {
     const parsed = parseJson(event.data) as ClaudeStreamEvent | undefined;

@@ -8,7 +8,8 @@ import { readBedrockAnswer } from '../aws/response.js';
 import { readBedrockStream } from '../aws/stream.js';
 import { readVertexResponse } from '../vertexai/response.js';
 import { readVertexStream } from '../vertexai/stream.js';
-import { withClaudeOriginal } from './claude-original.js';
+import { nativeRelayed } from '../../../../test/native-road-kit.js';
+import { AnthropicEventWriter, ClaudeNativeStream } from '../../fronts/anthropic/stream.js';
 import { readAnthropicResponse } from './response.js';
 import { readAnthropicStream } from './stream.js';
 
@@ -29,9 +30,9 @@ const cached: Usage = {
 const cachedClasses = { input: 2048, cache_read: 1800, cache_write: 148, cache_write_1h: 100, output: 503 };
 
 const chat = (model: string, stream = false) => relayCall({ body: { model, messages: [], stream }, type: 14 });
-/** A call from the Anthropic front: the Claude answer goes on as it came, billing reads its usage beside. */
-const frontChat = (model: string) =>
-  relayCall({ body: withClaudeOriginal({ model, messages: [], stream: true }, {}), type: 14 });
+/** What billing reads of a Claude stream on the native road (the Anthropic front on a Claude channel). */
+const nativeUsage = async (body: AsyncIterable<Buffer>, model: string) =>
+  (await nativeRelayed(body, new ClaudeNativeStream(new AnthropicEventWriter(model), model))).usage;
 
 /** The last usage a stream reported for billing, as the relay keeps it (also when the stream breaks off). */
 async function billedUsage(chunks: AsyncIterable<RelayChunk>): Promise<Usage | undefined> {
@@ -75,9 +76,7 @@ describe('Claude usage: cache reads, writes by TTL, searches', () => {
     const sse = fixture('anthropic', 'cache-ttl-stream.sse');
     const converted = await collect(readAnthropicStream(pieces(sse), chat('claude-sonnet-4-5-20250929', true)));
     expect(converted.usage).toEqual(cached);
-    expect(await billedUsage(readAnthropicStream(pieces(sse), frontChat('claude-sonnet-4-5-20250929')))).toEqual(
-      cached,
-    );
+    expect(await nativeUsage(pieces(sse), 'claude-sonnet-4-5-20250929')).toEqual(cached);
   });
 
   test('a stream broken off after message_start is billed its whole input (and the one output token so far)', async () => {
@@ -85,16 +84,14 @@ describe('Claude usage: cache reads, writes by TTL, searches', () => {
     const partial = { ...cached, completion_tokens: 1, total_tokens: 2048 + 248 + 1800 + 1 };
     const model = 'claude-sonnet-4-5-20250929';
     expect(await billedUsage(readAnthropicStream(brokenOff(sse), chat(model, true)))).toEqual(partial);
-    expect(await billedUsage(readAnthropicStream(brokenOff(sse), frontChat(model)))).toEqual(partial);
+    expect(await nativeUsage(brokenOff(sse), model)).toEqual(partial);
     // Ended without an error, the stream is closed with the same usage.
     expect((await collect(readAnthropicStream(pieces(sse), chat(model, true)))).usage).toEqual(partial);
   });
 
   test('for the Anthropic front, message_delta carries the final usage: a break-off before message_stop loses nothing', async () => {
     const sse = cutBefore(fixture('anthropic', 'cache-ttl-stream.sse'), 'message_stop');
-    expect(await billedUsage(readAnthropicStream(brokenOff(sse), frontChat('claude-sonnet-4-5-20250929')))).toEqual(
-      cached,
-    );
+    expect(await nativeUsage(brokenOff(sse), 'claude-sonnet-4-5-20250929')).toEqual(cached);
   });
 
   test('message_delta’s cumulative input grows past message_start’s (server tools); a 0 there erases nothing', async () => {

@@ -2,9 +2,10 @@ import type { Adaptor, OpenedAnswer, RelayCall, UpstreamRequest } from '../../ad
 import { bytesOf } from '../openai-kit/sse-events.js';
 import { invokeBedrock, invokeBedrockStream } from './client.js';
 import { awsModels } from './models.js';
-import { buildBedrockInvocation, readBedrockCredentials } from './request.js';
+import { bedrockModel, buildBedrockInvocation, readBedrockCredentials } from './request.js';
 import { readBedrockAnswer, readBedrockHttpError } from './response.js';
-import { readBedrockStream } from './stream.js';
+import { bedrockClaudeEvents, readBedrockStream } from './stream.js';
+import { withStructuredAnswer } from '../anthropic/structured-answer.js';
 
 /** The AWS SDK signs and sends; the pipeline still checks status, reads, retries and bills. */
 async function open(call: RelayCall, tools: { signal?: AbortSignal }): Promise<OpenedAnswer> {
@@ -43,7 +44,10 @@ export const aws = {
   buildRequest,
   open,
   readResponse: (response, call) => readBedrockAnswer(response.body, call),
-  readStream: readBedrockStream,
+  readStream: (body, call) => withStructuredAnswer(readBedrockStream(body, call), call),
+  // Claude on Bedrock speaks Anthropic's Messages API, its stream framed as Bedrock's event stream.
+  speaks: (protocol, _channel, model) => protocol === 'anthropic' && bedrockModel(model).family === 'claude',
+  nativeStream: bedrockClaudeEvents,
   // SDK failures are thrown by `open` already mapped; this reads any error answer that still reaches the pipeline.
   readError: readBedrockHttpError,
 } satisfies Adaptor;

@@ -1,5 +1,4 @@
 import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { forwardsClaudeAnswer } from '../anthropic/claude-original.js';
 import { ClaudeStreamConverter, wantsUsage } from '../anthropic/stream.js';
 import type { ClaudeStreamEvent } from '../anthropic/types.js';
 import { ChunkWriter, streamErrorChunk } from '../openai-kit/chat-answer.js';
@@ -11,7 +10,7 @@ import { bedrockErrorBody, llamaFinishReason } from './response.js';
 import type { LlamaResponse } from './types.js';
 
 async function* claudeEvents(payloads: AsyncIterable<unknown>, call: RelayCall): AsyncIterable<RelayChunk> {
-  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call), forwardsClaudeAnswer(call));
+  const converter = new ClaudeStreamConverter(call.model, wantsUsage(call));
   for await (const payload of payloads) {
     const event = payload as ClaudeStreamEvent;
     if (isObject(event) && typeof event.type === 'string') yield* converter.accept(event);
@@ -39,6 +38,17 @@ async function* llamaEvents(payloads: AsyncIterable<unknown>, call: RelayCall): 
     }
   }
   if (!finished) yield* writer.finish('stop', undefined);
+}
+
+/**
+ * A Claude model's Bedrock stream on the native road: its decoded events as Anthropic's server-sent events,
+ * which the pipeline forwards to the Anthropic front.
+ */
+export async function* bedrockClaudeEvents(body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  for await (const payload of readJsonLines(body)) {
+    if (!isObject(payload) || typeof payload.type !== 'string') continue;
+    yield Buffer.from(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
+  }
 }
 
 /**

@@ -4,17 +4,14 @@ import type { ChatMessage } from '../openai-kit/chat-types.js';
 import { isObject } from '../openai-kit/json.js';
 import type { GeminiResponse } from './types.js';
 
-/**
- * What the Gemini front keeps of a request beyond OpenAI's shapes, so that a Gemini upstream (the Gemini API,
- * Gemini on Vertex) receives the client's body as it was sent: every field, part and tool, thought signatures
- * included. It rides on the OpenAI-shaped request under this symbol key, as the Anthropic front's original
- * does (claude-original.ts): object spreads keep it, JSON drops it, so no other upstream ever receives it.
- */
-const geminiOriginal = Symbol('gemini-original');
-
 /** The Gemini API method the client called. */
 export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents';
 
+/**
+ * What the Gemini front keeps of a request beyond OpenAI's shapes, so that a Gemini upstream (the Gemini API,
+ * Gemini on Vertex) receives the client's body as it was sent: every field, part and tool, thought signatures
+ * included. It is the job's native request (RelayJob.native), which only a Gemini channel's calls carry.
+ */
 export interface GeminiRequestOriginal {
   method: GeminiMethod;
   /** The client's body as sent (without the model, which the path names). */
@@ -31,21 +28,9 @@ export interface GeminiRequestOriginal {
   sentToChannel?: number;
 }
 
-type Marked = { [geminiOriginal]?: GeminiRequestOriginal };
-
-/** `target` with the Gemini front's original attached (the same object). */
-export function withGeminiOriginal<Target extends object>(target: Target, original: GeminiRequestOriginal): Target {
-  (target as Marked)[geminiOriginal] = original;
-  return target;
-}
-
-/** The Gemini front's original of a request, if it came through that front. */
-export const geminiRequestOriginal = (target: object): GeminiRequestOriginal | undefined =>
-  (target as Marked)[geminiOriginal];
-
-/** The original of a call's body, when the call comes from the Gemini front. */
+/** The Gemini front's original of a call on the native road. */
 export const geminiCallOriginal = (call: RelayCall): GeminiRequestOriginal | undefined =>
-  call.body.kind === 'json' ? geminiRequestOriginal(call.body.value) : undefined;
+  call.native?.protocol === 'gemini' ? call.native.original : undefined;
 
 /**
  * The client's generateContent body for the upstream, its output capped as the converted request's (the balance
@@ -84,8 +69,3 @@ export function nativeEmbedBody(call: RelayCall, original: GeminiRequestOriginal
  * sends back unchanged; the conversion beside it is what billing and other fronts read.
  */
 export type WithGeminiAnswer<Answer> = Answer & { gemini_response?: GeminiResponse | Record<string, unknown> };
-
-/** One stream payload of a Gemini front call: the upstream's event itself. */
-export interface GeminiEventPayload {
-  gemini_event: Record<string, unknown>;
-}

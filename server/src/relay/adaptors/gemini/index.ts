@@ -13,4 +13,5 @@ export const gemini = {
   readResponse: readGeminiResponse,
   readStream: readGeminiStream,
   readError: readGeminiError,
+  speaks: (protocol) => protocol === 'gemini',
 } satisfies Adaptor;

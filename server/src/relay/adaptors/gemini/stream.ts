@@ -6,19 +6,15 @@ import type { ChatDelta } from '../openai-kit/chat-types.js';
 import { isObject, parseJson } from '../openai-kit/json.js';
 import { readSseData } from '../../pipeline/sse-lines.js';
 import { candidateContent, geminiFinishReason, geminiUsage } from './response.js';
-import { geminiCallOriginal, type GeminiEventPayload } from './gemini-original.js';
 import type { GeminiResponse } from './types.js';
 
 /**
  * Gemini stream (`?alt=sse`) → OpenAI chunks. Each event is a whole GenerateContentResponse with the new
  * text of that step; usageMetadata holds running totals (the last one is final) and the last event carries
- * finishReason. Function calls arrive whole and get indexes per candidate.
+ * finishReason. Function calls arrive whole and get indexes per candidate. (A call from the Gemini front takes
+ * the native road instead: its events are forwarded, see RelayCall.native.)
  */
 export async function* readGeminiStream(body: AsyncIterable<Buffer>, call: RelayCall): AsyncIterable<RelayChunk> {
-  if (geminiCallOriginal(call)) {
-    yield* forwardGeminiEvents(body);
-    return;
-  }
   const writer = new ChunkWriter(call.model, readChatRequest(call).stream_options?.include_usage === true);
   const toolCounts = new Map<number, number>();
   let usage: Usage | undefined;
@@ -60,29 +56,4 @@ export async function* readGeminiStream(body: AsyncIterable<Buffer>, call: Relay
     }
   }
   if (sawAnything) yield* writer.usageChunk(usage);
-}
-
-/**
- * For the Gemini front: every upstream event as one payload carrying the event itself (`{gemini_event}`), for
- * the front to send on unchanged, with the text and the running usage billing needs.
- */
-async function* forwardGeminiEvents(body: AsyncIterable<Buffer>): AsyncIterable<RelayChunk> {
-  for await (const data of readSseData(body)) {
-    const parsed = parseJson(data);
-    if (!isObject(parsed)) continue;
-    const payload: GeminiEventPayload = { gemini_event: parsed };
-    const response = parsed as GeminiResponse;
-    let text = '';
-    for (const candidate of response.candidates ?? []) {
-      const content = candidateContent(candidate);
-      text +=
-        content.text + content.reasoning + content.toolCalls.map((toolCall) => toolCall.function.arguments).join('');
-    }
-    yield {
-      data: JSON.stringify(payload),
-      ...(text ? { text } : {}),
-      ...(response.usageMetadata ? { usage: geminiUsage(response.usageMetadata) } : {}),
-    };
-    if (isObject(parsed.error)) return;
-  }
 }

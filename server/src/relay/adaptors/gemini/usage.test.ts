@@ -2,12 +2,13 @@ import { describe, expect, test } from 'vitest';
 import { fixture, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
 import { collect, pieces } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { relayCall } from '../../../../test/relay-call.js';
-import type { RelayCall, RelayChunk, Usage } from '../../adaptor.js';
+import type { RelayChunk, Usage } from '../../adaptor.js';
 import { callUsageOf } from '../../billing/call-usage.js';
 import { promptTokens } from '../../../domain/pricing/price.js';
 import { readVertexResponse } from '../vertexai/response.js';
 import { readVertexStream } from '../vertexai/stream.js';
-import { withGeminiOriginal } from './gemini-original.js';
+import { nativeRelayed } from '../../../../test/native-road-kit.js';
+import { GeminiNativeStream, GeminiStreamWriter } from '../../fronts/gemini/stream.js';
 import { readGeminiResponse } from './response.js';
 import { readGeminiStream } from './stream.js';
 
@@ -17,12 +18,9 @@ import { readGeminiStream } from './stream.js';
  * tokens by modality.
  */
 const chat = (model: string, stream = false) => relayCall({ body: { model, messages: [], stream }, type: 24 });
-/** A call from the Gemini front: the upstream's events go on as they came, billing reads their usage. */
-const frontChat = (model: string): RelayCall =>
-  relayCall({
-    body: withGeminiOriginal({ model, messages: [], stream: true }, { method: 'streamGenerateContent', body: {} }),
-    type: 24,
-  });
+/** What billing reads of a Gemini stream on the native road (the Gemini front on a Gemini channel). */
+const nativeUsage = async (body: AsyncIterable<Buffer>, model: string) =>
+  (await nativeRelayed(body, new GeminiNativeStream(new GeminiStreamWriter(model, 'sse'), 'sse'))).usage;
 
 const whole = (name: string, model: string, read = readGeminiResponse): Usage | undefined =>
   read({ status: 200, headers: {}, body: fixtureBytes('gemini', name) }, chat(model)).usage;
@@ -101,7 +99,7 @@ describe('Gemini usage: cached content, thoughts, tools, modalities', () => {
     const sofar = { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 };
     expect((await collect(readGeminiStream(pieces(sse), chat('gemini-1.5-flash', true)))).usage).toEqual(final);
     expect(await billedUsage(readGeminiStream(brokenOffAfter(sse, 2), chat('gemini-1.5-flash', true)))).toEqual(sofar);
-    expect(await billedUsage(readGeminiStream(brokenOffAfter(sse, 2), frontChat('gemini-1.5-flash')))).toEqual(sofar);
+    expect(await nativeUsage(brokenOffAfter(sse, 2), 'gemini-1.5-flash')).toEqual(sofar);
     expect(await billedUsage(readVertexStream(brokenOffAfter(sse, 2), chat('gemini-1.5-flash', true)))).toEqual(sofar);
   });
 });

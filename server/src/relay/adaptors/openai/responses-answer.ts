@@ -1,6 +1,5 @@
-import type { RelayChunk, RelayResult, Usage, UpstreamResponse } from '../../adaptor.js';
-import { readSseData } from '../../pipeline/sse-lines.js';
-import { isObject, parseJsonObject, stringOf, tryParseObject } from '../openai-kit/json.js';
+import type { RelayResult, Usage, UpstreamResponse } from '../../adaptor.js';
+import { isObject, parseJsonObject, stringOf } from '../openai-kit/json.js';
 import { countOf, promptDetailsParts, usageOf, withUsageParts } from '../openai-kit/usage.js';
 
 /**
@@ -52,28 +51,5 @@ export function readResponsesAnswer(response: UpstreamResponse): RelayResult {
   };
 }
 
-/** One stream payload of a natively served Responses call: the upstream's event, for the front to send on. */
-export interface ResponsesEventPayload {
-  responses_event: Record<string, unknown> & { type: string };
-}
-
 /** The events that end a Responses stream, each carrying the final response and its usage. */
 export const finalResponseEvents = new Set(['response.completed', 'response.incomplete', 'response.failed']);
-
-/**
- * A Responses event stream read event by event: each becomes one payload carrying the event itself, with the
- * text of its deltas and, on the final event (completed, incomplete or failed alike), the response's usage.
- */
-export async function* readResponsesStream(body: AsyncIterable<Buffer>): AsyncIterable<RelayChunk> {
-  for await (const data of readSseData(body)) {
-    const event = tryParseObject(data);
-    if (!event || typeof event.type !== 'string') continue;
-    const payload: ResponsesEventPayload = { responses_event: event as ResponsesEventPayload['responses_event'] };
-    const text = event.type.endsWith('.delta') ? stringOf(event.delta) : '';
-    const usage =
-      finalResponseEvents.has(event.type) && isObject(event.response)
-        ? usageOfResponse(event.response.usage, event.response.output)
-        : undefined;
-    yield { data: JSON.stringify(payload), ...(text ? { text } : {}), ...(usage ? { usage } : {}) };
-  }
-}

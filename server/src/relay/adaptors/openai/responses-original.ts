@@ -1,16 +1,11 @@
 import type { RelayCall } from '../../adaptor.js';
-import type { ChatMessage, ChatRequest } from '../openai-kit/chat-types.js';
+import type { ChatMessage } from '../openai-kit/chat-types.js';
 
 /**
  * What the Responses front keeps beside the chat request it converted, so that a channel speaking OpenAI's
  * Responses API gets the request as the client sent it (built-in tools, reasoning items, `include` …) instead
- * of the conversion.
- *
- * It rides on the chat request under a symbol key, as the Anthropic front's original does (see
- * `anthropic/claude-original.ts`): the pipeline's copies of the body keep it, JSON drops it, so a chat upstream
- * never sees it and no client can send it.
+ * of the conversion. It is the job's native request (RelayJob.native), which only such a channel's calls carry.
  */
-const responsesOriginal = Symbol('responses-original');
 
 export interface ResponsesOriginal {
   /** The Responses request for the upstream: the conversation expanded, `store: false`, no previous id. */
@@ -24,15 +19,6 @@ export interface ResponsesOriginal {
   sentToChannel?: number;
 }
 
-type Marked = { [responsesOriginal]?: ResponsesOriginal };
-
-/** `chat` marked with the Responses request it was converted from (the same object). */
-export function withResponsesOriginal(chat: ChatRequest, original: ResponsesOriginal): ChatRequest {
-  (chat as Marked)[responsesOriginal] = original;
-  return chat;
-}
-
-/** The Responses original of a call's body, when the call came through the Responses front. */
-export function responsesOriginalOf(call: RelayCall): ResponsesOriginal | undefined {
-  return call.body.kind === 'json' ? (call.body.value as Marked)[responsesOriginal] : undefined;
-}
+/** The Responses original of a call on the native road. */
+export const responsesOriginalOf = (call: RelayCall): ResponsesOriginal | undefined =>
+  call.native?.protocol === 'responses' ? call.native.original : undefined;

@@ -1,19 +1,34 @@
 import type { Adaptor, ChannelSettings, RelayCall, UpstreamRequest } from '../../adaptor.js';
 import { bodyOf, maxOutputTokens } from '../openai-kit/chat-request.js';
 import { isObject } from '../openai-kit/json.js';
-import { readResponsesAnswer, readResponsesStream } from './responses-answer.js';
+import { readResponsesAnswer } from './responses-answer.js';
 import { responsesOriginalOf, type ResponsesOriginal } from './responses-original.js';
 
+/** How a channel takes Responses API calls: its config's `responses_api`, `auto` when it says nothing. */
+export type ResponsesApiSetting = 'auto' | 'native' | 'chat';
+
+export const responsesApiSettings: readonly ResponsesApiSetting[] = ['auto', 'native', 'chat'];
+
+const settingOf = (channel: ChannelSettings): ResponsesApiSetting => {
+  const setting = (channel.config as { responses_api?: string }).responses_api;
+  return setting === 'native' || setting === 'chat' ? setting : 'auto';
+};
+
 /**
- * Whether a channel gets Responses API requests as they are. The channel's config decides when it says so
- * (`"responses_api": "native"` for an OpenAI-protocol upstream that serves `/v1/responses`, `"chat"` to have
- * them converted to chat completions); otherwise the adaptor's default (OpenAI itself and Azure: native).
+ * The channels (id and base URL) whose upstream answered a native Responses call 404 or 405 on this node: an
+ * OpenAI-compatible address with no `/v1/responses` (a reseller's, the commonest one-api setup). On `auto` they
+ * get Responses calls converted to chat from then on; a new base URL is tried natively again.
+ */
+const convertingChannels = new Map<number, string>();
+
+/**
+ * Whether a channel gets Responses API requests as they are: `native` always, `chat` never, `auto` when its
+ * type does by default (OpenAI itself and Azure) until its upstream showed it has no Responses API.
  */
 export function servesResponses(channel: ChannelSettings, byDefault: boolean): boolean {
-  const setting = (channel.config as { responses_api?: string }).responses_api;
-  if (setting === 'native') return true;
-  if (setting === 'chat') return false;
-  return byDefault;
+  const setting = settingOf(channel);
+  if (setting !== 'auto') return setting === 'native';
+  return byDefault && convertingChannels.get(channel.id) !== channel.baseUrl;
 }
 
 /** How one vendor takes a Responses request natively. */
@@ -24,17 +39,12 @@ export interface NativeResponses {
   request(call: RelayCall, body: Record<string, unknown>): UpstreamRequest;
 }
 
-const nativeResponsesKey = Symbol('native-responses');
-type Marked = { [nativeResponsesKey]?: NativeResponses };
-
 /**
- * Whether this channel gets Responses API calls natively (its adaptor can, and its config or type says so):
- * a request only such a channel can serve (one the chat conversion refuses) is limited to them.
+ * Whether this channel gets Responses API calls natively (its adaptor speaks the protocol there): a request
+ * only such a channel can serve (one the chat conversion refuses) is limited to them.
  */
-export function channelServesResponses(adaptor: Adaptor | null, channel: ChannelSettings): boolean {
-  const native = adaptor ? (adaptor as Marked)[nativeResponsesKey] : undefined;
-  return native !== undefined && servesResponses(channel, native.byDefault(channel));
-}
+export const channelServesResponses = (adaptor: Adaptor | null, channel: ChannelSettings, model: string): boolean =>
+  adaptor?.speaks?.('responses', channel, model) === true;
 
 /**
  * The Responses body for the upstream, with this channel's model, the output cap the balance set and, when
@@ -64,21 +74,27 @@ function nativeBody(call: RelayCall, original: ResponsesOriginal): Record<string
  * everything else runs through `adaptor` unchanged.
  */
 export function withResponsesPassThrough<Wrapped extends Adaptor>(adaptor: Wrapped, native: NativeResponses): Wrapped {
-  const nativeOriginal = (call: RelayCall) => {
-    const original = responsesOriginalOf(call);
-    return original && servesResponses(call.channel, native.byDefault(call.channel)) ? original : undefined;
-  };
-  const wrapped: Adaptor & Marked = {
+  const wrapped: Adaptor = {
     ...adaptor,
-    [nativeResponsesKey]: native,
+    speaks: (protocol, channel, model) =>
+      protocol === 'responses'
+        ? servesResponses(channel, native.byDefault(channel))
+        : adaptor.speaks?.(protocol, channel, model) === true,
+    nativeRefused(call, error) {
+      // OpenAI answers an unknown model 404 too: that says nothing about the path.
+      if (call.native?.protocol !== 'responses' || error.code === 'model_not_found') return false;
+      if (settingOf(call.channel) !== 'auto') return false;
+      call.native.original.sentToChannel = undefined;
+      convertingChannels.set(call.channel.id, call.channel.baseUrl);
+      return true;
+    },
     buildRequest(call, tools) {
-      const served = nativeOriginal(call);
+      const served = responsesOriginalOf(call);
       if (served) served.sentToChannel = call.channel.id;
       return served ? native.request(call, nativeBody(call, served)) : adaptor.buildRequest(call, tools);
     },
     readResponse: (response, call, tools) =>
-      nativeOriginal(call) ? readResponsesAnswer(response) : adaptor.readResponse(response, call, tools),
-    readStream: (body, call) => (nativeOriginal(call) ? readResponsesStream(body) : adaptor.readStream(body, call)),
+      responsesOriginalOf(call) ? readResponsesAnswer(response) : adaptor.readResponse(response, call, tools),
   };
   return wrapped as Wrapped;
 }

@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { pieces } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import type { Usage } from '../../adaptor.js';
 import { callUsageOf } from '../../billing/call-usage.js';
-import { readResponsesAnswer, readResponsesStream } from './responses-answer.js';
+import { nativeRelayed } from '../../../../test/native-road-kit.js';
+import { NativeEventRelay } from '../../fronts/responses/native-stream.js';
+import { readResponsesAnswer } from './responses-answer.js';
 
 type Json = Record<string, unknown>;
 
@@ -50,10 +52,10 @@ function sse(events: Json[]): string {
   return events.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 }
 
+/** What billing reads of a Responses stream on the native road (the Responses front on an OpenAI channel). */
 async function lastUsage(body: string): Promise<Usage | undefined> {
-  let last: Usage | undefined;
-  for await (const chunk of readResponsesStream(pieces(body, 11))) if (chunk.usage) last = chunk.usage;
-  return last;
+  const context = { id: 'resp_gateway', createdAt: 1, request: { model: 'o4-mini' } };
+  return (await nativeRelayed(pieces(body, 11), new NativeEventRelay(context))).usage;
 }
 
 describe('Responses API usage, read in full', () => {

@@ -2,10 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { parseAnthropicEvents } from '../../../../test/anthropic-events.js';
 import { claudeCodeFirstRequest, toolLoop, toolLoopForOpenAI } from '../../../../test/claude-code-tool-loop.js';
 import { fixture, fixtureJson, fixtureBytes } from '../../../../test/mock-upstreams/mock-kit.js';
-import { collect, pieces } from '../../../../test/mock-upstreams/relay-call-kit.js';
-import type { RelayCall, RelayChunk } from '../../adaptor.js';
+import { pieces } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import type { RelayCall } from '../../adaptor.js';
 import { buildAnthropicRequest } from '../../adaptors/anthropic/request.js';
 import { readAnthropicResponse } from '../../adaptors/anthropic/response.js';
+import { nativeRelayed } from '../../../../test/native-road-kit.js';
+import { claudeRequestOriginal } from '../../adaptors/anthropic/claude-original.js';
 import { readAnthropicStream } from '../../adaptors/anthropic/stream.js';
 import type { ClaudeCacheControl, ClaudeContentBlock, ClaudeResponse } from '../../adaptors/anthropic/types.js';
 import { buildBedrockInvocation } from '../../adaptors/aws/request.js';
@@ -19,19 +21,24 @@ import type { RoutedChannel } from '../../routing/channel-router.js';
 import { anthropicClientHeaders } from './client-headers.js';
 import { anthropicToChatRequest, type AnthropicFrontRequest } from './request.js';
 import { chatCompletionToAnthropic } from './response.js';
-import { AnthropicEventWriter } from './stream.js';
+import { AnthropicEventWriter, ClaudeNativeStream } from './stream.js';
 
 const cached: ClaudeCacheControl = { type: 'ephemeral' };
 const vertexSettings = { region: 'us-east5', projectId: 'p' } as VertexSettings;
+/** Channel types whose upstream speaks Claude's Messages API (Anthropic, Bedrock, Vertex). */
+const claudeTypes = new Set([14, 33, 42]);
+
 /**
  * The call an adaptor gets for this converted request, through the pipeline's own body preparation (model
- * mapping and the channel's forced system prompt re-serialise the body for OpenAI-protocol upstreams).
+ * mapping and the channel's forced system prompt re-serialise the body for OpenAI-protocol upstreams); on a
+ * Claude channel it takes the native road, as relayCallOf sends it.
  */
 function pipelineCall(
   chat: ChatRequest,
   options: { type?: number; upstreamModel?: string; systemPrompt?: string; stream?: boolean } = {},
 ): RelayCall {
   const value = chat as unknown as Record<string, unknown>;
+  const original = claudeRequestOriginal(chat);
   const model = options.upstreamModel ?? chat.model;
   const stream = options.stream ?? chat.stream === true;
   const channel = { row: { system_prompt: options.systemPrompt ?? null } } as unknown as RoutedChannel;
@@ -51,18 +58,22 @@ function pipelineCall(
     body,
     channel: { id: 1, type: options.type ?? 14, name: 'c', key: 'k', baseUrl: 'http://127.0.0.1:9', config: {} },
     clientHeaders: {},
+    ...(original && claudeTypes.has(options.type ?? 14)
+      ? { native: { protocol: 'anthropic' as const, original } }
+      : {}),
   };
 }
 
 const sentToClaude = (call: RelayCall) => JSON.parse(String(buildAnthropicRequest(call).body));
 
-/** What the Anthropic client receives for these relay chunks, `[DONE]` included (the pipeline adds it). */
-function frontEvents(chunks: RelayChunk[], model: string) {
+/**
+ * What the Anthropic client receives of a Claude upstream's stream on the native road, closed by the relay's
+ * `[DONE]` when the upstream did not end it.
+ */
+async function nativeEvents(sse: string, model: string) {
   const writer = new AnthropicEventWriter(model, 7);
-  let text = '';
-  for (const chunk of chunks) for (const event of writer.accept(JSON.parse(chunk.data))) text += event;
-  for (const event of writer.end()) text += event;
-  return parseAnthropicEvents(text);
+  const { written, tail } = await nativeRelayed(pieces(sse, 11), new ClaudeNativeStream(writer, model));
+  return parseAnthropicEvents(written + tail + writer.payload('[DONE]'));
 }
 
 describe('Claude-only request fields through the Anthropic front', () => {
@@ -338,12 +349,7 @@ describe('Claude-only answer fields through the Anthropic front', () => {
   });
 
   test('a stream comes back event for event: thinking, signature and redacted blocks at their indexes, cache usage', async () => {
-    const call = pipelineCall(anthropicToChatRequest({ ...toolLoop, stream: true }));
-    const { chunks } = await collect(
-      readAnthropicStream(pieces(fixture('anthropic', 'thinking-stream.sse'), 11), call),
-    );
-    const relayed = chunks.map((chunk) => ({ data: JSON.stringify(chunk) }));
-    const events = frontEvents(relayed, 'claude-front');
+    const events = await nativeEvents(fixture('anthropic', 'thinking-stream.sse'), 'claude-front');
     const recordedEvents = parseAnthropicEvents(fixture('anthropic', 'thinking-stream.sse').toString());
     recordedEvents[0]!.data.message.model = 'claude-front';
     expect(events).toEqual(recordedEvents);
@@ -385,12 +391,7 @@ describe('Claude-only answer fields through the Anthropic front', () => {
 
   test('a Claude stream that ends early is closed at the open block', async () => {
     const cut = fixture('anthropic', 'thinking-stream.sse').toString().split('event: content_block_stop')[0]!;
-    const call = pipelineCall(anthropicToChatRequest({ ...toolLoop, stream: true }));
-    const { chunks } = await collect(readAnthropicStream(pieces(cut), call));
-    const events = frontEvents(
-      chunks.map((chunk) => ({ data: JSON.stringify(chunk) })),
-      'claude-front',
-    );
+    const events = await nativeEvents(cut, 'claude-front');
     expect(events.slice(-4)).toEqual([
       {
         event: 'content_block_delta',

@@ -1,6 +1,10 @@
+import type { Usage } from '../../adaptor.js';
+import { claudeUsage } from '../../adaptors/anthropic/response.js';
+import { recordClaudeUsage } from '../../adaptors/anthropic/stream.js';
 import type { ClaudeStreamEvent, ClaudeUsage } from '../../adaptors/anthropic/types.js';
 import type { ChatChunk } from '../../adaptors/openai-kit/chat-types.js';
-import { isObject } from '../../adaptors/openai-kit/json.js';
+import { isObject, parseJson, stringOf } from '../../adaptors/openai-kit/json.js';
+import type { NativeStream } from '../../pipeline/relay-job.js';
 import { chunkPayloadText } from '../chunk-payload.js';
 import { anthropicErrorType } from './errors.js';
 import { anthropicMessageId, anthropicStopReason, anthropicUsage, type OpenAIUsage } from './response.js';
@@ -13,7 +17,7 @@ type OpenBlock =
   | { kind: 'text' }
   | { kind: 'thinking' }
   | { kind: 'tool'; toolIndex: number }
-  /** A block of a forwarded Claude stream, opened at `blockIndex`. */
+  /** A block of a Claude upstream's stream on the native road, opened at `blockIndex`. */
   | { kind: 'forwarded' };
 
 /**
@@ -21,14 +25,13 @@ type OpenBlock =
  * tool-call run a content_block_start / _delta… / _stop, then message_delta (stop reason, usage) and
  * message_stop. Anthropic blocks do not interleave, so a new kind of delta closes the open block.
  *
- * A Claude upstream's payloads carry its own events (`{claude_event}`, see `claude-original.ts`): those are
- * sent on as they came (thinking, signatures, cache usage, block indexes), and the OpenAI chunks closing such
- * a stream are ignored. If it breaks off, `end()` still closes the open block and the message.
+ * On the native road a Claude upstream's events are forwarded as they came (ClaudeNativeStream), which tells
+ * this writer where the stream stands (`forwarded`): if it breaks off, `end()` still closes the open block and
+ * the message.
  */
 export class AnthropicEventWriter {
   private started = false;
   private ended = false;
-  private forwarding = false;
   private deltaSent = false;
   private blockIndex = -1;
   private open: OpenBlock | undefined;
@@ -87,12 +90,6 @@ export class AnthropicEventWriter {
       yield* this.fail(String(chunk.error.message ?? 'upstream error'), 500);
       return;
     }
-    if (isObject(chunk) && isObject(chunk.claude_event) && typeof chunk.claude_event.type === 'string') {
-      yield* this.forward(chunk.claude_event as ClaudeStreamEvent);
-      return;
-    }
-    // A forwarded Claude stream already said it all; the OpenAI chunks that close it are not for this client.
-    if (this.forwarding) return;
     const typed = chunk as ChatChunk;
     yield* this.start();
     if (typed.usage) this.openAIUsage = typed.usage;
@@ -149,40 +146,19 @@ export class AnthropicEventWriter {
     if (typeof usage?.output_tokens === 'number') this.outputTokens = usage.output_tokens;
   }
 
-  /** A Claude upstream's event, sent on as it came, with the model named as the client asked. */
-  private *forward(event: ClaudeStreamEvent): Iterable<string> {
-    this.forwarding = true;
-    if (event.type === 'message_start') {
-      if (this.started) return;
-      this.started = true;
-      this.recordUsage(event.message?.usage);
-      yield sseEvent({ ...event, message: { ...event.message, model: this.model } });
-      return;
-    }
-    if (event.type === 'error') {
-      this.ended = true;
-      yield sseEvent(event);
-      return;
-    }
-    yield* this.start();
-    if (event.type === 'message_stop') {
-      this.ended = true;
-      // Bedrock adds its metrics to this event; an Anthropic client has no use for them.
-      yield sseEvent({ type: 'message_stop' });
-      return;
-    }
-    if (event.type === 'content_block_start') {
-      yield* this.close();
-      this.blockIndex = event.index;
+  /** A Claude upstream's event forwarded on the native road: where the stream now stands. */
+  forwarded(type: string, index: number | undefined, usage: ClaudeUsage | undefined): void {
+    if (type === 'message_start') this.started = true;
+    else if (type === 'error' || type === 'message_stop') this.ended = true;
+    else if (type === 'content_block_start') {
+      this.blockIndex = index ?? this.blockIndex + 1;
       this.open = { kind: 'forwarded' };
-    } else if (event.type === 'content_block_stop') {
+    } else if (type === 'content_block_stop') this.open = undefined;
+    else if (type === 'message_delta') {
       this.open = undefined;
-    } else if (event.type === 'message_delta') {
-      yield* this.close();
       this.deltaSent = true;
-      this.recordUsage(event.usage);
     }
-    yield sseEvent(event);
+    this.recordUsage(usage);
   }
 
   /**
@@ -220,5 +196,103 @@ export class AnthropicEventWriter {
     if (this.ended) return;
     this.ended = true;
     yield sseEvent({ type: 'error', error: { type: anthropicErrorType(status), message } });
+  }
+}
+
+/** The `type` of a Claude event's JSON: read from its start (where Anthropic writes it), parsed otherwise. */
+function eventType(data: string): string | undefined {
+  const type = /^\{\s*"type"\s*:\s*"([a-z_]+)"/.exec(data)?.[1];
+  if (type) return type;
+  const parsed = parseJson(data);
+  return isObject(parsed) && typeof parsed.type === 'string' ? parsed.type : undefined;
+}
+
+/** The generated text of content_block_delta events, for counting when the stream reported no final usage. */
+function deltaText(deltas: string[]): string {
+  let text = '';
+  for (const data of deltas) {
+    const delta = (parseJson(data) as { delta?: Record<string, unknown> } | undefined)?.delta;
+    if (isObject(delta)) text += stringOf(delta.text) + stringOf(delta.thinking) + stringOf(delta.partial_json);
+  }
+  return text;
+}
+
+/**
+ * A Claude upstream's stream on the native road (the Anthropic front on an Anthropic, Bedrock or Vertex Claude
+ * channel): every event goes on as it came (thinking, signatures, cache usage, block indexes) but
+ * message_start, which names the model the client asked for, and Bedrock's message_stop, whose metrics an
+ * Anthropic client has no use for. Only the events carrying usage are parsed (message_start, message_delta);
+ * the others are told by the type at their start.
+ */
+export class ClaudeNativeStream implements NativeStream {
+  closing = false;
+  ended = false;
+  private readonly reported: ClaudeUsage = {};
+  private reportedFinal = false;
+  /** content_block_delta payloads, read only when the stream ends without its final usage. */
+  private readonly deltas: string[] = [];
+
+  constructor(
+    private readonly writer: AnthropicEventWriter,
+    private readonly model: string,
+  ) {}
+
+  event(data: string): string | undefined {
+    if (this.ended) return '';
+    const type = eventType(data);
+    if (type === 'content_block_delta') {
+      if (!this.reportedFinal) this.deltas.push(data);
+      return undefined;
+    }
+    if (type === 'content_block_start') {
+      const index = /"index"\s*:\s*(\d+)/.exec(data)?.[1];
+      this.writer.forwarded(type, index === undefined ? undefined : Number(index), undefined);
+      return undefined;
+    }
+    if (type === 'message_start') return this.start(data);
+    if (type === 'message_delta') {
+      const usage = (parseJson(data) as ClaudeStreamEvent & { type: 'message_delta' }).usage;
+      recordClaudeUsage(this.reported, usage);
+      this.reportedFinal ||= usage !== undefined;
+      this.closing = true;
+      this.writer.forwarded(type, undefined, usage);
+      return undefined;
+    }
+    if (type === 'message_stop') {
+      this.closing = true;
+      this.ended = true;
+      this.writer.forwarded(type, undefined, undefined);
+      return data.includes('amazon-bedrock-invocationMetrics') ? this.bedrockStop(data) : undefined;
+    }
+    if (type === 'error') this.ended = true;
+    if (type) this.writer.forwarded(type, undefined, undefined);
+    return undefined;
+  }
+
+  private start(data: string): string | undefined {
+    const event = parseJson(data) as ClaudeStreamEvent & { type: 'message_start' };
+    const usage = event.message?.usage;
+    recordClaudeUsage(this.reported, usage);
+    this.writer.forwarded('message_start', undefined, usage);
+    if (event.message?.model === this.model) return undefined;
+    return sseEvent({ ...event, message: { ...event.message, model: this.model } });
+  }
+
+  /** Bedrock's own counts, for a stream whose events had none; the event without them. */
+  private bedrockStop(data: string): string {
+    const metrics = (parseJson(data) as ClaudeStreamEvent & { type: 'message_stop' })[
+      'amazon-bedrock-invocationMetrics'
+    ];
+    if (metrics && !this.reported.input_tokens) this.reported.input_tokens = metrics.inputTokenCount;
+    if (metrics && !this.reported.output_tokens) this.reported.output_tokens = metrics.outputTokenCount;
+    return sseEvent({ type: 'message_stop' });
+  }
+
+  result(): { usage?: Usage; text: string } {
+    const reported = Object.keys(this.reported).length > 0;
+    return {
+      ...(reported ? { usage: claudeUsage(this.reported) } : {}),
+      text: this.reportedFinal ? '' : deltaText(this.deltas),
+    };
   }
 }

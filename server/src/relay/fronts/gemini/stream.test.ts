@@ -1,32 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { RelayCall, RelayChunk } from '../../adaptor.js';
-import { withGeminiOriginal } from '../../adaptors/gemini/gemini-original.js';
-import { readGeminiStream } from '../../adaptors/gemini/stream.js';
+import { nativeRelayed } from '../../../../test/native-road-kit.js';
 import { bytesOf, parseSseText } from '../../adaptors/openai-kit/sse-events.js';
-import { GeminiStreamWriter, type GeminiStreamFraming } from './stream.js';
+import { GeminiNativeStream, GeminiStreamWriter, type GeminiStreamFraming } from './stream.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 
 /** Google's stream of a thinking model (thought summary, text, usage with thoughts), framed as the live API. */
 const documentedStream = fixture('gemini-thinking-stream.sse');
 
-/** A call of the Gemini front on a Gemini channel: its body is the client's, marked as such. */
-function frontCall(): RelayCall {
-  const value = withGeminiOriginal(
-    { model: 'gemini-2.5-flash', messages: [] },
-    { method: 'streamGenerateContent', body: { contents: [] } },
-  );
-  return {
-    mode: 'chat',
-    path: '/v1/chat/completions',
-    query: '',
-    model: 'gemini-2.5-flash',
-    stream: true,
-    body: { kind: 'json', value, raw: Buffer.from('{}'), changed: false },
-    channel: { id: 1, type: 24, name: 'gemini', key: 'k', baseUrl: 'http://127.0.0.1', config: {} },
-    clientHeaders: {},
-  };
+/**
+ * A Gemini channel's stream on the native road, relayed as the pipeline does (forwardNativeStream), then
+ * closed by the relay's `[DONE]` through the front.
+ */
+async function nativeWritten(framing: GeminiStreamFraming) {
+  const writer = new GeminiStreamWriter('gemini-2.5-flash', framing);
+  const relayed = await nativeRelayed(bytesOf(documentedStream), new GeminiNativeStream(writer, framing));
+  return { ...relayed, out: relayed.written + relayed.tail + writer.payload('[DONE]') };
 }
 
 /** The relay's payloads written as the front writes them, `[DONE]` last as the pipeline sends it. */
@@ -35,38 +25,38 @@ function written(payloads: string[], framing: GeminiStreamFraming): string {
   return [...payloads, '[DONE]'].map((data) => writer.payload(data)).join('');
 }
 
-async function collect(stream: AsyncIterable<RelayChunk>): Promise<RelayChunk[]> {
-  const chunks: RelayChunk[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks;
-}
-
-describe('a recorded Gemini stream replays through the pass-through event for event', () => {
-  test('as SSE: the same responses in the same order, and the usage billing reads', async () => {
+describe('a recorded Gemini stream on the native road', () => {
+  test("as SSE: the upstream's bytes, its last event kept for after the charge, and the usage billing reads", async () => {
     const recorded = parseSseText(documentedStream).map(({ data }) => JSON.parse(data) as unknown);
     expect(recorded).toHaveLength(3);
-    const chunks = await collect(readGeminiStream(bytesOf(documentedStream), frontCall()));
-    const out = written(
-      chunks.map((chunk) => chunk.data),
-      'sse',
-    );
-    expect(parseSseText(out).map(({ data }) => JSON.parse(data) as unknown)).toEqual(recorded);
+    const { out, tail, usage, text } = await nativeWritten('sse');
+    expect(out).toBe(documentedStream);
+    expect(parseSseText(tail).map(({ data }) => JSON.parse(data) as unknown)).toEqual(recorded.slice(-1));
     // Billed from the last usageMetadata: thoughts are output, told apart as reasoning.
-    expect(chunks.at(-1)!.usage).toEqual({
+    expect(usage).toEqual({
       prompt_tokens: 11,
       completion_tokens: 75,
       total_tokens: 86,
       completion_tokens_details: { reasoning_tokens: 48 },
     });
-    expect(chunks.map((chunk) => chunk.text ?? '').join('')).toContain('Neptune.');
+    // The finish reason came: the usage is final, no text is read for counting.
+    expect(text).toBe('');
+  });
+
+  test('a stream cut before its finish reason gives the text so far, for counting', async () => {
+    const cut =
+      documentedStream
+        .split(/\r?\n\r?\n/)
+        .slice(0, 2)
+        .join('\r\n\r\n') + '\r\n\r\n';
+    const writer = new GeminiStreamWriter('gemini-2.5-flash', 'sse');
+    const relayed = await nativeRelayed(bytesOf(cut), new GeminiNativeStream(writer, 'sse'));
+    expect(relayed.written).toBe(cut);
+    expect(relayed.text.length).toBeGreaterThan(0);
   });
 
   test('without alt=sse: one JSON array of the same responses', async () => {
-    const chunks = await collect(readGeminiStream(bytesOf(documentedStream), frontCall()));
-    const out = written(
-      chunks.map((chunk) => chunk.data),
-      'array',
-    );
+    const { out } = await nativeWritten('array');
     expect(out.startsWith('[{')).toBe(true);
     expect(JSON.parse(out)).toEqual(parseSseText(documentedStream).map(({ data }) => JSON.parse(data) as unknown));
   });

@@ -1,7 +1,10 @@
+import type { Usage } from '../../adaptor.js';
+import { candidateContent, geminiUsage } from '../../adaptors/gemini/response.js';
 import type { ChatChunk, ChatUsage } from '../../adaptors/openai-kit/chat-types.js';
 import { isObject, parseJson } from '../../adaptors/openai-kit/json.js';
 import type { GeminiPart, GeminiResponse } from '../../adaptors/gemini/types.js';
 import { googleError, googleStatusName } from './errors.js';
+import type { NativeStream } from '../../pipeline/relay-job.js';
 import { functionCallPart, geminiFinishReason, usageMetadataOf } from './response.js';
 
 /**
@@ -18,8 +21,8 @@ interface PendingCall {
 }
 
 /**
- * Turns the relay's stream payloads into Gemini's streamGenerateContent responses. A Gemini upstream's own
- * events (`{gemini_event}`) go out unchanged. OpenAI chunks become one response per text delta; tool calls,
+ * Turns the relay's stream payloads into Gemini's streamGenerateContent responses (a Gemini upstream's own
+ * events take the native road instead, GeminiNativeStream). OpenAI chunks become one response per text delta; tool calls,
  * whose arguments OpenAI streams in pieces, go out whole in the last response, with the finish reason and the
  * usage (Gemini's last chunk carries both). An error payload ends the stream with Google's error object.
  */
@@ -42,7 +45,6 @@ export class GeminiStreamWriter {
     if (data === '[DONE]') return this.end();
     const parsed = parseJson(data);
     if (!isObject(parsed)) return '';
-    if (isObject(parsed.gemini_event)) return this.write(parsed.gemini_event);
     if (isObject(parsed.error)) return this.fail(parsed.error);
     return this.accept(parsed as unknown as ChatChunk);
   }
@@ -123,9 +125,59 @@ export class GeminiStreamWriter {
   }
 
   private write(response: object): string {
-    const json = JSON.stringify(response);
+    return this.element(JSON.stringify(response));
+  }
+
+  /** One response's JSON as the framing writes it; after an error, the array's close too. */
+  element(json: string, error = false): string {
+    if (this.ended) return '';
     this.written += 1;
+    if (error) {
+      this.ended = true;
+      if (this.framing === 'array') return `${this.written === 1 ? '[' : ',\r\n'}${json}]`;
+    }
     if (this.framing === 'sse') return `data: ${json}\r\n\r\n`;
     return `${this.written === 1 ? '[' : ',\r\n'}${json}`;
+  }
+}
+
+/**
+ * A Gemini upstream's stream on the native road (the Gemini front on a Gemini or Vertex channel): its events go
+ * on as they came (`alt=sse`), or as the elements of the JSON array a client without `alt` reads. The usage is
+ * read once, from the last event that carried it (its counts are running totals); the text only when the
+ * stream ended before its finish reason.
+ */
+export class GeminiNativeStream implements NativeStream {
+  closing = false;
+  ended = false;
+  private usageEvent: string | undefined;
+  /** The events before the finish reason, read only when the stream ends without one. */
+  private readonly events: string[] = [];
+
+  constructor(
+    private readonly writer: GeminiStreamWriter,
+    private readonly framing: GeminiStreamFraming,
+  ) {}
+
+  event(data: string): string | undefined {
+    if (this.ended) return '';
+    if (data.includes('"usageMetadata"')) this.usageEvent = data;
+    if (data.includes('"finishReason"')) this.closing = true;
+    else this.events.push(data);
+    const error = data.includes('"error"') && isObject((parseJson(data) as { error?: unknown } | undefined)?.error);
+    if (error) this.ended = true;
+    return this.framing === 'sse' ? undefined : this.writer.element(data, error);
+  }
+
+  result(): { usage?: Usage; text: string } {
+    const metadata = this.usageEvent && (parseJson(this.usageEvent) as GeminiResponse).usageMetadata;
+    let text = '';
+    if (!this.closing)
+      for (const data of this.events)
+        for (const candidate of (parseJson(data) as GeminiResponse | undefined)?.candidates ?? []) {
+          const content = candidateContent(candidate);
+          text += content.text + content.reasoning + content.toolCalls.map((call) => call.function.arguments).join('');
+        }
+    return { ...(metadata ? { usage: geminiUsage(metadata) } : {}), text };
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { RelayChunk } from '../../adaptor.js';
-import { readResponsesStream, type ResponsesEventPayload } from '../../adaptors/openai/responses-answer.js';
+import { nativeRelayed } from '../../../../test/native-road-kit.js';
+import type { Usage } from '../../adaptor.js';
 import { bytesOf, parseSseText } from '../../adaptors/openai-kit/sse-events.js';
 import { NativeEventRelay } from './native-stream.js';
 
@@ -15,23 +15,20 @@ const context = {
   request: { model: 'gpt-4.1', previous_response_id: 'resp_before', store: true },
 };
 
-/** A recorded Responses stream read by the adaptor and sent on by the front, as a native channel's answer is. */
-async function relayed(recorded: string): Promise<{ events: Event[]; chunks: RelayChunk[]; relay: NativeEventRelay }> {
+/** A recorded Responses stream relayed on the native road, as the pipeline relays a native channel's answer. */
+async function relayed(
+  recorded: string,
+): Promise<{ events: Event[]; written: string; usage?: Usage; text: string; relay: NativeEventRelay }> {
   // Cut into uneven pieces, as bytes arrive from a socket.
   const pieces = recorded.match(/[\s\S]{1,97}/g) ?? [];
   const relay = new NativeEventRelay(context);
-  const chunks: RelayChunk[] = [];
-  let text = '';
-  for await (const chunk of readResponsesStream(bytesOf(...pieces))) {
-    chunks.push(chunk);
-    text += relay.accept((JSON.parse(chunk.data) as ResponsesEventPayload).responses_event);
-  }
-  const events = parseSseText(text).map(({ event, data }) => {
+  const { written, tail, usage, text } = await nativeRelayed(bytesOf(...pieces), relay);
+  const events = parseSseText(written + tail).map(({ event, data }) => {
     const parsed = JSON.parse(data) as Event;
     expect(parsed.type).toBe(event);
     return parsed;
   });
-  return { events, chunks, relay };
+  return { events, written: written + tail, usage, text, relay };
 }
 
 describe("a native channel's recorded Responses streams, sent on event for event", () => {
@@ -42,7 +39,8 @@ describe("a native channel's recorded Responses streams, sent on event for event
     ['responses-failed-stream.sse', 'failed', undefined],
   ])('%s: same events and numbers, the gateway id, the usage of its final event', async (name, status, usage) => {
     const recorded = parseSseText(fixture(name)).map(({ data }) => JSON.parse(data) as Event);
-    const { events, chunks, relay } = await relayed(fixture(name));
+    const relayedStream = await relayed(fixture(name));
+    const { events, relay } = relayedStream;
     expect(events).toHaveLength(recorded.length);
     events.forEach((event, index) => {
       const original = recorded[index]!;
@@ -57,11 +55,14 @@ describe("a native channel's recorded Responses streams, sent on event for event
         },
       });
     });
-    expect(relay.result?.status).toBe(status);
-    expect(chunks.at(-1)!.usage).toEqual(usage);
+    expect(relay.finalResponse?.status).toBe(status);
+    expect(relayedStream.usage).toEqual(usage);
+    // The events without a response object went on as the upstream wrote them.
+    for (const block of fixture(name).split('\n\n'))
+      if (block.trim() !== '' && !block.includes('"response":{')) expect(relayedStream.written).toContain(block);
     // What billing counts when no usage comes: the deltas' text.
     const deltas = recorded.filter((event) => event.type.endsWith('.delta')).map((event) => event.delta);
-    expect(chunks.map((chunk) => chunk.text ?? '').join('')).toBe(deltas.join(''));
+    expect(relayedStream.text).toBe(usage ? '' : deltas.join(''));
   });
 
   test('a stream that stops before its final event ends in response.failed, numbered on, with the finished items', async () => {
@@ -80,6 +81,6 @@ describe("a native channel's recorded Responses streams, sent on event for event
       },
     });
     expect(relay.fail('again')).toBe('');
-    expect(relay.accept({ type: 'response.output_text.delta', delta: 'late' })).toBe('');
+    expect(relay.event('{"type":"response.output_text.delta","delta":"late"}')).toBe('');
   });
 });

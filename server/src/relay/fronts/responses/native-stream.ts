@@ -1,5 +1,7 @@
-import { finalResponseEvents } from '../../adaptors/openai/responses-answer.js';
-import { isObject } from '../../adaptors/openai-kit/json.js';
+import type { Usage } from '../../adaptor.js';
+import { finalResponseEvents, usageOfResponse } from '../../adaptors/openai/responses-answer.js';
+import { isObject, stringOf, tryParseObject } from '../../adaptors/openai-kit/json.js';
+import type { NativeStream } from '../../pipeline/relay-job.js';
 import { responseObject, type ResponseContext } from './response.js';
 import type { ResponsesEvent, ResponsesOutputItem, ResponsesResponse } from './types.js';
 
@@ -21,43 +23,82 @@ export function ownResponse(upstream: Record<string, unknown>, context: Response
 const sseEvent = (event: Record<string, unknown> & { type: string }) =>
   `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
+/** The `type` of a Responses event's JSON: read from its start (where OpenAI writes it), parsed otherwise. */
+function eventType(data: string): string | undefined {
+  const type = /^\{\s*"type"\s*:\s*"([^"]+)"/.exec(data)?.[1];
+  if (type) return type;
+  const parsed = tryParseObject(data);
+  return typeof parsed?.type === 'string' ? parsed.type : undefined;
+}
+
 /**
- * Sends a natively served Responses stream on event for event, in the upstream's order and sequence numbers,
- * with its response objects made the gateway's (ownResponse). The final event (completed, incomplete or
- * failed) gives `result`. When the stream ends without one (the upstream broke off), `fail` ends it the way
+ * A Responses stream on the native road (the Responses front on a channel that serves `/v1/responses`): its
+ * events go on in the upstream's order and sequence numbers, as its bytes came, except those carrying the
+ * response object (created, in_progress, completed …), which is made the gateway's (ownResponse). Only those
+ * are parsed; the final one (completed, incomplete or failed) gives the usage and `finalResponse`, handed to
+ * `finished` (to be stored). When the stream ends without one (the upstream broke off), `fail` ends it the way
  * OpenAI does: response.failed with the items finished so far.
  */
-export class NativeEventRelay {
-  private lastSequenceNumber = -1;
+export class NativeEventRelay implements NativeStream {
+  closing = false;
+  ended = false;
   private response: ResponsesResponse | undefined;
-  private readonly finishedItems: ResponsesOutputItem[] = [];
-  private ended = false;
+  /** The last event's payload (its sequence number numbers a closing response.failed). */
+  private lastEvent = '';
+  /** output_item.done payloads, read only for a response.failed the gateway writes. */
+  private readonly finishedItems: string[] = [];
+  /** Delta payloads, read only when the stream ends without its final event. */
+  private readonly deltas: string[] = [];
   /** The final response, once the stream has ended with one: what is stored. */
-  result: ResponsesResponse | undefined;
+  finalResponse: ResponsesResponse | undefined;
 
-  constructor(private readonly context: ResponseContext) {}
+  constructor(
+    private readonly context: ResponseContext,
+    private readonly finished: (response: ResponsesResponse) => void = () => {},
+  ) {}
 
-  accept(event: ResponsesEvent): string {
+  event(data: string): string | undefined {
     if (this.ended) return '';
-    if (typeof event.sequence_number === 'number') this.lastSequenceNumber = event.sequence_number;
-    let sent = event;
-    if (isObject(event.response)) {
-      this.response = ownResponse(event.response, this.context);
-      sent = { ...event, response: this.response };
+    this.lastEvent = data;
+    const type = eventType(data) ?? '';
+    if (type.endsWith('.delta')) {
+      this.deltas.push(data);
+      return undefined;
     }
-    if (event.type === 'response.output_item.done' && isObject(event.item))
-      this.finishedItems.push(event.item as unknown as ResponsesOutputItem);
-    if (finalResponseEvents.has(event.type)) this.result = this.response;
+    if (type === 'response.output_item.done') this.finishedItems.push(data);
     // An `error` event ends a stream as well; it has no response to store.
-    if (this.result || event.type === 'error') this.ended = true;
-    return sseEvent(sent);
+    if (type === 'error') this.ended = true;
+    // The events named `response.<state>` carry the response object.
+    if (!type.startsWith('response.') || type.includes('.', 'response.'.length)) return undefined;
+    const event = tryParseObject(data) as ResponsesEvent | undefined;
+    if (!event || !isObject(event.response)) return undefined;
+    this.response = ownResponse(event.response, this.context);
+    if (finalResponseEvents.has(type)) this.finish(this.response);
+    return sseEvent({ ...event, response: this.response });
+  }
+
+  private finish(response: ResponsesResponse): void {
+    this.finalResponse = response;
+    this.closing = true;
+    this.ended = true;
+    this.finished(response);
+  }
+
+  result(): { usage?: Usage; text: string } {
+    const response = this.finalResponse as unknown as Record<string, unknown> | undefined;
+    const usage = response && usageOfResponse(response.usage, response.output);
+    if (usage) return { usage, text: '' };
+    let text = '';
+    for (const data of this.deltas) text += stringOf(tryParseObject(data)?.delta);
+    return { text };
   }
 
   fail(message: string, code = 'server_error'): string {
     if (this.ended) return '';
-    this.ended = true;
+    const sequence = Number(/"sequence_number"\s*:\s*(\d+)/.exec(this.lastEvent)?.[1] ?? -1);
+    const items = this.finishedItems.map((data) => tryParseObject(data)?.item as unknown as ResponsesOutputItem);
     const response = this.response ?? responseObject(this.context, 'in_progress', [], null);
-    this.result = { ...response, status: 'failed', output: this.finishedItems, error: { code, message } };
-    return sseEvent({ type: 'response.failed', sequence_number: this.lastSequenceNumber + 1, response: this.result });
+    this.finish({ ...response, status: 'failed', output: items, error: { code, message } });
+    return sseEvent({ type: 'response.failed', sequence_number: sequence + 1, response: this.finalResponse });
   }
 }

@@ -87,8 +87,8 @@ const channel: Record<keyof typeof zh, string> = {
   'channel.form.cloudflareAccount': 'Account ID',
   'channel.form.responsesApi': 'Responses API',
   'channel.form.responsesApiHint':
-    'How /v1/responses calls reach this channel: by default OpenAI and Azure get them as sent, other types converted to Chat Completions',
-  'channel.form.responsesApiDefault': 'Default (by channel type)',
+    'How /v1/responses calls reach this channel. Auto: OpenAI and Azure get them as sent, and if the upstream answers 404 or 405 (an address without /v1/responses) they are converted to Chat Completions from then on; other types are converted',
+  'channel.form.responsesApiAuto': 'Auto (default)',
   'channel.form.responsesApiNative': 'Native (the upstream serves the Responses API)',
   'channel.form.responsesApiChat': 'Convert to Chat Completions',
   'channel.form.group': 'Groups',

@@ -85,8 +85,8 @@ const channel = {
   'channel.form.cloudflareAccount': 'Account ID',
   'channel.form.responsesApi': 'Responses API',
   'channel.form.responsesApiHint':
-    '/v1/responses 请求如何发往该渠道：默认时 OpenAI 与 Azure 原样转发，其余类型转换为 Chat Completions',
-  'channel.form.responsesApiDefault': '默认（按渠道类型）',
+    '/v1/responses 请求如何发往该渠道。自动：OpenAI 与 Azure 原样转发，若上游返回 404 或 405（地址不支持 /v1/responses），此后改为转换为 Chat Completions；其余类型直接转换',
+  'channel.form.responsesApiAuto': '自动（默认）',
   'channel.form.responsesApiNative': '原样转发（上游支持 Responses API）',
   'channel.form.responsesApiChat': '转换为 Chat Completions',
   'channel.form.group': '分组',
