@@ -11,6 +11,7 @@ import { ChannelModelPicker } from './channel-model-picker';
 import { useChannelTypeModels } from './channel-models';
 import { ChannelTypeFields } from './channel-type-fields';
 import { CHANNEL_TYPES, ChannelTypeId, KEY_HINT_TYPES } from './channel-types';
+import { AnthropicBetaField } from './anthropic-beta-field';
 import { ResponsesApiField } from './responses-api-field';
 
 const MAPPING_EXAMPLE = JSON.stringify({ 'gpt-3.5-turbo-0301': 'gpt-3.5-turbo', 'gpt-4-0314': 'gpt-4' }, null, 2);
@@ -84,6 +85,7 @@ export default function ChannelEditPage() {
       </Form.Item>
       <ChannelTypeFields type={type} />
       <ResponsesApiField type={type} />
+      <AnthropicBetaField type={type} />
       <Form.Item name="groups" label={t('channel.form.group')}>
         <Select mode="multiple" options={groups.map((group) => ({ value: group, label: group }))} />
       </Form.Item>

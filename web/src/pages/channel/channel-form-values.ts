@@ -21,6 +21,9 @@ export interface ChannelFormValues {
   vertex_ai_adc: string;
   /** `native` or `chat` for the Responses API, empty for the type's default (RESPONSES_API_TYPES). */
   responses_api: '' | 'native' | 'chat';
+  /** Claude channels' `anthropic-beta` flags passed on (a comma list, `*` for all) and stripped. */
+  anthropic_beta_pass: string;
+  anthropic_beta_strip: string;
 }
 
 export const emptyChannelForm: ChannelFormValues = {
@@ -40,6 +43,8 @@ export const emptyChannelForm: ChannelFormValues = {
   vertex_ai_project_id: '',
   vertex_ai_adc: '',
   responses_api: '',
+  anthropic_beta_pass: '',
+  anthropic_beta_strip: '',
 };
 
 const CONFIG_KEYS = [
@@ -50,6 +55,8 @@ const CONFIG_KEYS = [
   'vertex_ai_project_id',
   'vertex_ai_adc',
   'responses_api',
+  'anthropic_beta_pass',
+  'anthropic_beta_strip',
 ] as const;
 
 /** Splits comma-joined text, dropping blanks and duplicates. */

@@ -90,6 +90,9 @@ export const ChannelTypeId = {
  */
 export const RESPONSES_API_TYPES: ReadonlySet<number> = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 22]);
 
+/** Claude channel types (Anthropic, AWS Bedrock, Vertex AI), whose config may pass or strip `anthropic-beta` flags. */
+export const ANTHROPIC_BETA_TYPES: ReadonlySet<number> = new Set([14, 33, 42]);
+
 /** Types whose key packs several parts; the hint tells the layout (spec section 3 of the channel form). */
 export const KEY_HINT_TYPES = [15, 18, 22, 23] as const;
 

@@ -91,6 +91,13 @@ const channel: Record<keyof typeof zh, string> = {
   'channel.form.responsesApiAuto': 'Auto (default)',
   'channel.form.responsesApiNative': 'Native (the upstream serves the Responses API)',
   'channel.form.responsesApiChat': 'Convert to Chat Completions',
+  'channel.form.anthropicBetaPass': 'anthropic-beta passed on',
+  'channel.form.anthropicBetaPassHint':
+    'Which anthropic-beta flags of clients such as Claude Code reach this channel, comma-separated, * for all. Empty keeps the type default: Anthropic passes all; Bedrock and Vertex only the ones they serve, interleaved-thinking-2025-05-14 and context-1m-2025-08-07 (others are refused with a 400)',
+  'channel.form.anthropicBetaPassPlaceholder': 'Empty: the channel type default',
+  'channel.form.anthropicBetaStrip': 'anthropic-beta stripped',
+  'channel.form.anthropicBetaStripHint':
+    'Flags never passed on, comma-separated; stripped flags are named in the x-modelgate-dropped answer header',
   'channel.form.group': 'Groups',
   'channel.form.models': 'Models',
   'channel.form.modelsPlaceholder': 'Choose the models this channel serves',

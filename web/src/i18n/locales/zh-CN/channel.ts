@@ -89,6 +89,12 @@ const channel = {
   'channel.form.responsesApiAuto': '自动（默认）',
   'channel.form.responsesApiNative': '原样转发（上游支持 Responses API）',
   'channel.form.responsesApiChat': '转换为 Chat Completions',
+  'channel.form.anthropicBetaPass': '透传的 anthropic-beta',
+  'channel.form.anthropicBetaPassHint':
+    'Claude Code 等客户端的 anthropic-beta 标志中转发给该渠道的那些，逗号分隔，* 表示全部。留空按类型默认：Anthropic 全部转发；Bedrock 与 Vertex 只转发它们支持的 interleaved-thinking-2025-05-14、context-1m-2025-08-07（其余会被拒绝 400）',
+  'channel.form.anthropicBetaPassPlaceholder': '留空按渠道类型默认',
+  'channel.form.anthropicBetaStrip': '剔除的 anthropic-beta',
+  'channel.form.anthropicBetaStripHint': '永不转发的标志，逗号分隔；被剔除的标志会写在响应头 x-modelgate-dropped 中',
   'channel.form.group': '分组',
   'channel.form.models': '模型',
   'channel.form.modelsPlaceholder': '请选择该渠道所支持的模型',
