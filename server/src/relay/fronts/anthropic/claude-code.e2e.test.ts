@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runClientProcess } from '../../../../test/client-process.js';
+import { startScriptedGeminiUpstream, type ScriptedUpstream } from '../../../../test/gemini-front-upstreams.js';
 import { anthropicMockKey, checkClaudeMessages } from '../../../../test/mock-upstreams/anthropic.js';
+import { geminiMockKey } from '../../../../test/mock-upstreams/gemini.js';
 import { type MockUpstream, startMockUpstream } from '../../../../test/mock-upstreams/mock-kit.js';
 import { balances, createChannel, createToken, createUser } from '../../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
@@ -15,6 +17,8 @@ const claudeBinary = fileURLToPath(new URL('../../../../../node_modules/.bin/cla
 /** Claude Code's default model in 2.1.332: the test passes no --model. */
 const defaultModel = 'claude-opus-5-5';
 const openaiUpstreamKey = 'sk-openai-upstream';
+/** The model a Gemini channel maps Claude Code's default model to. */
+const geminiModel = 'gemini-2.5-pro';
 const fileText = 'the secret word is periwinkle';
 
 /** The usage a mock reported for one call: distinct per call, so that each consume log can be matched to one. */
@@ -192,6 +196,9 @@ describe('Claude Code (the real client, print mode, its default model) through t
   let server: TestServer;
   let claudeUpstream: MockUpstream;
   let openaiUpstream: MockUpstream;
+  let geminiUpstream: ScriptedUpstream;
+  /** What the Gemini channel's test sent upstream, for the output limit's test after it. */
+  let geminiRequests: ScriptedUpstream['requests'] = [];
   const claudeUsage: ReportedUsage[] = [];
   const openaiUsage: ReportedUsage[] = [];
   let folder: string;
@@ -205,23 +212,41 @@ describe('Claude Code (the real client, print mode, its default model) through t
     server = await startTestServer();
     claudeUpstream = await startClaudeUpstream(claudeUsage, filePath);
     openaiUpstream = await startOpenAIUpstream(openaiUsage, filePath);
+    // Gemini answers Claude Code's turns from the same script: Read for the file prompt, then what it said.
+    geminiUpstream = await startScriptedGeminiUpstream({
+      toolCall: (prompt, tools) =>
+        nextStep(prompt, false) === 'tool' && tools.includes('Read')
+          ? { name: 'Read', args: { file_path: filePath } }
+          : undefined,
+      answer: (_prompt, toolResult) =>
+        toolResult === undefined
+          ? 'Hello from Gemini.'
+          : toolResult.includes('periwinkle')
+            ? 'The file says periwinkle.'
+            : 'No file.',
+    });
   });
 
   afterAll(async () => {
     await server?.close();
-    await Promise.all([claudeUpstream?.close(), openaiUpstream?.close()]);
+    await Promise.all([claudeUpstream?.close(), openaiUpstream?.close(), geminiUpstream?.close()]);
     rmSync(folder, { recursive: true, force: true });
   });
 
-  /** A user in a group of its own, served by one channel of this type for Claude Code's default model. */
+  /**
+   * A user in a group of its own, served by one channel of this type for Claude Code's default model (a Gemini
+   * channel maps it to a Gemini model).
+   */
   async function channelUser(group: string, upstream: MockUpstream, type: number) {
+    const keys: Record<number, string> = { 14: anthropicMockKey, 24: geminiMockKey };
     const channel = await createChannel(server, {
       type,
       name: group,
       group,
-      key: type === 14 ? anthropicMockKey : openaiUpstreamKey,
+      key: keys[type] ?? openaiUpstreamKey,
       base_url: upstream.url,
       models: defaultModel,
+      ...(type === 24 ? { model_mapping: JSON.stringify({ [defaultModel]: geminiModel }) } : {}),
     });
     const userId = await createUser(server, { username: group, group, quota: 50_000_000 });
     return { channel, userId };
@@ -256,7 +281,8 @@ describe('Claude Code (the real client, print mode, its default model) through t
     expect(pairs(logs.map((log) => ({ prompt: log.prompt_tokens, completion: log.completion_tokens })))).toEqual(
       pairs(reported),
     );
-    for (const log of logs) expect(log).toMatchObject({ channel_id: channel.id, model_name: defaultModel });
+    const billedModel = channel.type === 24 ? geminiModel : defaultModel;
+    for (const log of logs) expect(log).toMatchObject({ channel_id: channel.id, model_name: billedModel });
     const charged = logs.reduce((sum, log) => sum + Number(log.quota), 0);
     expect(charged).toBeGreaterThan(0);
     expect(before.userQuota - after.userQuota).toBe(charged);
@@ -302,6 +328,36 @@ describe('Claude Code (the real client, print mode, its default model) through t
     expect(toolResult, 'the Read tool ran and its result went upstream').toBeDefined();
     expectBilledExactly(outcome);
   }, 120_000);
+
+  test('on a Gemini channel: the same turns converted to generateContent, billed exactly', async () => {
+    const outcome = await onChannel('gemini', geminiUpstream, geminiUpstream.reported, 24);
+    const [plain, tool] = outcome.runs;
+    expect(plain!.result, plain!.output).toMatchObject({ is_error: false, result: 'Hello from Gemini.' });
+    expect(tool!.result, tool!.output).toMatchObject({ is_error: false, result: 'The file says periwinkle.' });
+    for (const request of outcome.requests)
+      expect(request.path).toBe(`/v1beta/models/${geminiModel}:streamGenerateContent`);
+    const first = outcome.requests[0]!.json!;
+    expect(first.systemInstruction).toBeDefined();
+    expect(JSON.stringify(first.tools)).toContain('"name":"Read"');
+    const toolResult = outcome.requests.find((request) => request.body.includes('functionResponse'));
+    expect(toolResult?.body, 'the Read tool ran and its result went upstream').toContain('periwinkle');
+    expectBilledExactly(outcome);
+    geminiRequests = outcome.requests;
+  }, 120_000);
+
+  // Gemini refuses a maxOutputTokens above the model's limit ("the supported range is from 1 (inclusive) to
+  // 65537 (exclusive)"); the Gemini adaptor still forwards Claude Code's 128000 (issue 30, point 1).
+  test.skip('on a Gemini channel: Claude Code’s 128000 output tokens lowered to the model’s 65,536', () => {
+    for (const request of geminiRequests)
+      expect((request.json!.generationConfig as { maxOutputTokens?: number }).maxOutputTokens).toBe(65_536);
+  });
+
+  // Gemini 3 models refuse a function call sent back without the thought signature they gave it ("Function call
+  // is missing a thought_signature"); Claude's tool_use block has no field for it, and the round trip loses it.
+  test.skip('on a Gemini channel: the Read call goes back with the thought signature Gemini gave it', () => {
+    const toolResult = geminiRequests.find((request) => request.body.includes('functionResponse'));
+    expect(toolResult!.body).toMatch(/"thoughtSignature":"sig-\d+"/);
+  });
 
   test('the dropped header names what an OpenAI channel never got, and is absent on a Claude channel', async () => {
     const ask = async (userId: number) => {
