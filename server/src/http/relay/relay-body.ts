@@ -3,7 +3,7 @@ import type { RelayMode } from '../../relay/adaptor.js';
 import type { JobBody } from '../../relay/pipeline/relay-job.js';
 import { relayErrors } from '../../relay/relay-errors.js';
 import { imageRequestProblem } from '../../domain/pricing/image-price.js';
-import { defaultModels, jsonSchemas, multipartFields } from './relay.schema.js';
+import { defaultModels, fastBodyChecks, jsonSchemas, multipartFields } from './relay.schema.js';
 
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'invalid request';
 
@@ -62,8 +62,12 @@ export async function readJobBody(
     body.model = defaultModels[mode];
     filled = true;
   }
-  const schema = jsonSchemas[mode];
-  if (schema) {
+  const fastCheck = fastBodyChecks[mode];
+  const schema = fastCheck ? undefined : jsonSchemas[mode];
+  if (fastCheck) {
+    const problem = fastCheck(body);
+    if (problem) throw relayErrors.invalidRequest(problem);
+  } else if (schema) {
     const checked = schema.safeParse(body);
     if (!checked.success) throw relayErrors.invalidRequest(firstIssue(checked.error));
   }
