@@ -44,11 +44,13 @@ export const limitAnswer = {
 };
 
 /** One group's defaults in the GroupLimits option, and per model within the group. */
-const groupLimit = z.object({
-  rpm_limit: limitFields.rpm_limit.optional(),
-  tpm_limit: limitFields.tpm_limit.optional(),
-  concurrency_limit: limitFields.concurrency_limit.optional(),
-});
+const groupLimit = z
+  .object({
+    rpm_limit: limitFields.rpm_limit.optional(),
+    tpm_limit: limitFields.tpm_limit.optional(),
+    concurrency_limit: limitFields.concurrency_limit.optional(),
+  })
+  .strict();
 export const groupLimits = z.record(
   z.string(),
   groupLimit.extend({ models: z.record(z.string(), groupLimit).optional() }).strict(),

@@ -29,6 +29,8 @@ export const serverStatus = z.object({
   /** Not in one-api: true while this node runs without Redis or has lost its database. */
   degraded: z.boolean(),
   degraded_reasons: z.array(z.string()),
+  /** How this node enforces rate limits (issue 31): `shared` = limit ÷ live nodes while Redis is lost. */
+  limits: z.object({ mode: z.enum(['redis', 'shared', 'node']), nodes: z.number() }),
 });
 
 /** Requests, success rate and median latency of one window. */

@@ -5,7 +5,7 @@ import { AppError } from '../lib/errors.js';
  * channel serves (OpenAI's `model_not_found`), or a balance too low for the call (a billing error, which the
  * Anthropic and Gemini fronts must not answer as a bad key).
  */
-export type RefusalKind = 'refusal' | 'model_not_found' | 'low_balance';
+export type RefusalKind = 'refusal' | 'model_not_found' | 'low_balance' | 'rate_limited';
 
 /** A refusal of the relay, with its kind. */
 export class RelayError extends AppError {
@@ -118,6 +118,14 @@ export const relayErrors = {
       503,
       '存储暂时无法写入，计费记录无法保存，暂停接受新的请求，请稍后再试',
       'Storage is not accepting writes (disk full or database unavailable): charges cannot be recorded, so new calls are refused until it does; retry later',
+    ),
+  rateLimited: (limit: string, owner: 'token' | 'user', retrySeconds: number) =>
+    relayError(
+      'rate_limit_exceeded',
+      429,
+      `${owner === 'token' ? '令牌' : '用户'}已达到限制（${limit}），请 ${retrySeconds} 秒后重试`,
+      `Rate limit reached for this ${owner === 'token' ? 'API key' : 'user'} (${limit}): retry in ${retrySeconds} s`,
+      'rate_limited',
     ),
   upstreamSaturated: () =>
     relayError(

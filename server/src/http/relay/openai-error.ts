@@ -22,6 +22,16 @@ export type ErrorAnswer = (
 export const relayLanguage = (acceptLanguage: string | undefined) =>
   !acceptLanguage || acceptLanguage.trim() === '*' ? 'zh' : languageOf(acceptLanguage);
 
+/** OpenAI's own types for a model that is not there and a rate limit, which its SDKs and agents read. */
+const openAIErrorType = (error: unknown) => {
+  const kind = refusalKindOf(error);
+  return kind === 'model_not_found'
+    ? 'invalid_request_error'
+    : kind === 'rate_limited'
+      ? 'rate_limit_error'
+      : 'one_api_error';
+};
+
 /** Any failure inside /v1 in OpenAI's shape, with the request id in the message, never a stack. */
 export function openAIErrorAnswer(
   error: unknown,
@@ -37,8 +47,7 @@ export function openAIErrorAnswer(
       body: {
         error: {
           message: withRequestId(error.text[language]),
-          // OpenAI's own type for a model that is not there, which its SDKs and agents read.
-          type: refusalKindOf(error) === 'model_not_found' ? 'invalid_request_error' : 'one_api_error',
+          type: openAIErrorType(error),
           param: '',
           code: error.code,
         },

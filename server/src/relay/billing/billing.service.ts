@@ -5,6 +5,7 @@ import { settleReceipt, type Receipt } from '../../domain/pricing/price-call.js'
 import { escapeHtml } from '../../domain/mail/mailer.js';
 import { relayMetricsOf } from '../../metrics/index.js';
 import { LogType } from '../../domain/log/log.constants.js';
+import { noteChargeForLimits } from '../limits/call-limits.js';
 import { relayErrors } from '../relay-errors.js';
 import { relayRuntime } from '../runtime.js';
 import { readBalances, reserveQuota, type QuotaChange } from './quota.repository.js';
@@ -245,6 +246,7 @@ export function settle(context: AppContext, reservation: Reservation, settlement
     // The receipt in new-api's `other` column, in the same insert: no statement more per call.
     other: JSON.stringify({ receipt: settleReceipt(receipt, reserved, reservation.outputCap) }),
   });
+  noteChargeForLimits(context, fields.request_id, quota, (fields.prompt_tokens ?? 0) + (fields.completion_tokens ?? 0));
   const { batcher, settlements } = relayRuntime(context);
   if (batcher) batcher.add(change);
   adjustCachedBalances(context, reservation, delta, change.tokenUsedDelta);

@@ -37,7 +37,7 @@ export function checkLimitChanges(
   if (merged.budget_quota > 0 && merged.budget_period === '')
     throw refuse(
       'budget_period_missing',
-      '设置预算时须选择周期（day、week 或 month）',
+      '设置预算 budget_quota 时须选择周期 budget_period（day、week 或 month）',
       'a budget_quota needs a budget_period (day, week or month)',
     );
   if (owner) {

@@ -3,7 +3,8 @@ import type { ResolvedPrice } from '../../domain/pricing/price.js';
 import { isPriceMissing, resolvePrice } from '../../domain/pricing/resolve-price.js';
 import { recordRelayOutcome } from '../../domain/relay-stats/relay-stats.service.js';
 import { failureStatus, relayMetricsOf } from '../../metrics/index.js';
-import { shouldDisableChannel } from '../../domain/channel/should-disable.js';
+import { shouldDisableChannel } from '../health/should-disable.js';
+import { admitCall, finishCall } from '../limits/call-limits.js';
 import { relayErrors } from '../relay-errors.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { UpstreamError, isUpstreamError, redactUpstreamError } from '../upstream-error.js';
@@ -69,6 +70,20 @@ export async function attemptOnChannels(
 ): Promise<void> {
   // Charges this node cannot write wait outside the database only up to a small bound (settlement-writer.ts).
   if (job.runtime.settlements.refusesCalls) throw relayErrors.chargesNotWritten();
+  // The caller's limits (issue 31): none set costs nothing; an admitted call gives its slots back at its end.
+  const admission = await admitCall(job);
+  if (!admission) return attemptEach(job, attempt);
+  try {
+    await attemptEach(job, attempt);
+  } finally {
+    await finishCall(job, admission);
+  }
+}
+
+async function attemptEach(
+  job: RelayJob,
+  attempt: (channel: RoutedChannel, price: ResolvedPrice) => Promise<void>,
+): Promise<void> {
   const forced = isForced(job);
   const retries = forced ? 0 : Math.max(0, Math.floor(job.context.options.number('RetryTimes')));
   // A forced channel wins over the conversation's; the session is then neither read nor moved.

@@ -1,5 +1,6 @@
 import { isRedisReady } from '../../../cache/redis-connection.js';
 import type { AppContext } from '../../../context.js';
+import { limitsStatus } from '../../../relay/limits/call-limits.js';
 import { relayRuntime } from '../../../relay/runtime.js';
 import type { RouteModule } from '../route-kit.js';
 import { ok } from '../../reply.js';
@@ -61,6 +62,8 @@ export const statusRoutes: RouteModule = (app, { context, requireAdmin }) => {
       // lost its database, with the reasons.
       degraded: reasons.length > 0,
       degraded_reasons: reasons,
+      // Issue 31: how this node enforces rate limits (redis, shared = limit ÷ live nodes while Redis is lost, node).
+      limits: limitsStatus(context),
     });
   });
 

@@ -1,0 +1,184 @@
+import type { Redis } from 'ioredis';
+import type { LimitCheck } from './limit-plan.js';
+import {
+  concurrencyRetryMs,
+  scaled,
+  windowMs,
+  type Admission,
+  type CheckState,
+  type LimitStore,
+  type Settlement,
+} from './limit-store.js';
+
+/**
+ * The admission, one atomic step on Redis's clock (TIME), so nodes whose clocks differ agree. KEYS are the
+ * counters; ARGV: lease id, lease ms, tokens reserved, window ms, then per key its kind, limit and (budgets)
+ * its period's end in ms. Every check passes before anything is taken; a refusal answers
+ * {0, index, retry ms}, an admission {1, then per key: remaining, reset ms, window start}.
+ * - `r`, `k`: a hash {s: window start, n: used}; a window opens at the first call after the last one ended
+ *   and lasts 60 s (the hash expires with it).
+ * - `c`: a sorted set of lease ids scored by their expiry; expired leases (a dead node's) are dropped first.
+ * - `b`: the spend in the period, a plain counter.
+ */
+const admitScript = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local lease, leaseMs, tokens, span = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local function window(key)
+  local state = redis.call('HMGET', key, 's', 'n')
+  local start, used = tonumber(state[1]), tonumber(state[2])
+  if start == nil or now >= start + span then return nil, 0 end
+  return start, used
+end
+for i, key in ipairs(KEYS) do
+  local kind, limit = ARGV[2 + 3 * i], tonumber(ARGV[3 + 3 * i])
+  if kind == 'c' then
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+    if redis.call('ZCARD', key) >= limit then return {0, i, ${concurrencyRetryMs}} end
+  elseif kind == 'b' then
+    if tonumber(redis.call('GET', key) or '0') >= limit then return {0, i, tonumber(ARGV[4 + 3 * i]) - now} end
+  else
+    local start, used = window(key)
+    local amount = tokens
+    if kind == 'r' then amount = 1 end
+    if used + amount > limit then return {0, i, (start or now) + span - now} end
+  end
+end
+local result = {1}
+for i, key in ipairs(KEYS) do
+  local kind, limit = ARGV[2 + 3 * i], tonumber(ARGV[3 + 3 * i])
+  if kind == 'c' then
+    redis.call('ZADD', key, now + leaseMs, lease)
+    redis.call('PEXPIRE', key, leaseMs * 2)
+    table.insert(result, limit - redis.call('ZCARD', key))
+    table.insert(result, 0)
+    table.insert(result, 0)
+  elseif kind == 'b' then
+    local ends = tonumber(ARGV[4 + 3 * i])
+    table.insert(result, limit - tonumber(redis.call('GET', key) or '0'))
+    table.insert(result, ends - now)
+    table.insert(result, 0)
+  else
+    local amount = tokens
+    if kind == 'r' then amount = 1 end
+    local start, used = window(key)
+    if start == nil then
+      start = now
+      redis.call('HSET', key, 's', start, 'n', amount)
+      redis.call('PEXPIRE', key, span)
+      used = amount
+    else
+      used = redis.call('HINCRBY', key, 'n', amount)
+    end
+    table.insert(result, limit - used)
+    table.insert(result, start + span - now)
+    table.insert(result, start)
+  end
+end
+return result
+`;
+
+/**
+ * The end of a call: its concurrency leases go, the tokens window it was admitted in takes the real count
+ * (a later window is left alone), each budget adds the charge. ARGV: lease id, then per key its kind, its
+ * window start (`k`) or life in ms (`b`), and the amount.
+ */
+const finishScript = `
+local lease = ARGV[1]
+for i, key in ipairs(KEYS) do
+  local kind, mark, amount = ARGV[3 * i - 1], ARGV[3 * i], tonumber(ARGV[3 * i + 1])
+  if kind == 'c' then
+    redis.call('ZREM', key, lease)
+  elseif kind == 'k' then
+    if amount ~= 0 and redis.call('HGET', key, 's') == mark then redis.call('HINCRBY', key, 'n', amount) end
+  elseif kind == 'b' and amount ~= 0 then
+    redis.call('INCRBY', key, amount)
+    redis.call('PEXPIRE', key, tonumber(mark))
+  end
+end
+return 1
+`;
+
+/** Extends the leases of calls still running on this node (KEYS: sets, ARGV: lease ms, then one lease per key). */
+const renewScript = `
+local t = redis.call('TIME')
+local expiry = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  if redis.call('ZSCORE', key, ARGV[i + 1]) then redis.call('ZADD', key, expiry, ARGV[i + 1]) end
+end
+return 1
+`;
+
+interface LimitCommands {
+  limitAdmit(keys: number, ...args: (string | number)[]): Promise<number[]>;
+  limitFinish(keys: number, ...args: (string | number)[]): Promise<number>;
+  limitRenew(keys: number, ...args: (string | number)[]): Promise<number>;
+}
+
+/** A budget's counter outlives its period by a day (a late settlement still lands in it). */
+const budgetGraceMs = 86_400_000;
+
+/** The counters every node shares, in Redis: exact across nodes. */
+export class RedisLimitStore implements LimitStore {
+  private readonly commands: LimitCommands;
+  /** Concurrency leases of this node's calls in flight: set key → lease ids. */
+  private readonly leases = new Map<string, Set<string>>();
+
+  constructor(
+    redis: Redis,
+    /** A lease not renewed for this long is a dead node's: its slot comes back. */
+    private readonly leaseMs: number,
+  ) {
+    redis.defineCommand('limitAdmit', { lua: admitScript });
+    redis.defineCommand('limitFinish', { lua: finishScript });
+    redis.defineCommand('limitRenew', { lua: renewScript });
+    this.commands = redis as unknown as LimitCommands;
+  }
+
+  async admit(checks: LimitCheck[], lease: string, tokens: number, scale: number): Promise<Admission> {
+    const args: (string | number)[] = checks.map((check) => `lim:${check.key}`);
+    args.push(lease, this.leaseMs, tokens, windowMs);
+    for (const check of checks) args.push(check.kind, scaled(check.limit, scale), check.endsAtMs ?? 0);
+    const answer = await this.commands.limitAdmit(checks.length, ...args);
+    if (answer[0] === 0) return { admitted: false, refused: answer[1]! - 1, retryAfterMs: answer[2]! };
+    const states = checks.map((check, index): CheckState => {
+      if (check.kind === 'c') this.holdLease(check.key, lease);
+      const at = 1 + index * 3;
+      return { remaining: answer[at]!, resetMs: answer[at + 1]!, window: answer[at + 2]! };
+    });
+    return { admitted: true, states };
+  }
+
+  async finish(checks: LimitCheck[], states: CheckState[], lease: string, settlement: Settlement): Promise<void> {
+    const args: (string | number)[] = checks.map((check) => `lim:${check.key}`);
+    args.push(lease);
+    checks.forEach((check, index) => {
+      if (check.kind === 'c') this.leases.get(check.key)?.delete(lease);
+      if (check.kind === 'k') args.push('k', String(states[index]!.window), settlement.tokensDelta);
+      else if (check.kind === 'b')
+        args.push('b', Math.max(check.endsAtMs! - Date.now(), 0) + budgetGraceMs, settlement.charged);
+      else args.push(check.kind, 0, 0);
+    });
+    await this.commands.limitFinish(checks.length, ...args);
+  }
+
+  /** Renews the leases of this node's calls in flight (every third of the lease time). */
+  async renew(): Promise<void> {
+    const keys: string[] = [];
+    const ids: string[] = [];
+    for (const [key, leases] of this.leases) {
+      if (leases.size === 0) this.leases.delete(key);
+      for (const lease of leases) {
+        keys.push(`lim:${key}`);
+        ids.push(lease);
+      }
+    }
+    if (keys.length > 0) await this.commands.limitRenew(keys.length, ...keys, this.leaseMs, ...ids);
+  }
+
+  private holdLease(key: string, lease: string): void {
+    let leases = this.leases.get(key);
+    if (!leases) this.leases.set(key, (leases = new Set()));
+    leases.add(lease);
+  }
+}
