@@ -25,6 +25,11 @@ describe('the Responses API field of the channel form', () => {
     expect(screen.getByText('自动（默认）')).toBeTruthy();
   });
 
+  it('shows a config that says auto as the default choice', () => {
+    formWith(1, 'auto');
+    expect(screen.getByText('自动（默认）')).toBeTruthy();
+  });
+
   it('is absent on other types (Claude)', () => {
     formWith(14, '');
     expect(screen.queryByText('Responses API')).toBeNull();

@@ -11,7 +11,13 @@ export function ResponsesApiField({ type }: { type: number }) {
   const { t } = useTranslation();
   if (!RESPONSES_API_TYPES.has(type)) return null;
   return (
-    <Form.Item name="responses_api" label={t('channel.form.responsesApi')} extra={t('channel.form.responsesApiHint')}>
+    <Form.Item
+      name="responses_api"
+      label={t('channel.form.responsesApi')}
+      extra={t('channel.form.responsesApiHint')}
+      // A config written through the API may say `auto`, the default the empty choice stands for.
+      getValueProps={(value: string) => ({ value: value === 'auto' ? '' : value })}
+    >
       <Select
         options={[
           { value: '', label: t('channel.form.responsesApiAuto') },
