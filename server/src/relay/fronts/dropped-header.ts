@@ -36,11 +36,25 @@ export function recordConversionDrops<Request extends object>(request: Request):
 
 /**
  * Notes what the call's upstream request leaves out, for the channel of the call (the last note per channel
- * counts: a retry on the same channel builds the same request). Nothing is kept when no front records them.
+ * counts: a retry on the same channel builds the same request). A request no front records gets its record
+ * with its first note of something left out (OpenAI's chat front, see `answerHeadersOf`).
  */
 export function noteDropped(call: RelayCall, dropped: string[]): void {
   if (call.body.kind !== 'json') return;
-  (call.body.value as Marked)[conversionDrops]?.set(call.channel.id, dropped);
+  const request = call.body.value as Marked;
+  const record = request[conversionDrops];
+  if (record) record.set(call.channel.id, dropped);
+  else if (dropped.length > 0) request[conversionDrops] = new Map([[call.channel.id, dropped]]);
+}
+
+/**
+ * A successful answer's headers from the front (see FrontOutput.answerHeaders) or, on OpenAI's own chat front,
+ * `x-modelgate-dropped` naming what the call's adaptor left out, if anything.
+ */
+export function answerHeadersOf(front: FrontOutput | undefined, call: RelayCall): Record<string, string> | undefined {
+  if (front) return front.answerHeaders?.(call.channel);
+  const dropped = call.body.kind === 'json' ? (call.body.value as Marked)[conversionDrops]?.get(call.channel.id) : [];
+  return dropped?.length ? { [droppedHeader]: headerValue(dropped) } : undefined;
 }
 
 /**

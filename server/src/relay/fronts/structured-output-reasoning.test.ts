@@ -395,6 +395,30 @@ describe('structured output, reasoning effort and beta flags across vendors', ()
     });
   });
 
+  describe('the chat front names what a channel left out', () => {
+    test('on Claude: the effort beside structured output; on gpt-5: the temperature it refuses', async () => {
+      const { data, response } = await client.chat.completions
+        .create({
+          model: 'claude-sonnet-4-5',
+          messages: [{ role: 'user', content: 'The capital of France?' }],
+          response_format: cityFormat,
+          reasoning_effort: 'low',
+        })
+        .withResponse();
+      expect(JSON.parse(data.choices[0]!.message.content!)).toEqual(paris);
+      expect(response.headers.get(droppedHeader)).toBe('reasoning_effort');
+      const gpt5 = await client.chat.completions
+        .create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }], temperature: 0.5 })
+        .withResponse();
+      expect(lastBody(openai).temperature).toBeUndefined();
+      expect(gpt5.response.headers.get(droppedHeader)).toBe('temperature');
+      const plain = await client.chat.completions
+        .create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })
+        .withResponse();
+      expect(plain.response.headers.get(droppedHeader)).toBeNull();
+    });
+  });
+
   describe("Claude Code's beta flags per channel", () => {
     const ask = (model: string) =>
       anthropicClient.messages

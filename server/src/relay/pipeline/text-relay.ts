@@ -7,6 +7,7 @@ import { callUsageOf } from '../billing/call-usage.js';
 import { priceNote } from '../../domain/pricing/price-note.js';
 import { groupRatio } from '../../domain/pricing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
+import { answerHeadersOf } from '../fronts/dropped-header.js';
 import { channelSecrets, redactSecrets } from '../upstream-error.js';
 import { countInput, countMessages, countText } from '../tokenizer/count-tokens.js';
 import { attemptOnChannels } from './channel-attempts.js';
@@ -140,7 +141,7 @@ async function relayWhole(
 ): Promise<Output> {
   const result = await adaptor.readResponse(await job.runtime.client.readAll(response), call, tools);
   const output = job.front ? job.front.whole(result.body, result.status) : result;
-  const answerHeaders = result.status < 300 ? job.front?.answerHeaders?.(call.channel) : undefined;
+  const answerHeaders = result.status < 300 ? answerHeadersOf(job.front, call) : undefined;
   const finish = () =>
     void job.reply
       .status(result.status)
@@ -163,7 +164,7 @@ async function relayStream(
   response: OpenResponse,
 ): Promise<Output> {
   const writer = new SseWriter(job.reply, job.front?.event, job.front?.streamContentType);
-  const answerHeaders = job.front?.answerHeaders?.(call.channel);
+  const answerHeaders = answerHeadersOf(job.front, call);
   if (answerHeaders) job.reply.headers(answerHeaders);
   writer.start();
   const native = nativeStreamOf(job, call);
