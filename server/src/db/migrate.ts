@@ -12,6 +12,7 @@ import * as createResponses from './migrations/2026_11_25_1400_create_responses.
 import * as logOffsetIndex from './migrations/2026_11_25_1500_log_offset_index.js';
 import * as createModelPrices from './migrations/2026_11_25_2200_create_model_prices.js';
 import * as addLogOther from './migrations/2026_11_26_0900_add_log_other.js';
+import * as dropLogModelUsernameIndex from './migrations/2026_11_29_0300_drop_log_model_username_index.js';
 import * as addLimits from './migrations/2026_11_29_0900_add_limits.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
@@ -33,6 +34,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_25_1500_log_offset_index': logOffsetIndex,
   '2026_11_25_2200_create_model_prices': createModelPrices,
   '2026_11_26_0900_add_log_other': addLogOther,
+  '2026_11_29_0300_drop_log_model_username_index': dropLogModelUsernameIndex,
   '2026_11_29_0900_add_limits': addLimits,
 };
 

@@ -144,7 +144,6 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
 export async function ensureLogTable(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await ensureTable(db, dialect, 'logs', logs);
   await ensureIndex(db, dialect, 'logs', 'idx_created_at_type', ['created_at', 'type']);
-  await ensureIndex(db, dialect, 'logs', 'index_username_model_name', ['model_name', 'username']);
   await ensureIndex(db, dialect, 'logs', 'idx_logs_token_name', ['token_name']);
   await ensureIndex(db, dialect, 'logs', 'idx_logs_channel_id', ['channel_id']);
   // Added by ModelGate: the self views filter by user and type and page by id.
@@ -153,6 +152,8 @@ export async function ensureLogTable(db: Kysely<any>, dialect: DialectName): Pro
   // A log database one-api created has two more, redundant with the ones above (see the 0800 migration).
   await dropIndexIfExists(db, dialect, 'logs', 'idx_logs_user_id');
   await dropIndexIfExists(db, dialect, 'logs', 'idx_logs_model_name');
+  // one-api's (model_name, username), which no query needs (the 2026_11_29_0300 migration).
+  await dropIndexIfExists(db, dialect, 'logs', 'index_username_model_name');
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
