@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { ChannelType } from '../src/domain/channel/channel.constants.js';
+import { receiptText } from '../src/domain/log/log-receipt.js';
 import type { Engine } from './engines.js';
 import { setOptions } from './account-helpers.js';
 import { startPricedVendors, type Ending, type PricedVendors } from './mock-upstreams/priced-vendors.js';
@@ -189,14 +190,14 @@ export async function chargeOf(gateway: MatrixGateway, call: FrontCall): Promise
   const after = await balances(server, userId, token.id);
   const rows = await logs
     .selectFrom('logs')
-    .select(['quota', 'prompt_tokens', 'completion_tokens', 'other'])
+    .select(['quota', 'prompt_tokens', 'completion_tokens', 'model_name', 'other'])
     .where('user_id', '=', userId)
     .where('type', '=', 2)
     .where('id', '>', Number(newest?.id ?? 0))
     .execute();
   expect(rows, 'one consume log per call').toHaveLength(1);
   const row = rows[0]!;
-  const { receipt } = JSON.parse(String(row.other)) as { receipt: StoredReceipt };
+  const { receipt } = JSON.parse(receiptText(row.other, row)) as { receipt: StoredReceipt };
   return {
     quota: Number(row.quota),
     promptTokens: Number(row.prompt_tokens),

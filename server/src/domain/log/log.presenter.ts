@@ -1,8 +1,10 @@
 import type { LogRow } from '../../db/tables.js';
+import { receiptText } from './log-receipt.js';
 
 /**
  * The log object of the management API; `channel` carries channel_id, as one-api names it, and `other` the
- * stored JSON text (a consume log's receipt) as new-api returns it, '' when none.
+ * JSON text (a consume log's receipt, rendered from the inputs the row stores: log-receipt.ts) as new-api returns
+ * it, '' when none.
  */
 export function presentLog(log: LogRow) {
   return {
@@ -22,7 +24,7 @@ export function presentLog(log: LogRow) {
     elapsed_time: Number(log.elapsed_time),
     is_stream: Boolean(log.is_stream),
     system_prompt_reset: Boolean(log.system_prompt_reset),
-    other: log.other ?? '',
+    other: receiptText(log.other, log),
   };
 }
 

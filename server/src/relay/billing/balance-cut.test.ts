@@ -11,6 +11,7 @@ import { startMockUpstream, type MockUpstream } from '../../../test/mock-upstrea
 import { createChannel, createToken, createUser, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { ChannelType } from '../../domain/channel/channel.constants.js';
+import { receiptText } from '../../domain/log/log-receipt.js';
 import type { SettledReceipt } from '../../domain/pricing/price-call.js';
 
 // gpt-3.5-turbo: model ratio 0.25, completion ratio 3, at most 4,096 output tokens. The prompt below is
@@ -56,11 +57,11 @@ const receiptsOf = async (server: TestServer, userId: number) =>
   (
     await server.context.database.db
       .selectFrom('logs')
-      .select('other')
+      .select(['other', 'model_name', 'quota'])
       .where('user_id', '=', userId)
       .where('type', '=', 2)
       .execute()
-  ).map((row) => (JSON.parse(row.other ?? '{}') as { receipt: SettledReceipt }).receipt);
+  ).map((row) => (JSON.parse(receiptText(row.other, row) || '{}') as { receipt: SettledReceipt }).receipt);
 
 describe.each(await availableEngines())('calls cut at the balance on $label', (engine) => {
   let server: TestServer;

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { TokenRow, UserRow } from '../../db/tables.js';
 import { logRow, quotaText, type LogEntry } from '../../domain/log/log.writer.js';
-import { settleReceipt, type Receipt } from '../../domain/pricing/price-call.js';
+import { packReceipt } from '../../domain/log/log-receipt.js';
+import type { Receipt } from '../../domain/pricing/price-call.js';
 import { escapeHtml } from '../../domain/mail/mailer.js';
 import { relayMetricsOf } from '../../metrics/index.js';
 import { LogType } from '../../domain/log/log.constants.js';
@@ -243,8 +244,9 @@ export function settle(context: AppContext, reservation: Reservation, settlement
     is_stream: fields.is_stream,
     system_prompt_reset: fields.system_prompt_reset,
     created_at: fields.created_at,
-    // The receipt in new-api's `other` column, in the same insert: no statement more per call.
-    other: JSON.stringify({ receipt: settleReceipt(receipt, reserved, reservation.outputCap) }),
+    // The receipt's inputs in new-api's `other` column, in the same insert: no statement more per call; the
+    // log API renders the receipt from them (log-receipt.ts).
+    other: packReceipt(receipt, reserved, reservation.outputCap, fields.model_name),
   });
   noteChargeForLimits(context, fields.request_id, quota, (fields.prompt_tokens ?? 0) + (fields.completion_tokens ?? 0));
   const { batcher, settlements } = relayRuntime(context);

@@ -8,6 +8,7 @@ import { createChannel, createToken, createUser, settled } from '../../../test/r
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { waitFor } from '../../../test/wait-for.js';
 import { optionDefinitions } from '../../domain/option/option.definitions.js';
+import { receiptText } from '../../domain/log/log-receipt.js';
 import type { Receipt, SettledReceipt } from '../../domain/pricing/price-call.js';
 import { ChannelType } from '../../domain/channel/channel.constants.js';
 import { textQuota } from '../../../test/one-api-formulas.js';
@@ -88,7 +89,10 @@ describe.each(await availableEngines())('calls priced by the price model on $lab
       .where('type', '=', 2)
       .orderBy('id')
       .execute();
-    return rows.map((row) => ({ ...row, receipt: (JSON.parse(row.other!) as { receipt: SettledReceipt }).receipt }));
+    return rows.map((row) => ({
+      ...row,
+      receipt: (JSON.parse(receiptText(row.other, row)) as { receipt: SettledReceipt }).receipt,
+    }));
   }
 
   const linesSum = (receipt: Receipt) => receipt.lines.reduce((sum, line) => sum + line.quota, 0);
@@ -210,11 +214,11 @@ describe.each(await availableEngines())('calls priced by the price model on $lab
     expect(after.quota - during.quota).toBe(receipt.refunded - receipt.charged_on_top);
     expect(after).toMatchObject({ quota: 100_000 - 5963, openReservations: 0 });
 
-    // The log APIs return the receipt as stored, in new-api's `other` field.
+    // The log APIs return the receipt rendered from what the row stores, in new-api's `other` field.
     const root = await server.rootClient();
     const listed = await root.get(`/api/log/?username=catalogue-${engine.name}`);
     expect(listed.body.data).toHaveLength(1);
-    expect(listed.body.data[0].other).toBe(log!.other);
+    expect(listed.body.data[0].other).toBe(JSON.stringify({ receipt }));
   });
 
   test('a prompt above 200K tokens takes the context tier for the whole request, and the log says so', async () => {

@@ -5,6 +5,7 @@ import { startMockUpstream, type MockUpstream } from '../../../test/mock-upstrea
 import { createChannel, createToken, createUser, setOption, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { optionDefinitions } from '../../domain/option/option.definitions.js';
+import { receiptText } from '../../domain/log/log-receipt.js';
 import type { SettledReceipt } from '../../domain/pricing/price-call.js';
 import { countText } from '../tokenizer/count-tokens.js';
 
@@ -83,7 +84,7 @@ describe.each(await availableEngines())('whisper-1 at its list price on $label',
       .where('user_id', '=', userId)
       .where('type', '=', 2)
       .executeTakeFirstOrThrow();
-    const { receipt } = JSON.parse(log.other!) as { receipt: SettledReceipt };
+    const { receipt } = JSON.parse(receiptText(log.other, log)) as { receipt: SettledReceipt };
     return { log, receipt, ledger: await readLedger(db, userId) };
   }
 
