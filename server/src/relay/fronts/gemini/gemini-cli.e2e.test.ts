@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,17 @@ const loopbackGuard = fileURLToPath(new URL('../../../../test/loopback-guard.mjs
 /** The model the test asks for (the CLI's default flash model). */
 const model = 'gemini-2.5-flash';
 const fileText = 'the secret word is periwinkle';
-const prices = { [model]: { model: 1.5, completion: 4 }, 'gpt-4o-mini': { model: 0.5, completion: 2 } };
+/**
+ * Without -m, Gemini CLI 0.61's router first asks its classifier model (gemini-3.5-flash-lite, recorded in
+ * relay/agent-matrix/__fixtures__) which model to use, then calls one of its main models.
+ */
+const classifierModel = 'gemini-3.5-flash-lite';
+const routedModels = ['gemini-3.1-pro-preview', 'gemini-3.5-flash'];
+const prices = {
+  [model]: { model: 1.5, completion: 4 },
+  'gpt-4o-mini': { model: 0.5, completion: 2 },
+  ...Object.fromEntries(routedModels.map((name) => [name, { model: 1.25, completion: 8 }])),
+};
 
 /** Gemini CLI's turns: read_file when asked to read a file, then what the file said; a greeting otherwise. */
 const cliScript = (filePath: string): Script => ({
@@ -46,13 +57,17 @@ interface GeminiRun {
   refused: string[];
 }
 
-/** `gemini -p <prompt> -o json` against the gateway, in a temp home and workspace, offline but for 127.0.0.1. */
+/**
+ * `gemini -p <prompt> -o json` against the gateway, in a temp home and workspace, offline but for 127.0.0.1;
+ * with `-m model` unless `routed` (then the CLI's router picks the model).
+ */
 async function runGemini(
   server: TestServer,
   key: string,
   prompt: string,
   home: string,
   cwd: string,
+  routed = false,
 ): Promise<GeminiRun> {
   const settingsFolder = join(home, '.gemini');
   mkdirSync(settingsFolder, { recursive: true });
@@ -69,7 +84,7 @@ async function runGemini(
   const guardLog = join(home, 'refused.log');
   const { code, stdout, stderr } = await runClientProcess(
     geminiBinary,
-    ['-p', prompt, '-m', model, '-o', 'json', '--skip-trust'],
+    ['-p', prompt, ...(routed ? [] : ['-m', model]), '-o', 'json', '--skip-trust'],
     {
       cwd,
       env: {
@@ -214,5 +229,57 @@ describe('Gemini CLI (the real client, headless) through the Gemini front', () =
     );
     expect(toolResult, 'read_file ran and its result went upstream').toBeDefined();
     expectBilledExactly(outcome);
+  }, 180_000);
+  test('without -m while no channel serves its router’s classifier model: a 404, then a main model at once, billed', async () => {
+    const channel = await createChannel(server, {
+      type: 24,
+      name: 'routed',
+      group: 'routed',
+      key: geminiMockKey,
+      base_url: gemini.url,
+      models: routedModels.join(','),
+    });
+    const userId = await createUser(server, { username: 'cli-routed', group: 'routed', quota: 9e7 });
+    const token = await createToken(server, userId, { remain_quota: 5e7, unlimited_quota: false });
+    const before = await balances(server, userId, token.id);
+    const from = gemini.requests.length;
+    // Every model call reaching the gateway (the refused classifier's included), with when it came.
+    const calls: { path: string; at: number }[] = [];
+    const count = (incoming: IncomingMessage) => {
+      if (incoming.url?.startsWith('/v1beta/models/'))
+        calls.push({ path: incoming.url.split('?')[0]!, at: performance.now() / 1000 });
+    };
+    server.app.server.on('request', count);
+    let run: GeminiRun;
+    try {
+      const home = mkdtempSync(join(folder, 'home-'));
+      run = await runGemini(server, `sk-${token.key}`, 'Say hi.', home, join(folder, 'work'), true);
+    } finally {
+      server.app.server.off('request', count);
+    }
+    expect(run.result, run.output).toMatchObject({ response: 'Hello from the model.' });
+    expect(run.refused, 'connections outside 127.0.0.1').toEqual([]);
+    const classifier = calls.filter((call) => call.path.includes(classifierModel));
+    const main = calls.filter((call) => routedModels.some((name) => call.path.includes(`/${name}:`)));
+    const fallback = main[0]!.at - classifier[0]!.at;
+    console.info(
+      `gemini -p without -m: ${calls.map((call) => call.path).join(', ')}; main model ${fallback.toFixed(2)} s after the 404`,
+    );
+    // The router asked its classifier once, took the 404 as final and fell back at once (a 503 cost 79 s).
+    expect(classifier).toHaveLength(1);
+    expect(calls).toHaveLength(1 + main.length);
+    expect(fallback).toBeLessThan(10);
+    const requests = gemini.requests.slice(from);
+    expect(requests.length).toBeGreaterThan(0);
+    for (const request of requests) expect(routedModels.some((name) => request.path.includes(`/${name}:`))).toBe(true);
+    const after = await balances(server, userId, token.id);
+    const logs = await server.context.logDatabase.db
+      .selectFrom('logs')
+      .select(['quota', 'prompt_tokens', 'completion_tokens', 'channel_id', 'model_name'])
+      .where('user_id', '=', userId)
+      .where('type', '=', 2)
+      .orderBy('id')
+      .execute();
+    expectBilledExactly({ channel, runs: [run], before, after, logs, requests, upstream: gemini });
   }, 180_000);
 });
