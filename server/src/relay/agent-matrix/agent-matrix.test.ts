@@ -87,8 +87,6 @@ const completionRatio = 2;
 function pendingReasons(front: Front, family: Family, feature: Feature): string[] {
   const reasons: string[] = [];
   const responses = front === responsesFront || front === responsesWebSocketFront;
-  if (responses && family.name === 'OpenAI-compatible without Responses')
-    reasons.push('the fallback to chat on a 404 from /v1/responses (point 5)');
   const converted = front !== anthropicFront && family.name === 'Anthropic';
   if (feature === 'structured output' && converted) reasons.push('structured output on Claude channels (point 3)');
   const effortFront = front === chatFront || responses;
