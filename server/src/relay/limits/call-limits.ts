@@ -56,8 +56,10 @@ export function limitsStatus(context: AppContext): { mode: LimitsMode; nodes: nu
 
 /** Re-reads the live nodes at most every heartbeat interval, in the background (no call waits for it). */
 function refreshLiveNodes(context: AppContext, runtime: LimitsRuntime): void {
-  const now = Date.now();
-  if (now - runtime.liveNodesReadAt < context.config.NODE_HEARTBEAT_INTERVAL * 1000) return;
+  // The monotonic clock: a wall clock set back must not stop the reads.
+  const now = performance.now();
+  if (runtime.liveNodesReadAt > 0 && now - runtime.liveNodesReadAt < context.config.NODE_HEARTBEAT_INTERVAL * 1000)
+    return;
   runtime.liveNodesReadAt = now;
   const { db } = context.database;
   void db

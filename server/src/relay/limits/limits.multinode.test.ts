@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import { availableEngines, type Engine } from '../../../test/engines.js';
 import { FaultUpstream, type FaultKind } from '../../../test/fault-upstream.js';
 import { startRedisProcess, type RedisProcess } from '../../../test/redis-process.js';
-import { createChannel } from '../../../test/relay-fixtures.js';
+import { createChannel, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { createTestUser, type TestUser } from '../../../test/test-users.js';
 import { waitFor } from '../../../test/wait-for.js';
@@ -36,6 +36,25 @@ async function call(
     const body = error.error as { type?: string; code?: string | null } | undefined;
     return { status: error.status ?? 0, headers: error.headers as Headers, error: body };
   }
+}
+
+const MachineDate = globalThis.Date;
+
+/** Runs this process's wall clock (every in-process node's) from `isoTime` on; timers and databases keep theirs. */
+function moveClockTo(isoTime: string): void {
+  const offsetMs = Date.parse(isoTime) - MachineDate.now();
+  class MovedDate extends MachineDate {
+    constructor(...args: ConstructorParameters<typeof Date> | []) {
+      if (args.length === 0) super(MachineDate.now() + offsetMs);
+      else super(...(args as ConstructorParameters<typeof Date>));
+    }
+
+    static override now() {
+      return MachineDate.now() + offsetMs;
+    }
+  }
+  globalThis.Date = MovedDate as DateConstructor;
+  onTestFinished(() => void (globalThis.Date = MachineDate));
 }
 
 const statuses = (outcomes: { status: number }[]) => {
@@ -151,6 +170,43 @@ describe.each(engines)('limits across three nodes on $label', (engine) => {
       Array.from({ length: 10 }, (_, index) => call(nodes[index % 3]!, keys[index % 2]!)),
     );
     expect(statuses(outcomes)).toEqual({ 200: 4, 429: 6 });
+  }, 60_000);
+
+  test('a weekly budget stops at its cap on every node and opens on Monday in the operator’s zone (moved clock)', async () => {
+    expect((await root.client.put('/api/option/', { key: 'TimeZone', value: 'Europe/Berlin' })).body.success).toBe(
+      true,
+    );
+    onTestFinished(async () => void (await root.client.put('/api/option/', { key: 'TimeZone', value: 'UTC' })));
+    await waitFor('every node to read the time zone', async () =>
+      nodes.every((node) => node.context.options.string('TimeZone') === 'Europe/Berlin'),
+    );
+    // Sunday 23:55 in Berlin (UTC+1).
+    moveClockTo('2026-11-29T22:55:00Z');
+    const probe = await limitedToken({});
+    expect((await call(nodes[0]!, probe)).status).toBe(200);
+    await settled(nodes[0]!);
+    const cost = Number(
+      (
+        await nodes[0]!.context.database.db
+          .selectFrom('tokens')
+          .select('used_quota')
+          .where('key', '=', probe)
+          .executeTakeFirstOrThrow()
+      ).used_quota,
+    );
+    expect(cost).toBeGreaterThan(0);
+    // Room for three calls (the third starts below the cap), whichever nodes they go to; then none until Monday.
+    const key = await limitedToken({ budget_quota: Math.floor(cost * 2.5), budget_period: 'week' });
+    const outcomes = [];
+    for (let index = 0; index < 6; index++) {
+      const node = nodes[index % 3]!;
+      outcomes.push((await call(node, key)).status);
+      await settled(node);
+    }
+    expect(outcomes).toEqual([200, 200, 200, 429, 429, 429]);
+    // Monday 00:00:30 in Berlin.
+    moveClockTo('2026-11-29T23:00:30Z');
+    expect((await call(nodes[1]!, key)).status).toBe(200);
   }, 60_000);
 
   test('Redis killed mid-run: each node enforces limit ÷ live nodes and says so; restarted, the nodes share again', async () => {

@@ -5,6 +5,7 @@ import { FaultUpstream } from '../../../test/fault-upstream.js';
 import { createChannel, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { createTestUser, type TestUser } from '../../../test/test-users.js';
+import { waitFor } from '../../../test/wait-for.js';
 
 const MachineDate = globalThis.Date;
 
@@ -162,6 +163,22 @@ describe('limits on one node (SQLite, in memory)', () => {
     expect(gemini.status).toBe(429);
     expect(Number(gemini.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await gemini.json()).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
+  });
+
+  test('a call the client leaves gives its concurrency slot back', async () => {
+    const { key } = await newToken({ concurrency_limit: 1 });
+    const stream = await openai(key).chat.completions.create({
+      model: 'gpt-3.5-turbo',
+      messages: [{ role: 'user', content: 'fault:slow' }],
+      stream: true,
+    });
+    // The only slot is taken while the stream runs, and comes back once the client is gone.
+    for await (const chunk of stream) {
+      void chunk;
+      expect((await chat(key)).status).toBe(429);
+      break;
+    }
+    await waitFor('the slot to come back', async () => (await chat(key)).status === 200);
   });
 
   test("the group's per-model default applies to a user without limits of their own", async () => {
