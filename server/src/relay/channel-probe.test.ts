@@ -3,6 +3,7 @@ import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
 import { createChannel } from '../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { probeChannel } from './channel-probe.js';
+import { relayRuntime } from './runtime.js';
 import { shouldDisableChannel } from '../domain/channel/should-disable.js';
 
 describe('channel probe', () => {
@@ -23,7 +24,7 @@ describe('channel probe', () => {
       base_url: upstream.url,
       model_mapping: '{"gpt-4o-mini":"gpt-4o-mini-2024-07-18"}',
     });
-    const result = await probeChannel(server.context, channel, 'gpt-4o-mini');
+    const result = await probeChannel(server.context, relayRuntime(server.context).client, channel, 'gpt-4o-mini');
     expect(result).toMatchObject({ success: true, message: 'Hello from the mock upstream', model: 'gpt-4o-mini' });
     expect(result.elapsedMs).toBeGreaterThanOrEqual(0);
     const sent = upstream.lastRequest!;
@@ -42,7 +43,7 @@ describe('channel probe', () => {
       base_url: upstream.url,
       config: '{"api_version":"2024-06-01"}',
     });
-    const result = await probeChannel(server.context, channel, 'gpt-3.5-turbo');
+    const result = await probeChannel(server.context, relayRuntime(server.context).client, channel, 'gpt-3.5-turbo');
     expect(result.success).toBe(true);
     expect(upstream.lastRequest!.url).toBe('/openai/deployments/gpt-35-turbo/chat/completions?api-version=2024-06-01');
     expect(upstream.lastRequest!.headers['api-key']).toBe('sk-upstream-key');
@@ -56,24 +57,30 @@ describe('channel probe', () => {
         error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
       },
     });
-    const denied = await probeChannel(server.context, channel, 'gpt-4o-mini');
+    const denied = await probeChannel(server.context, relayRuntime(server.context).client, channel, 'gpt-4o-mini');
     expect(denied).toMatchObject({ success: false, error: { status: 401, code: 'invalid_api_key' } });
     expect(denied.message).toBe('http status code 401, error message: Incorrect API key provided');
     expect(shouldDisableChannel(denied.error!)).toBe(true);
     upstream.set({ usage: null });
-    expect((await probeChannel(server.context, channel, 'gpt-4o-mini')).success).toBe(false);
+    expect(
+      (await probeChannel(server.context, relayRuntime(server.context).client, channel, 'gpt-4o-mini')).success,
+    ).toBe(false);
     upstream.set({ garbage: 'html' });
-    expect(await probeChannel(server.context, channel, 'gpt-4o-mini')).toMatchObject({
+    expect(
+      await probeChannel(server.context, relayRuntime(server.context).client, channel, 'gpt-4o-mini'),
+    ).toMatchObject({
       success: false,
       error: { status: 502 },
     });
     const dead = await createChannel(server, { base_url: 'http://127.0.0.1:1' });
-    expect(await probeChannel(server.context, dead, 'gpt-4o-mini')).toMatchObject({
+    expect(await probeChannel(server.context, relayRuntime(server.context).client, dead, 'gpt-4o-mini')).toMatchObject({
       success: false,
       error: { code: 'do_request_failed' },
     });
     const unsupported = await createChannel(server, { type: 0, base_url: upstream.url });
-    expect(await probeChannel(server.context, unsupported, 'gpt-4o-mini')).toMatchObject({
+    expect(
+      await probeChannel(server.context, relayRuntime(server.context).client, unsupported, 'gpt-4o-mini'),
+    ).toMatchObject({
       success: false,
       error: { status: 501 },
     });

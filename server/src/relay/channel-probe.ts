@@ -1,31 +1,28 @@
 import type { AppContext } from '../context.js';
 import type { ChannelRow } from '../db/tables.js';
+import type { ProbeResult } from '../domain/channel/channel-relay.js';
 import type { RelayCall } from './adaptor.js';
 import { describeChannelType } from './channel-types.js';
 import { Cancel } from './pipeline/cancel.js';
+import type { UpstreamClient } from './pipeline/upstream-client.js';
 import { adaptorTools, sendToUpstream } from './pipeline/send.js';
 import { channelSettings, modelMapping } from './routing/channel-settings.js';
-import { relayRuntime } from './runtime.js';
 import { isUpstreamError } from './upstream-error.js';
-
-export interface ProbeResult {
-  success: boolean;
-  /** The model's reply on success, else what went wrong. */
-  message: string;
-  elapsedMs: number;
-  /** The model asked for (before the channel's mapping). */
-  model: string;
-  error?: { status: number; type: string; code: string; message: string };
-}
 
 /** A test without RELAY_TIMEOUT still ends: a hung upstream must not hold a bulk test forever. */
 const probeTimeoutMs = 60_000;
 
 /**
  * Sends the test prompt as a non-streaming chat completion through the channel's adaptor and the relay's
- * own HTTP call, with the channel's model mapping applied. Success needs HTTP 200, usage and a reply text.
+ * own HTTP call (`client`, the relay's), with the channel's model mapping applied. Success needs HTTP 200, usage
+ * and a reply text.
  */
-export async function probeChannel(context: AppContext, channel: ChannelRow, model: string): Promise<ProbeResult> {
+export async function probeChannel(
+  context: AppContext,
+  client: UpstreamClient,
+  channel: ChannelRow,
+  model: string,
+): Promise<ProbeResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const description = describeChannelType(channel.type);
@@ -52,7 +49,6 @@ export async function probeChannel(context: AppContext, channel: ChannelRow, mod
     channel: channelSettings(channel),
     clientHeaders: {},
   };
-  const { client } = relayRuntime(context);
   const timeoutMs = context.config.RELAY_TIMEOUT > 0 ? context.config.RELAY_TIMEOUT * 1000 : probeTimeoutMs;
   try {
     const tools = adaptorTools(client, Cancel.after(timeoutMs));

@@ -1,8 +1,10 @@
 import type { AppContext } from '../context.js';
+import { provideChannelRelay } from '../domain/channel/channel-relay.js';
 import { ChargeJournal } from './billing/charge-journal.js';
 import { InFlightHolds, newNodeId } from './billing/in-flight.js';
 import { QuotaBatcher } from './billing/quota-batcher.js';
 import { flushBatch, SettlementWriter } from './billing/settlement-writer.js';
+import { probeChannel } from './channel-probe.js';
 import { ChannelSuccessRate } from './health/channel-success-rate.js';
 import { UpstreamClient } from './pipeline/upstream-client.js';
 import { ChannelRouter } from './routing/channel-router.js';
@@ -53,6 +55,11 @@ export function relayRuntime(context: AppContext): RelayRuntime {
     stickySessions: context.redis ? new RedisStickySessions(context.redis, context.logger) : new MemoryStickySessions(),
   };
   runtimes.set(context, runtime);
+  // The channel services re-read what they wrote and test channels through this runtime.
+  provideChannelRelay(context, {
+    refresh: (ids) => router.refresh(ids),
+    probe: (channel, model) => probeChannel(context, client, channel, model),
+  });
   context.bus.subscribe(({ topic, key }) => {
     if (topic === 'channels' || topic === 'channel') void router.follow(key);
   });

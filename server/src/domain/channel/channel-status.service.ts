@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/tables.js';
-import { relayRuntime } from '../../relay/runtime.js';
 import { escapeHtml } from '../mail/mailer.js';
 import { Role } from '../user/user.constants.js';
+import { channelRelay } from './channel-relay.js';
 import { ChannelStatus } from './channel.constants.js';
 
 /**
@@ -15,7 +15,7 @@ async function setChannelStatus(
   status: number,
   onlyFrom: number[],
 ): Promise<boolean> {
-  const { router } = relayRuntime(context);
+  const relay = channelRelay(context);
   const changed = await context.database.db
     .transaction()
     .execute(async (transaction: Db) => {
@@ -35,12 +35,16 @@ async function setChannelStatus(
     })
     .catch((error: unknown) => {
       // The relay withdrew the channel before this write: a failed write must not keep it out of the routes.
-      void router.follow(String(channelId));
+      void relay
+        ?.refresh([channelId])
+        .catch((failure: unknown) =>
+          context.logger.error({ err: failure, channel: channelId }, 'channel snapshot reload failed'),
+        );
       throw error;
     });
   if (!changed) return false;
   const published = context.bus.publish('channels', channelId);
-  await Promise.all([published, router.refresh([channelId])]);
+  await Promise.all([published, relay?.refresh([channelId])]);
   return true;
 }
 

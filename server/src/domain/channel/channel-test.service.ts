@@ -1,14 +1,12 @@
 import type { AppContext } from '../../context.js';
 import type { ChannelRow } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
-import { probeChannel } from '../../relay/channel-probe.js';
 import { LogType } from '../log/log.constants.js';
 import { recordLog } from '../log/log.writer.js';
 import { splitList } from './channel-abilities.js';
+import { channelRelay, type ProbeResult } from './channel-relay.js';
 import { defaultTestModel } from './channel.constants.js';
 import { recordChannelTest } from './channel.repository.js';
-
-export type ProbeResult = Awaited<ReturnType<typeof probeChannel>>;
 
 /** Longest upstream text kept in a test log line. */
 const maxLoggedText = 1000;
@@ -29,7 +27,9 @@ export function pickTestModel(channel: Pick<ChannelRow, 'models'>, requested: st
 async function safeProbe(context: AppContext, channel: ChannelRow, model: string): Promise<ProbeResult> {
   const startedAt = Date.now();
   try {
-    return await probeChannel(context, channel, model);
+    const relay = channelRelay(context);
+    if (!relay) throw new Error('the relay has not started on this node');
+    return await relay.probe(channel, model);
   } catch (error) {
     context.logger.error({ err: error, channelId: channel.id }, 'channel probe threw');
     return {

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { ChannelRow, Db } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
-import { relayRuntime } from '../../relay/runtime.js';
 import { replaceAbilities } from './channel-abilities.js';
+import { channelRelay } from './channel-relay.js';
 import { channelLimits, proxyChannelType } from './channel.constants.js';
 import {
   channelBaseUrlRequired,
@@ -61,7 +61,7 @@ function keyLines(key: string): string[] {
  */
 async function announce(context: AppContext, ids: readonly number[]): Promise<void> {
   const published = Promise.all(ids.map((id) => context.bus.publish('channels', id)));
-  await Promise.all([published, relayRuntime(context).router.refresh(ids)]);
+  await Promise.all([published, channelRelay(context)?.refresh(ids)]);
 }
 
 /** Creates one channel per key line, all of them and their abilities in one transaction; returns the ids. */
