@@ -80,21 +80,6 @@ const families: Family[] = [
 /** Every model is priced ratio 1, completion ratio 2: a call costs ceil(prompt + 2 × completion). */
 const completionRatio = 2;
 
-/**
- * Cells whose feature another change of issue 30 is still building, with the reasons; they are written and
- * skipped until it lands.
- */
-function pendingReasons(front: Front, family: Family, feature: Feature): string[] {
-  const reasons: string[] = [];
-  const responses = front === responsesFront || front === responsesWebSocketFront;
-  const converted = front !== anthropicFront && family.name === 'Anthropic';
-  if (feature === 'structured output' && converted) reasons.push('structured output on Claude channels (point 3)');
-  const effortFront = front === chatFront || responses;
-  if (feature === 'reasoning' && effortFront && (family.name === 'Anthropic' || family.name === 'Gemini'))
-    reasons.push('reasoning effort as a thinking budget (point 3)');
-  return reasons;
-}
-
 const droppedPatterns: Partial<Record<Feature, RegExp>> = {
   'structured output': /response_format|text\.format|output_config|responseJsonSchema|responseSchema|responseMimeType/,
   reasoning: /reasoning|thinking|effort/,
@@ -221,12 +206,6 @@ describe('issue 30 matrix: fronts × channel families × features, driven by the
   for (const front of fronts)
     describe(front.name, () => {
       for (const family of families)
-        for (const feature of features) {
-          const name = `${family.name} × ${feature}`;
-          const pending = pendingReasons(front, family, feature);
-          if (pending.length > 0)
-            test.skip(`${name} (waits for ${pending.join(' and ')})`, () => runCell(front, family, feature));
-          else test(name, () => runCell(front, family, feature));
-        }
+        for (const feature of features) test(`${family.name} × ${feature}`, () => runCell(front, family, feature));
     });
 });
