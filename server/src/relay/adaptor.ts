@@ -223,10 +223,11 @@ export interface Adaptor {
    */
   speaks?(protocol: FrontProtocol, channel: ChannelSettings, model: string): boolean;
   /**
-   * The upstream answered a native call 404 or 405 (an OpenAI-compatible address without `/v1/responses`):
-   * whether the call may go again converted, in which case the channel is remembered as not speaking it.
+   * The upstream answered a native call 404 or 405 (an OpenAI-compatible address without `/v1/responses`): when
+   * the call may go again converted, what remembers the channel as not speaking the protocol, which the
+   * pipeline calls once the converted call is answered (an address that refuses everything teaches nothing).
    */
-  nativeRefused?(call: RelayCall, error: UpstreamErrorBody): boolean;
+  nativeRefused?(call: RelayCall, error: UpstreamErrorBody): (() => void) | undefined;
   /**
    * Only for upstreams whose transport frames the protocol's events otherwise (Bedrock's event stream): a native
    * stream's body as the protocol's own server-sent events, which the pipeline then forwards.

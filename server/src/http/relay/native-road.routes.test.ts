@@ -225,6 +225,26 @@ describe('an OpenAI-type channel whose upstream has no /v1/responses (responses_
     }
   });
 
+  test('auto: an address that answers chat 404 as well is not remembered as converting', async () => {
+    const nowhere = await startMockUpstream((request, reply) =>
+      reply.json(404, { error: { message: `Invalid URL (POST ${request.path})`, type: 'invalid_request_error' } }),
+    );
+    await createChannel(gateway.server, { type: 1, group: 'nowhere', base_url: nowhere.url, models: 'gpt-4.1' });
+    try {
+      const client = await member(gateway.server, 'nowhere');
+      for (let call = 1; call <= 2; call++) {
+        const error = await client.openai.responses
+          .create({ model: 'gpt-4.1', input: 'hi' })
+          .catch((thrown: unknown) => thrown);
+        expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+        // Each call tries natively first: the chat 404 taught nothing.
+        expect([hits(nowhere, '/v1/responses'), hits(nowhere, '/v1/chat/completions')]).toEqual([call, call]);
+      }
+    } finally {
+      await nowhere.close();
+    }
+  });
+
   test("native: the upstream's 404 is the client's answer, in OpenAI's error shape; nothing is remembered", async () => {
     const reseller = gateway.resellers.native;
     const client = await member(gateway.server, 'reseller-native');

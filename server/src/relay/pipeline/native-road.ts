@@ -8,7 +8,8 @@ import type { OpenResponse, UpstreamClient } from './upstream-client.js';
 /**
  * Sends the attempt's call. A native call the upstream answers 404 or 405 (an OpenAI-compatible address with no
  * `/v1/responses`) goes again converted, on the same channel, when its adaptor allows it (the channel's
- * `responses_api` is `auto`); the call then leaves the native road, and is read as a converted one.
+ * `responses_api` is `auto`); the call then leaves the native road, and is read as a converted one. Once the
+ * converted call is answered, the adaptor remembers the channel as converting.
  */
 export async function sendOnRoad(
   client: UpstreamClient,
@@ -20,9 +21,12 @@ export async function sendOnRoad(
     return await sendToUpstream(client, adaptor, call, tools);
   } catch (error) {
     const unknownPath = isUpstreamError(error) && (error.status === 404 || error.status === 405);
-    if (!call.native || !unknownPath || !adaptor.nativeRefused?.(call, error.body)) throw error;
+    const remember = call.native && unknownPath ? adaptor.nativeRefused?.(call, error.body) : undefined;
+    if (!remember) throw error;
     call.native = undefined;
-    return sendToUpstream(client, adaptor, call, tools);
+    const response = await sendToUpstream(client, adaptor, call, tools);
+    remember();
+    return response;
   }
 }
 

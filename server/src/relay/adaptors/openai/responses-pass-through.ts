@@ -82,11 +82,11 @@ export function withResponsesPassThrough<Wrapped extends Adaptor>(adaptor: Wrapp
         : adaptor.speaks?.(protocol, channel, model) === true,
     nativeRefused(call, error) {
       // OpenAI answers an unknown model 404 too: that says nothing about the path.
-      if (call.native?.protocol !== 'responses' || error.code === 'model_not_found') return false;
-      if (settingOf(call.channel) !== 'auto') return false;
+      if (call.native?.protocol !== 'responses' || error.code === 'model_not_found') return undefined;
+      if (settingOf(call.channel) !== 'auto') return undefined;
       call.native.original.sentToChannel = undefined;
-      convertingChannels.set(call.channel.id, call.channel.baseUrl);
-      return true;
+      const { id, baseUrl } = call.channel;
+      return () => convertingChannels.set(id, baseUrl);
     },
     buildRequest(call, tools) {
       const served = responsesOriginalOf(call);
