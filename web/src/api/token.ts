@@ -19,6 +19,12 @@ export interface TokenInput {
   unlimited_quota: boolean;
   models: string;
   subnet: string;
+  /** Issue 31: limits (0 = none) and a budget per period ('' = none). */
+  rpm_limit?: number;
+  tpm_limit?: number;
+  concurrency_limit?: number;
+  budget_quota?: number;
+  budget_period?: '' | 'day' | 'week' | 'month';
   /** What the edit page loaded: the server moves the remaining quota by the difference, keeping charges since. */
   original_remain_quota?: number;
 }

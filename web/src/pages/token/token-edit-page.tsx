@@ -130,6 +130,26 @@ export default function TokenEditPage() {
         </Form.Item>
         {t('token.form.unlimited')}
       </Flex>
+      <Alert style={{ marginBottom: 16 }} type="info" title={t('token.form.limitsNotice')} />
+      <Space wrap align="start">
+        {(['rpm_limit', 'tpm_limit', 'concurrency_limit'] as const).map((name) => (
+          <Form.Item key={name} name={name} label={t(`token.form.${name}`)}>
+            <InputNumber min={0} precision={0} style={{ width: 180 }} />
+          </Form.Item>
+        ))}
+        <Form.Item name="budget_quota" label={t('token.form.budget_quota')}>
+          <InputNumber min={0} precision={0} style={{ width: 180 }} />
+        </Form.Item>
+        <Form.Item name="budget_period" label={t('token.form.budget_period')}>
+          <Select
+            style={{ width: 140 }}
+            options={(['', 'day', 'week', 'month'] as const).map((period) => ({
+              value: period,
+              label: t(`token.budgetPeriod.${period || 'none'}`),
+            }))}
+          />
+        </Form.Item>
+      </Space>
     </EditPage>
   );
 }

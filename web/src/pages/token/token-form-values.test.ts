@@ -6,7 +6,19 @@ describe('token form values', () => {
     const result = formToToken({ ...emptyTokenForm, name: ' t ' });
     expect(result).toEqual({
       ok: true,
-      input: { name: 't', remain_quota: 0, expired_time: -1, unlimited_quota: true, models: '', subnet: '' },
+      input: {
+        name: 't',
+        remain_quota: 0,
+        expired_time: -1,
+        unlimited_quota: true,
+        models: '',
+        subnet: '',
+        rpm_limit: 0,
+        tpm_limit: 0,
+        concurrency_limit: 0,
+        budget_quota: 0,
+        budget_period: '',
+      },
     });
   });
   it('multiplies dollars by 500000', () => {

@@ -10,6 +10,12 @@ export interface TokenFormValues {
   unlimited_quota: boolean;
   expiry: string;
   subnet: string;
+  /** Limits (0 or empty = none) and the budget in quota units for its period ('' = no budget). */
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  concurrency_limit: number | null;
+  budget_quota: number | null;
+  budget_period: '' | 'day' | 'week' | 'month';
 }
 
 /** New tokens default to unlimited quota and no expiry. */
@@ -20,6 +26,11 @@ export const emptyTokenForm: TokenFormValues = {
   unlimited_quota: true,
   expiry: '',
   subnet: '',
+  rpm_limit: 0,
+  tpm_limit: 0,
+  concurrency_limit: 0,
+  budget_quota: 0,
+  budget_period: '',
 };
 
 export function tokenToForm(token: TokenDetails): TokenFormValues {
@@ -33,6 +44,11 @@ export function tokenToForm(token: TokenDetails): TokenFormValues {
     unlimited_quota: Boolean(token.unlimited_quota),
     expiry: token.expired_time === NEVER_EXPIRES ? '' : (formatTimestamp(token.expired_time) ?? ''),
     subnet: token.subnet ?? '',
+    rpm_limit: token.rpm_limit,
+    tpm_limit: token.tpm_limit,
+    concurrency_limit: token.concurrency_limit,
+    budget_quota: token.budget_quota,
+    budget_period: token.budget_period as TokenFormValues['budget_period'],
   };
 }
 
@@ -56,6 +72,11 @@ export function formToToken(values: TokenFormValues): { ok: true; input: TokenIn
       unlimited_quota: values.unlimited_quota,
       models: values.models.join(','),
       subnet: values.subnet.trim(),
+      rpm_limit: Number(values.rpm_limit) || 0,
+      tpm_limit: Number(values.tpm_limit) || 0,
+      concurrency_limit: Number(values.concurrency_limit) || 0,
+      budget_quota: Number(values.budget_quota) || 0,
+      budget_period: values.budget_period,
     },
   };
 }
