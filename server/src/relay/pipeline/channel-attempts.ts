@@ -3,7 +3,7 @@ import type { ResolvedPrice } from '../../domain/pricing/price.js';
 import { isPriceMissing, resolvePrice } from '../../domain/pricing/resolve-price.js';
 import { recordRelayOutcome } from '../../domain/relay-stats/relay-stats.service.js';
 import { failureStatus, relayMetricsOf } from '../../metrics/index.js';
-import { shouldDisableChannel } from '../health/should-disable.js';
+import { shouldDisableChannel } from '../../domain/channel/should-disable.js';
 import { admitCall, finishCall } from '../limits/call-limits.js';
 import { relayErrors } from '../relay-errors.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
