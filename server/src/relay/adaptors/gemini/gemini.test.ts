@@ -100,6 +100,17 @@ describe('gemini request conversion', () => {
     expect(body.safetySettings).toHaveLength(5);
   });
 
+  test("an output cap above the model's limit is lowered to it (Claude Code's 128000 on gemini-2.5-pro)", () => {
+    const capOf = (model: string, max_tokens: number) =>
+      toGeminiRequest({ model, max_tokens, messages: [{ role: 'user', content: 'hi' }] }).generationConfig
+        ?.maxOutputTokens;
+    expect(capOf('gemini-2.5-pro', 128_000)).toBe(65_536);
+    expect(capOf('gemini-2.0-flash', 128_000)).toBe(8192);
+    expect(capOf('gemini-2.5-pro', 1000)).toBe(1000);
+    // A model the table does not know keeps the client's cap.
+    expect(capOf('learnlm-9', 128_000)).toBe(128_000);
+  });
+
   test('URLs: generateContent, SSE stream, embeddings, api_version override', () => {
     expect(buildGeminiRequest(chat({ messages: [{ role: 'user', content: 'hi' }] }, 'https://g.example')).url).toBe(
       'https://g.example/v1beta/models/gemini-1.5-flash:generateContent',

@@ -1,3 +1,4 @@
+import { outputLimitOf } from '../../../domain/pricing/output-limits.js';
 import type { RelayCall, UpstreamRequest } from '../../adaptor.js';
 import {
   maxOutputTokens,
@@ -170,8 +171,9 @@ export function toGeminiRequest(request: ChatRequest, options: { safetyThreshold
   if (typeof request.temperature === 'number') generation.temperature = request.temperature;
   if (typeof request.top_p === 'number') generation.topP = request.top_p;
   if (typeof request.top_k === 'number') generation.topK = request.top_k;
+  // Gemini refuses a cap above the model's own limit (Claude Code asks for 128,000; 2.5 and 3 stop at 65,536).
   const maxTokens = maxOutputTokens(request);
-  if (maxTokens) generation.maxOutputTokens = maxTokens;
+  if (maxTokens) generation.maxOutputTokens = Math.min(maxTokens, outputLimitOf(request.model ?? '') ?? Infinity);
   if (typeof request.n === 'number' && request.n > 1) generation.candidateCount = request.n;
   const stop = stopList(request.stop);
   if (stop) generation.stopSequences = stop;

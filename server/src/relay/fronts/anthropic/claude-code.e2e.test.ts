@@ -346,8 +346,8 @@ describe('Claude Code (the real client, print mode, its default model) through t
   }, 120_000);
 
   // Gemini refuses a maxOutputTokens above the model's limit ("the supported range is from 1 (inclusive) to
-  // 65537 (exclusive)"); the Gemini adaptor still forwards Claude Code's 128000 (issue 30, point 1).
-  test.skip('on a Gemini channel: Claude Code’s 128000 output tokens lowered to the model’s 65,536', () => {
+  // 65537 (exclusive)"): the adaptor lowers Claude Code's 128000 to it (issue 30, point 1).
+  test('on a Gemini channel: Claude Code’s 128000 output tokens lowered to the model’s 65,536', () => {
     for (const request of geminiRequests)
       expect((request.json!.generationConfig as { maxOutputTokens?: number }).maxOutputTokens).toBe(65_536);
   });
