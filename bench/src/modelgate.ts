@@ -87,6 +87,7 @@ export async function startModelGate(
   port: number,
   mockPort: number,
   started: Started[],
+  env: Record<string, string> = {},
 ): Promise<ModelGateServer> {
   await requireFreePort(port);
   const startScript: string = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).scripts.start;
@@ -104,6 +105,7 @@ export async function startModelGate(
       GLOBAL_API_RATE_LIMIT: '0',
       CRITICAL_RATE_LIMIT: '0', // the installation target signs in as each of its users
       NODE_ENV: 'production',
+      ...env,
     },
     root,
   );
@@ -130,4 +132,26 @@ export async function startModelGate(
   });
   const relayKey = `sk-${token?.key ?? (await api(port, '/api/token/?p=0', 'GET'))[0].key}`;
   return { pid: server.pid, port, relayKey, databaseFile, server };
+}
+
+/**
+ * Issue 31's cost: a second token on the same server with every limit a token takes, each far above what the
+ * bench reaches, so every call runs the whole admission and settlement of its limits and none is refused.
+ */
+export async function limitedKey(port: number): Promise<string> {
+  const huge = 1_000_000_000_000;
+  const token = await api(port, '/api/token/', 'POST', {
+    name: 'bench limits',
+    remain_quota: 1_000_000_000_000,
+    unlimited_quota: false,
+    expired_time: -1,
+    rpm_limit: huge,
+    tpm_limit: huge,
+    concurrency_limit: 100_000,
+    budget_quota: huge,
+    budget_period: 'month',
+  });
+  const key =
+    token?.key ?? (await api(port, '/api/token/?p=0', 'GET')).find((row: any) => row.name === 'bench limits').key;
+  return `sk-${key}`;
 }

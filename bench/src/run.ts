@@ -1,12 +1,13 @@
 // The relay overhead benchmark: ModelGate and Portkey's open-source gateway side by side, in one sitting,
 // against one local mock upstream, alternating runs (A B A B) as bench-notes.md asks. Loopback only.
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { populate, type Installation } from './installation.js';
 import {
   benchModels,
   benchRoot,
+  limitedKey,
   repositoryRoot,
   requireWrk,
   serverFlags,
@@ -32,6 +33,7 @@ const installationTokens = Number(process.env.BENCH_INSTALLATION_TOKENS ?? 20_00
 const modelgatePort = 18_100;
 const baselinePort = 18_150;
 const installationPort = 18_160;
+const limitsPort = 18_170;
 const portkeyPort = 18_200;
 const passthroughPort = 18_300;
 const requestBody = JSON.stringify({ model: benchModels.chat, messages: [{ role: 'user', content: 'Say hello.' }] });
@@ -72,6 +74,17 @@ async function main() {
       const server = await startModelGate(repositoryRoot, installationPort, mockPort, started);
       const made = await populate(installationPort, mockPort, installationChannels, installationTokens);
       installation = { ...server, ...made };
+    }
+
+    // Issue 31: this build with Redis, called with a plain token ('redis') and with a token carrying every
+    // limit ('limits'); their difference is what the limits cost a call. Redis database 15, emptied first.
+    let limitsServer: (ModelGateServer & { limitedKey: string }) | undefined;
+    if (chosen('limits') || chosen('redis')) {
+      execFileSync('redis-cli', ['-h', '127.0.0.1', '-n', '15', 'flushdb'], { stdio: 'ignore' });
+      const server = await startModelGate(repositoryRoot, limitsPort, mockPort, started, {
+        REDIS_CONN_STRING: 'redis://127.0.0.1:6379/15',
+      });
+      limitsServer = { ...server, limitedKey: await limitedKey(limitsPort) };
     }
 
     let passthroughPid: number | undefined;
@@ -121,6 +134,8 @@ async function main() {
       modelgate && chat('modelgate', modelgatePort, `Bearer ${modelgate.relayKey}`, modelgate.pid),
       baseline && chat('baseline', baselinePort, `Bearer ${baseline.relayKey}`, baseline.pid),
       installation && chat('installation', installationPort, `Bearer ${installation.relayKey}`, installation.pid),
+      limitsServer && chat('redis', limitsPort, `Bearer ${limitsServer.relayKey}`, limitsServer.pid),
+      limitsServer && chat('limits', limitsPort, `Bearer ${limitsServer.limitedKey}`, limitsServer.pid),
       {
         ...chat('portkey', portkeyPort, 'Bearer sk-upstream-bench', portkeyPid),
         headers: {
@@ -301,6 +316,10 @@ async function main() {
             ? `(${(m('installation', 'cpuUs@32') / m('modelgate', 'cpuUs@32')).toFixed(2)}× the one-channel ModelGate's); `
             : '; ') +
           `a channel created in ${installation.channelCreateMs.toFixed(1)} ms (median of the last 100).`
+        : '',
+      names.includes('limits') && names.includes('redis')
+        ? `Limits (issue 31, Redis on): ${(m('limits', 'cpuUs@32') - m('redis', 'cpuUs@32')).toFixed(0)} µs of CPU ` +
+          `per call at concurrency 32 over the same server's token without limits.`
         : '',
       `Medians of ${rounds} runs of ${seconds} s, ${new Date().toISOString()}, node ${process.version}.`,
     ];
