@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditOperations } from './audit.js';
 import { emailBindQuery, emailQuery, loginBody, oauthCallbackQuery, registerBody, resetPasswordBody } from './auth.js';
 import {
   balanceAnswer,
@@ -508,5 +509,6 @@ export const apiOperations: Operation[] = [
     answer: releaseInfo,
   },
   ...pricingOperations,
+  ...auditOperations,
   ...modelPricingOperations,
 ];

@@ -1,5 +1,6 @@
 export * from './anthropic.js';
 export * from './api-operations.js';
+export * from './audit.js';
 export * from './auth.js';
 export * from './channel.js';
 export * from './envelope.js';

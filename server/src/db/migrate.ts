@@ -14,6 +14,7 @@ import * as createModelPrices from './migrations/2026_11_25_2200_create_model_pr
 import * as addLogOther from './migrations/2026_11_26_0900_add_log_other.js';
 import * as dropLogModelUsernameIndex from './migrations/2026_11_29_0300_drop_log_model_username_index.js';
 import * as addLimits from './migrations/2026_11_29_0900_add_limits.js';
+import * as createAuditLogs from './migrations/2026_11_29_1000_create_audit_logs.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
 export interface DialectMigration {
@@ -36,6 +37,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_26_0900_add_log_other': addLogOther,
   '2026_11_29_0300_drop_log_model_username_index': dropLogModelUsernameIndex,
   '2026_11_29_0900_add_limits': addLimits,
+  '2026_11_29_1000_create_audit_logs': createAuditLogs,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -7,6 +7,7 @@ import { Role } from '../../domain/user/user.constants.js';
 import { authenticate } from '../middleware/authenticate.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
 import { turnstileCheck } from '../middleware/turnstile.js';
+import { auditRoutes } from './audit/audit.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { channelRoutes } from './channel/channel.routes.js';
 import { logRoutes } from './log/log.routes.js';
@@ -23,7 +24,9 @@ import { statusRoutes } from './status/status.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
 import { userRoutes } from './user/user.routes.js';
 
+// The audit trail first: its hooks record the admin writes of the modules after it.
 const modules: RouteModule[] = [
+  auditRoutes,
   statusRoutes,
   authRoutes,
   oauthRoutes,
