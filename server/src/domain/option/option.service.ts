@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '../../db/connect.js';
 import { AppError } from '../../lib/errors.js';
-import { checkGroupLimits, isTimeZone } from '../../relay/limits/group-limits.js';
+import { checkGroupLimits, isTimeZone } from '../limits/group-limits.js';
 import { isBuiltInTable, isOptionKey, optionDefinitions, type OptionKey } from './option.definitions.js';
 import type { OptionStore } from './option.store.js';
 

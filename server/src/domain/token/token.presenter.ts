@@ -1,5 +1,5 @@
 import type { TokenRow } from '../../db/tables.js';
-import { limitFieldsOf } from '../../relay/limits/limit-fields.js';
+import { limitFieldsOf } from '../limits/limit-fields.js';
 
 /** The token object of the management API (one-api's keys, `unlimited_quota` as a boolean). */
 export function presentToken(token: TokenRow) {

@@ -1,4 +1,4 @@
-import type { LimitFields } from '../../relay/limits/limit-fields.js';
+import type { LimitFields } from '../limits/limit-fields.js';
 import { sql } from 'kysely';
 import type { Db, NewToken, TokenRow } from '../../db/tables.js';
 import { insertReturningId } from '../../db/insert-id.js';

@@ -2,12 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { TokenRow } from '../../db/tables.js';
 import { generateTokenKey } from '../../lib/random.js';
 import { nowSeconds } from '../../lib/time.js';
-import {
-  checkLimitChanges,
-  limitFieldsOf,
-  pickLimitChanges,
-  type LimitFields,
-} from '../../relay/limits/limit-fields.js';
+import { checkLimitChanges, limitFieldsOf, pickLimitChanges, type LimitFields } from '../limits/limit-fields.js';
 import { findUserById, lockUser } from '../user/user.repository.js';
 import { invalidateToken } from './token.cache.js';
 import { maxTokenNameBytes, maxTokensPerUser, NeverExpires, TokenStatus } from './token.constants.js';

@@ -1,9 +1,4 @@
-import {
-  checkLimitChanges,
-  limitFieldsOf,
-  pickLimitChanges,
-  type LimitFields,
-} from '../../relay/limits/limit-fields.js';
+import { checkLimitChanges, limitFieldsOf, pickLimitChanges, type LimitFields } from '../limits/limit-fields.js';
 import type { AppContext } from '../../context.js';
 import type { Db, UserRow, UserUpdate } from '../../db/tables.js';
 import { LogType } from '../log/log.constants.js';

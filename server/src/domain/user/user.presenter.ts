@@ -1,5 +1,5 @@
 import type { UserRow } from '../../db/tables.js';
-import { limitFieldsOf } from '../../relay/limits/limit-fields.js';
+import { limitFieldsOf } from '../limits/limit-fields.js';
 
 /** The user object of the management API: every key present, password and verification code always blank. */
 export function presentUser(user: UserRow, options: { includeAccessToken?: boolean } = {}) {

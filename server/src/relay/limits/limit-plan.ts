@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { TokenRow, UserRow } from '../../db/tables.js';
 import { budgetPeriodAt } from './budget-period.js';
-import type { GroupLimits } from './group-limits.js';
+import type { GroupLimits } from '../../domain/limits/group-limits.js';
 
 /**
  * One limit a call must fit: requests (`r`) or tokens (`k`) in a 60 s window, calls in flight (`c`), or a
