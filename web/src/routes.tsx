@@ -71,6 +71,7 @@ export const routeDefinitions: RouteDefinition[] = [
   { path: '/user/edit', access: 'signedIn', module: 'user/user-edit-page', texts: ['user'] },
   { path: '/topup', access: 'signedIn', module: 'topup/topup-page', texts: ['topup'] },
   { path: '/log', access: 'signedIn', module: 'log/log-page', texts: ['log'] },
+  { path: '/audit', access: 'admin', module: 'audit/audit-page', texts: ['audit'] },
   { path: '/status', access: 'signedIn', module: 'status/status-page', texts: ['status', 'channel'] },
   { path: '*', access: 'public', module: 'not-found/not-found-page', texts: [] },
 ];

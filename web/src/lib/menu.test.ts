@@ -24,10 +24,11 @@ describe('buildMenu', () => {
       'topup',
       'user',
       'log',
+      'audit',
       'about',
       'status',
     ]);
-    expect(keys(buildMenu({ role: 100 }, null, 1280))).toHaveLength(9);
+    expect(keys(buildMenu({ role: 100 }, null, 1280))).toHaveLength(10);
   });
 
   it('inserts Chat at index 2 when a chat link is stored', () => {

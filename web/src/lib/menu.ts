@@ -40,6 +40,7 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   entry('topup', '/topup', 'signedIn'),
   entry('user', '/user', 'admin'),
   entry('log', '/log', 'signedIn'),
+  entry('audit', '/audit', 'admin'),
   entry('about', '/about', 'all'),
   entry('status', '/status', 'signedIn'),
 ];

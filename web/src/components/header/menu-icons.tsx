@@ -1,5 +1,6 @@
 import {
   AppstoreOutlined,
+  AuditOutlined,
   ClusterOutlined,
   DashboardOutlined,
   FileTextOutlined,
@@ -25,6 +26,7 @@ export const menuIcons: Record<string, ReactNode> = {
   topup: <WalletOutlined aria-hidden />,
   user: <TeamOutlined aria-hidden />,
   log: <FileTextOutlined aria-hidden />,
+  audit: <AuditOutlined aria-hidden />,
   about: <AppstoreOutlined aria-hidden />,
   status: <DashboardOutlined aria-hidden />,
 };

@@ -6,6 +6,7 @@ const header: Record<keyof typeof zh, string> = {
   'header.menu.chat': 'Chat',
   'header.menu.token': 'Token',
   'header.menu.redemption': 'Redemption',
+  'header.menu.audit': 'Audit',
   'header.menu.topup': 'Top-up',
   'header.menu.user': 'User',
   'header.menu.log': 'Log',

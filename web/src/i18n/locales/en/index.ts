@@ -1,4 +1,5 @@
 import about from './about';
+import audit from './audit';
 import channel from './channel';
 import chat from './chat';
 import common from './common';
@@ -22,6 +23,7 @@ import user from './user';
 /** English texts: every zh-CN key, checked by the compiler per namespace. */
 export const namespaces = {
   about,
+  audit,
   channel,
   chat,
   common,

@@ -5,6 +5,7 @@ const header = {
   'header.menu.chat': '聊天',
   'header.menu.token': '令牌',
   'header.menu.redemption': '兑换',
+  'header.menu.audit': '审计',
   'header.menu.topup': '充值',
   'header.menu.user': '用户',
   'header.menu.log': '日志',

@@ -1,4 +1,5 @@
 import about from './about';
+import audit from './audit';
 import channel from './channel';
 import chat from './chat';
 import common from './common';
@@ -22,6 +23,7 @@ import user from './user';
 /** Every namespace file, by namespace; a key always starts with its namespace. */
 export const namespaces = {
   about,
+  audit,
   channel,
   chat,
   common,

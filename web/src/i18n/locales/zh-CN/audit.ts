@@ -1,0 +1,31 @@
+/** The audit trail of admin writes. */
+const audit = {
+  'audit.title': '审计日志',
+  'audit.column.time': '时间',
+  'audit.column.actor': '操作者',
+  'audit.column.action': '操作',
+  'audit.column.target': '对象',
+  'audit.column.changes': '变更（前 → 后）',
+  'audit.filter.actor': '操作者（用户名或 ID）',
+  'audit.filter.action': '操作',
+  'audit.filter.actionPlaceholder': '如 user.update，或 user 查全部用户操作',
+  'audit.filter.targetType': '对象类型',
+  'audit.filter.time': '时间范围',
+  'audit.filter.apply': '查询',
+  'audit.target.user': '用户',
+  'audit.target.channel': '渠道',
+  'audit.target.option': '设置',
+  'audit.target.price': '价格',
+  'audit.target.redemption': '兑换码',
+  'audit.target.log': '日志',
+  'audit.export': '导出 CSV',
+  'audit.verify.button': '校验哈希链',
+  'audit.verify.ok': '哈希链完整：已校验 {{count}} 条记录',
+  'audit.verify.bad': '哈希链被破坏：第 {{id}} 号记录被改动或其前一条被删除（此前 {{count}} 条完好）',
+  'audit.verify.tail': '哈希链被破坏：最后的记录被删除（现存 {{count}} 条完好）',
+  'audit.noChange': '无变化',
+  'audit.moreChanges': '另有 {{count}} 处变更',
+  'audit.total': '共 {{count}} 条',
+};
+
+export default audit;
