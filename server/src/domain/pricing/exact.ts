@@ -6,8 +6,30 @@
 export interface Decimal {
   units: bigint;
   scale: number;
+  /** `units` as a number when a double holds it exactly (a safe integer), else NaN. */
+  safeUnits: number;
 }
 
+/** 10^0 … 10^15, each exact as a double (10^15 is the last power of ten below 2^53). */
+export const safePowers = Array.from({ length: 16 }, (_, exponent) => 10 ** exponent);
+
+/**
+ * A product of non-negative safe integers, exact, or NaN when it passes 2^53 or is negative (the caller then
+ * counts in BigInt): a double rounds an exact product above 2^53 to a value above it, so the test is exact.
+ * NaN carries through products and sums.
+ */
+export const times = (a: number, b: number): number => {
+  const product = a * b;
+  return product >= 0 && product <= Number.MAX_SAFE_INTEGER ? product : Number.NaN;
+};
+
+/** The smallest whole number at or above numerator / denominator, both safe non-negative integers. */
+export const safeCeiling = (numerator: number, denominator: number): number => {
+  const remainder = numerator % denominator;
+  return (numerator - remainder) / denominator + (remainder > 0 ? 1 : 0);
+};
+
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 const powers: bigint[] = [1n];
 export const tenTo = (exponent: number): bigint => {
   while (powers.length <= exponent) powers.push(powers[powers.length - 1]! * 10n);
@@ -29,7 +51,7 @@ export function decimal(value: number): Decimal {
     units *= tenTo(-scale);
     scale = 0;
   }
-  const result = { units, scale };
+  const result = { units, scale, safeUnits: units <= maxSafe ? Number(units) : Number.NaN };
   if (parsed.size >= 10_000) parsed.clear();
   parsed.set(value, result);
   return result;

@@ -1,6 +1,6 @@
 import type { ListPrice } from '@modelgate/wire';
-import { promptTokens, type CallUsage, type ResolvedPrice } from './price.js';
-import { priceCall, type Receipt, type ReceiptLine } from './price-call.js';
+import { promptTokens, type CallUsage } from './price.js';
+import type { AttemptPrice, Hold, Receipt, ReceiptLine } from './price-call.js';
 import { imageFactor, imagePrice } from './image-price.js';
 import { estimatedSpeechSeconds } from './speech-estimate.js';
 
@@ -20,13 +20,6 @@ export interface MediaRequest {
   preConsumedTokens: number;
   /** Whole seconds of the uploaded audio, when its price is per second and its headers tell (audio-duration.ts). */
   audioSeconds: number | null;
-}
-
-/** The attempt's price and what multiplies it. */
-export interface MediaRates {
-  resolved: ResolvedPrice;
-  groupRatio: number;
-  quotaPerUnit: number;
 }
 
 /**
@@ -68,12 +61,12 @@ function ratioCharge(
 }
 
 /** What a media call is held for: its whole price when known before the call (ratio prices), else an estimate. */
-export function mediaHold(request: MediaRequest, rates: MediaRates): number {
-  const { resolved, groupRatio, quotaPerUnit } = rates;
+export function mediaHold(request: MediaRequest, price: AttemptPrice): Hold {
+  const { resolved, groupRatio } = price;
   if (resolved.price.kind === 'ratio') {
     const ratio = resolved.price.ratio.model_ratio * groupRatio;
-    if (request.kind === 'transcript') return Math.floor(request.preConsumedTokens * ratio);
-    return ratioCharge(request, resolved.price.ratio.model_ratio, groupRatio, 0).quota;
+    if (request.kind === 'transcript') return { amount: Math.floor(request.preConsumedTokens * ratio) };
+    return { amount: ratioCharge(request, resolved.price.ratio.model_ratio, groupRatio, 0).quota };
   }
   const estimated: CallUsage =
     request.kind === 'transcript'
@@ -81,7 +74,7 @@ export function mediaHold(request: MediaRequest, rates: MediaRates): number {
       : { input: request.inputTokens, output: 0 };
   if (request.kind === 'images') estimated.images = request.images;
   if (request.audioSeconds) estimated.audio_seconds = request.audioSeconds;
-  return priceCall(estimated, resolved, groupRatio, quotaPerUnit).quota;
+  return { amount: price.quota(estimated) };
 }
 
 const noUsage = (): CallUsage => ({ input: 0, output: 0 });
@@ -115,8 +108,8 @@ function transcriptUsage(request: MediaRequest, price: ListPrice, answer: MediaA
  * reports (tokens for gpt-image-1 and gpt-4o-transcribe, seconds for whisper-1), else the text sent counted
  * here, a transcript as `transcriptUsage` says; per image, the images answered, else asked for.
  */
-export function mediaCharge(request: MediaRequest, rates: MediaRates, answer: MediaAnswer): Receipt {
-  const { resolved, groupRatio, quotaPerUnit } = rates;
+export function mediaCharge(request: MediaRequest, price: AttemptPrice, answer: MediaAnswer): Receipt {
+  const { resolved, groupRatio, quotaPerUnit } = price;
   if (resolved.price.kind === 'ratio') {
     const line = ratioCharge(request, resolved.price.ratio.model_ratio, groupRatio, answer.transcriptTokens);
     return {
@@ -134,7 +127,7 @@ export function mediaCharge(request: MediaRequest, rates: MediaRates, answer: Me
   }
   if (request.kind === 'transcript') {
     const { usage, estimated } = transcriptUsage(request, resolved.price.list, answer);
-    const { receipt } = priceCall(usage, resolved, groupRatio, quotaPerUnit);
+    const receipt = price.charge(usage);
     const seconds = receipt.lines.find((line) => line.item === 'audio_second');
     if (estimated && seconds) seconds.estimated = true;
     return receipt;
@@ -142,5 +135,5 @@ export function mediaCharge(request: MediaRequest, rates: MediaRates, answer: Me
   const usage = answer.usage ? { ...answer.usage } : noUsage();
   if (!answer.usage && request.kind === 'speech') usage.input = request.inputTokens;
   if (request.kind === 'images') usage.images ??= request.images;
-  return priceCall(usage, resolved, groupRatio, quotaPerUnit).receipt;
+  return price.charge(usage);
 }

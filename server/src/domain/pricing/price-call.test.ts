@@ -6,7 +6,7 @@ import { completionRatio, modelRatio } from './ratios.js';
 import { textQuota, webSearchQuota } from '../../../test/one-api-formulas.js';
 import { OptionStore } from '../option/option.store.js';
 import type { CallUsage, ResolvedPrice } from './price.js';
-import { priceCall, settleReceipt } from './price-call.js';
+import { AttemptPrice, minimumCutOutput, priceCall, settleReceipt } from './price-call.js';
 
 const quotaPerUnit = 500_000;
 
@@ -198,6 +198,77 @@ describe('priceCall with the vendors’ documented usages', () => {
       charged_on_top: 0,
     });
     expect(settleReceipt(receipt, 400)).toMatchObject({ reserved: 400, refunded: 0, charged_on_top: 600 });
+  });
+});
+
+/** An exact fraction of a number as written (its shortest round-trip form), independent of exact.ts. */
+function fraction(value: number): [bigint, bigint] {
+  const [mantissa = '0', exponent = '0'] = String(value).split('e');
+  const [whole = '0', decimals = ''] = mantissa.split('.');
+  const scale = decimals.length - Number(exponent);
+  const units = BigInt(whole + decimals);
+  return scale >= 0 ? [units, 10n ** BigInt(scale)] : [units * 10n ** BigInt(-scale), 1n];
+}
+
+/** ceil(Σ count × US$/1M × QuotaPerUnit × group ratio) over token classes priced on their own, in BigInt. */
+function exactTokenQuota(counts: [number, number][], groupRatio: number): number {
+  let numerator = 0n;
+  let denominator = 1n;
+  for (const [count, price] of counts) {
+    const [units, scale] = fraction(price);
+    // a/b + c/d = (ad + cb) / bd
+    numerator = numerator * scale + BigInt(count) * units * denominator;
+    denominator *= scale;
+  }
+  const [ratioUnits, ratioScale] = fraction(groupRatio);
+  numerator *= BigInt(quotaPerUnit) * ratioUnits;
+  denominator *= ratioScale * 1_000_000n;
+  return Number((numerator + denominator - 1n) / denominator);
+}
+
+describe('one price per attempt', () => {
+  test('the quota alone is the receipt’s, and exact whether doubles or BigInt count it', () => {
+    let seed = 11;
+    const next = (limit: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % limit;
+    };
+    for (let round = 0; round < 400; round++) {
+      // Every fourth call is large enough that count × price × QuotaPerUnit passes 2^53.
+      const large = round % 4 === 1 ? 1_000_000 : 1;
+      const usage: CallUsage = { input: next(300_000) * large, cache_read: next(5000), output: next(9000) * large };
+      // Prices written with a few decimals count in doubles; long fractions (x / 9973) need BigInt.
+      const short = round % 2 === 1;
+      const list: ListPrice = short
+        ? { input: next(100_000) / 1000, output: next(10_000) / 100, cache_read: next(1000) / 10_000 }
+        : { input: next(100_000) / 9973, output: next(1000) / 13, cache_read: next(100) / 7 };
+      const groupRatio = [1, 0.75, 1.3, 0.123457][next(4)]!;
+      const price = new AttemptPrice(listed('m', list), groupRatio, quotaPerUnit);
+      const receipt = price.charge(usage);
+      const expected = exactTokenQuota(
+        [
+          [usage.input, list.input!],
+          [usage.cache_read!, list.cache_read!],
+          [usage.output, list.output!],
+        ],
+        groupRatio,
+      );
+      expect(receipt.quota, `round ${round}`).toBe(expected);
+      expect(price.quota(usage), `round ${round}`).toBe(expected);
+      expect(receipt.lines.reduce((sum, line) => sum + line.quota, 0)).toBe(expected);
+    }
+  });
+
+  test('the hold: the whole price of the ceiling, a floor at 64 output tokens, and the output a cut hold pays', () => {
+    const price = new AttemptPrice(listed('m', { input: 3, output: 15 }), 1, quotaPerUnit);
+    const hold = price.hold(1000, 4096, 2);
+    expect(hold.amount).toBe(price.quota({ input: 1000, output: 4096, web_searches: 2 }));
+    expect(hold.cut!.floor()).toBe(price.quota({ input: 1000, output: minimumCutOutput, web_searches: 2 }));
+    const held = Math.floor(hold.amount / 3);
+    const output = hold.cut!.outputFor(held);
+    expect(price.quota({ input: 1000, output, web_searches: 2 })).toBeLessThanOrEqual(held);
+    expect(price.quota({ input: 1000, output: output + 1, web_searches: 2 })).toBeGreaterThan(held);
+    expect(price.hold(1000, null)).toEqual({ amount: price.quota({ input: 1000, output: 0 }) });
   });
 });
 

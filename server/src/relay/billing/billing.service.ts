@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { TokenRow, UserRow } from '../../db/tables.js';
 import { logRow, quotaText, type LogEntry } from '../../domain/log/log.writer.js';
 import { packReceipt } from '../../domain/log/log-receipt.js';
-import type { Receipt } from '../../domain/pricing/price-call.js';
+import type { Hold, Receipt } from '../../domain/pricing/price-call.js';
 import { escapeHtml } from '../../domain/mail/mailer.js';
 import { relayMetricsOf } from '../../metrics/index.js';
 import { LogType } from '../../domain/log/log.constants.js';
@@ -53,23 +53,24 @@ function adjustCachedBalances(
 const cutAttempts = 3;
 
 /**
- * Holds an estimate before the call (decision 0014), against the balances the database holds now (a debt run
- * up on another node refuses here at once), less this node's holds in memory. A user, or a limited token, at
- * or below zero is refused whatever the call costs. A call that keeps this node's unreserved calls within 1 %
- * of the balance is trusted and held in memory only; otherwise both balances are decreased atomically and
- * the reservation recorded with this node's id, or the request is refused with the balance that is short.
+ * Holds what the attempt's price says to hold (`wanted`, decision 0014), against the balances the database
+ * holds now (a debt run up on another node refuses here at once), less this node's holds in memory. A user,
+ * or a limited token, at or below zero is refused whatever the call costs. A call that keeps this node's
+ * unreserved calls within 1 % of the balance is trusted and held in memory only; otherwise both balances are
+ * decreased atomically and the reservation recorded with this node's id, or the request is refused with the
+ * balance that is short.
  *
- * With `cutFloor`, a hold the balance cannot pay is cut to what is left (the caller caps the call's output to
- * match), and refused only below `cutFloor`; the reservation's `amount + held` is then less than `amount`.
+ * With a `cut`, a hold the balance cannot pay is cut to what is left (the caller caps the call's output to
+ * match), and refused only below the cut's floor; the reservation's `amount + held` is then less than `amount`.
  */
 export async function reserve(
   context: AppContext,
   user: UserRow,
   token: TokenRow,
-  amount: number,
+  wanted: Hold,
   requestId: string,
-  cutFloor?: number,
 ): Promise<Reservation> {
+  const { amount, cut } = wanted;
   const limited = !token.unlimited_quota;
   const reservation: Reservation = { user, token, limited, amount: 0, id: null, held: 0 };
   const { inFlight, nodeId, batcher } = relayRuntime(context);
@@ -85,12 +86,14 @@ export async function reserve(
     if (userBalance <= 0) throw relayErrors.insufficientUserQuota();
     if (amount <= 0) return reservation;
     let hold = amount;
-    if (cutFloor !== undefined) {
+    if (cut !== undefined) {
       const userLeft = userBalance - inFlight.heldByUser(user.id);
       const tokenLeft = tokenBalance - inFlight.heldByToken(token.id);
       hold = Math.min(amount, userLeft, tokenLeft);
-      if (hold < cutFloor)
-        throw tokenLeft < cutFloor ? relayErrors.insufficientTokenQuota() : relayErrors.insufficientUserQuota();
+      // The floor is priced only when the hold is cut: the whole price always covers it.
+      const floor = hold < amount ? cut.floor() : 0;
+      if (hold < floor)
+        throw tokenLeft < floor ? relayErrors.insufficientTokenQuota() : relayErrors.insufficientUserQuota();
     }
     const trusted =
       (inFlight.heldByUser(user.id) + hold) * trustFactor <= userBalance &&
@@ -120,7 +123,7 @@ export async function reserve(
       return reservation;
     }
     // Another call took the remainder between the read and the write: a cut hold reads the balances again.
-    if (cutFloor !== undefined && attempt < cutAttempts) continue;
+    if (cut !== undefined && attempt < cutAttempts) continue;
     throw refusal === 'token' ? relayErrors.insufficientTokenQuota() : relayErrors.insufficientUserQuota();
   }
 }

@@ -117,8 +117,8 @@ describe.each(await availableEngines())('the ledger policy on $label', (engine) 
       .where('id', '=', token.id)
       .executeTakeFirstOrThrow();
     // Two reservations of this node, which (a test server) never beats: to the sweeper it is a dead node.
-    const lost = await reserve(context, user, tokenRow, 700, 'lost-call');
-    const late = await reserve(context, user, tokenRow, 300, 'late-call');
+    const lost = await reserve(context, user, tokenRow, { amount: 700 }, 'lost-call');
+    const late = await reserve(context, user, tokenRow, { amount: 300 }, 'late-call');
     expect([lost.amount, late.amount]).toEqual([700, 300]);
     const old = nowSeconds() - 3600;
     await context.database.db.updateTable('reservations').set({ created_at: old }).execute();

@@ -3,7 +3,8 @@ import type { RelayResult } from '../adaptor.js';
 import { audioSeconds } from '../billing/audio-duration.js';
 import { refund, reserve, settle } from '../billing/billing.service.js';
 import { callUsageOf } from '../billing/call-usage.js';
-import { mediaCharge, mediaHold, type MediaRates, type MediaRequest } from '../../domain/pricing/media-price.js';
+import { mediaCharge, mediaHold, type MediaRequest } from '../../domain/pricing/media-price.js';
+import { AttemptPrice } from '../../domain/pricing/price-call.js';
 import { priceNote } from '../../domain/pricing/price-note.js';
 import { groupRatio } from '../../domain/pricing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
@@ -73,11 +74,11 @@ async function attemptMedia(job: RelayJob, channel: RoutedChannel, price: Resolv
   }
   const call = relayCallOf(job, channel, upstreamModel, body, false);
   const request = await mediaRequest(job, upstreamModel, price);
-  const rates: MediaRates = {
-    resolved: price,
-    groupRatio: groupRatio(context, job.principal.user.group),
-    quotaPerUnit: context.options.number('QuotaPerUnit'),
-  };
+  const rates = new AttemptPrice(
+    price,
+    groupRatio(context, job.principal.user.group),
+    context.options.number('QuotaPerUnit'),
+  );
   const tools = adaptorTools(job.runtime.client, job.cancel);
   const hold = mediaHold(request, rates);
   const reservation = await reserve(context, job.principal.user, job.principal.token, hold, job.requestId);

@@ -1,6 +1,6 @@
-import type { CallUsage, ResolvedPrice } from '../../domain/pricing/price.js';
+import type { ResolvedPrice } from '../../domain/pricing/price.js';
 import { outputLimitOf } from '../../domain/pricing/output-limits.js';
-import { priceCall } from '../../domain/pricing/price-call.js';
+import { AttemptPrice, type Hold } from '../../domain/pricing/price-call.js';
 import type { Adaptor, RelayCall, Usage } from '../adaptor.js';
 import { refund, reserve, settle, type Reservation } from '../billing/billing.service.js';
 import { callUsageOf } from '../billing/call-usage.js';
@@ -37,9 +37,8 @@ const once = (compute: () => number) => {
 
 interface Pricing {
   upstreamModel: string;
-  /** The attempt's price (resolved for its channel), for the hold and the charge alike. */
-  price: ResolvedPrice;
-  groupRatio: number;
+  /** The attempt's price (resolved for its channel, with the caller's group ratio): the hold and the charge. */
+  price: AttemptPrice;
   /** The prompt's size for the reservation: one-api's bytes × 0.38, so no tokenizer table is needed up front. */
   estimatedPromptTokens: number;
   /** The local prompt count, for billing only when the upstream gives no usage (counted at most once). */
@@ -62,20 +61,16 @@ async function attemptText(job: RelayJob, channel: RoutedChannel, price: Resolve
   const upstreamModel = upstreamModelOf(job, channel);
   const pricing: Pricing = {
     upstreamModel,
-    price,
-    groupRatio: groupRatio(context, job.principal.user.group),
+    price: new AttemptPrice(
+      price,
+      groupRatio(context, job.principal.user.group),
+      context.options.number('QuotaPerUnit'),
+    ),
     estimatedPromptTokens: countPrompt(job, upstreamModel, true),
     promptTokens: once(() => countPrompt(job, upstreamModel, context.options.bool('ApproximateTokenEnabled'))),
   };
   const hold = holdFor(job, pricing);
-  const reservation = await reserve(
-    context,
-    job.principal.user,
-    job.principal.token,
-    hold.amount,
-    job.requestId,
-    hold.cut?.floor,
-  );
+  const reservation = await reserve(context, job.principal.user, job.principal.token, hold, job.requestId);
   const held = reservation.amount + reservation.held;
   if (hold.cut && held < hold.amount) reservation.outputCap = hold.cut.outputFor(held);
   const { body, systemPromptReset } = prepareBody(
@@ -243,39 +238,17 @@ function outputLimit(job: RelayJob): number | undefined {
  */
 const unknownModelOutput = 4096;
 
-/** A call cut at the balance is refused when what is left pays for fewer output tokens than this. */
-export const minimumCutOutput = 64;
-
-interface Hold {
-  /** What the call is held for: the most it can cost. */
-  amount: number;
-  /** For a call that writes output: how its hold may be cut to what the balance has left. */
-  cut?: {
-    /** The least hold accepted: the prompt and `minimumCutOutput` tokens. */
-    floor: number;
-    /** The output tokens a cut hold pays for beside the prompt: the upstream's cap. */
-    outputFor(held: number): number;
-  };
-}
-
 /**
- * What a call is held for before it runs (decision 0014): the most it can cost, priced as the call will be
- * (priceCall, the same price), with the web searches it allows:
+ * What a call is held for before it runs (decision 0014): the most it can cost, priced by the attempt's price
+ * (AttemptPrice.hold), with the web searches it allows:
  * - embeddings and moderations: their input;
  * - chat and completions: the prompt and the most output the call can produce: the client's limit, never above
  *   the model's (output-limits.ts), or the model's without one (4,096 tokens for a model not listed).
- * When the balance cannot pay that, reserve() cuts the hold to what is left and the output is capped to what
- * the cut hold pays, so no call can cost more than its hold beyond the prompt estimate's error.
  */
 function holdFor(job: RelayJob, pricing: Pricing): Hold {
-  const { options } = job.context;
-  const quotaPerUnit = options.number('QuotaPerUnit');
-  const quotaOf = (output: number) => {
-    const usage: CallUsage = { input: pricing.estimatedPromptTokens, output };
-    if (job.maxWebSearches) usage.web_searches = job.maxWebSearches;
-    return priceCall(usage, pricing.price, pricing.groupRatio, quotaPerUnit).quota;
-  };
-  if (job.mode === 'embeddings' || job.mode === 'moderations') return { amount: quotaOf(0) };
+  const prompt = pricing.estimatedPromptTokens;
+  if (job.mode === 'embeddings' || job.mode === 'moderations')
+    return pricing.price.hold(prompt, null, job.maxWebSearches);
   const clientLimit = outputLimit(job);
   const modelLimit = outputLimitOf(pricing.upstreamModel);
   const ceiling = Math.ceil(
@@ -283,23 +256,7 @@ function holdFor(job: RelayJob, pricing: Pricing): Hold {
       ? (modelLimit ?? unknownModelOutput)
       : Math.min(clientLimit, modelLimit ?? Number.POSITIVE_INFINITY),
   );
-  return {
-    amount: quotaOf(ceiling),
-    cut: {
-      floor: quotaOf(Math.min(minimumCutOutput, ceiling)),
-      // The price grows with the output: the largest output whose price the hold covers, found by halving.
-      outputFor(held) {
-        let low = 0;
-        let high = ceiling;
-        while (low < high) {
-          const middle = Math.ceil((low + high) / 2);
-          if (quotaOf(middle) <= held) low = middle;
-          else high = middle - 1;
-        }
-        return low;
-      },
-    },
-  };
+  return pricing.price.hold(prompt, ceiling, job.maxWebSearches);
 }
 
 /**
@@ -327,13 +284,12 @@ function charge(
   usage: Usage,
   systemPromptReset: boolean,
 ): void {
-  const quotaPerUnit = job.context.options.number('QuotaPerUnit');
-  const { receipt } = priceCall(callUsageOf(usage), pricing.price, pricing.groupRatio, quotaPerUnit);
+  const receipt = pricing.price.charge(callUsageOf(usage));
   settle(job.context, reservation, {
     receipt,
     channelId: channel.row.id,
     log: {
-      content: logContent(job, channel, priceNote(pricing.price, receipt, true), usage),
+      content: logContent(job, channel, priceNote(pricing.price.resolved, receipt, true), usage),
       model_name: pricing.upstreamModel,
       prompt_tokens: usage.prompt_tokens,
       completion_tokens: usage.completion_tokens,
