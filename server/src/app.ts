@@ -5,6 +5,7 @@ import type { Config } from './config/env.js';
 import type { AppContext } from './context.js';
 import { registerApi } from './http/api/index.js';
 import { apiErrorHandler } from './http/error-handler.js';
+import { registerJsonParser } from './http/json-parser.js';
 import { registerMetricsRoute } from './http/metrics.routes.js';
 import { registerRateLimits } from './http/middleware/rate-limit.js';
 import { registerRelay, type RelayFastPath } from './http/relay/index.js';
@@ -69,6 +70,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     done();
   });
   app.setErrorHandler(apiErrorHandler);
+  registerJsonParser(app);
 
   const limits = await registerRateLimits(app, context);
   await registerApi(app, context, limits);

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { parseJsonBody as parseJson, type JsonBodyError } from '../../lib/json-body.js';
 import type { ChatRequest } from '../../relay/adaptors/openai-kit/chat-types.js';
 import type { RelayJob } from '../../relay/pipeline/relay-job.js';
 import { relayErrors } from '../../relay/relay-errors.js';
@@ -7,12 +8,15 @@ import type { RelayRuntime } from '../../relay/runtime.js';
 import type { EntryCall } from './relay-entry.js';
 import { cancelOnClose } from './relay.routes.js';
 
-/** A front's request body as JSON, or the relay's refusal when it is not JSON (the schema check follows). */
+/**
+ * A front's request body as JSON, or the relay's refusal (a 400 in the front's dialect) when it is not JSON or
+ * nests too deep (the schema check follows).
+ */
 export function parseJsonBody(raw: Buffer): unknown {
   try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw relayErrors.invalidRequest('the request body is not valid JSON');
+    return parseJson(raw);
+  } catch (error) {
+    throw relayErrors.invalidRequest((error as JsonBodyError).message);
   }
 }
 

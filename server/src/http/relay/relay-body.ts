@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { RelayMode } from '../../relay/adaptor.js';
 import type { JobBody } from '../../relay/pipeline/relay-job.js';
 import { relayErrors } from '../../relay/relay-errors.js';
+import { parseJsonBody, type JsonBodyError } from '../../lib/json-body.js';
 import { imageRequestProblem } from '../../domain/pricing/image-price.js';
 import { defaultModels, fastBodyChecks, jsonSchemas, multipartFields } from './relay.schema.js';
 
@@ -46,9 +47,9 @@ export async function readJobBody(
     throw relayErrors.invalidRequest('the request body must be JSON (Content-Type: application/json)');
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = parseJsonBody(raw);
   } catch (error) {
-    throw relayErrors.invalidRequest(`the request body is not valid JSON: ${(error as Error).message}`);
+    throw relayErrors.invalidRequest((error as JsonBodyError).message);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw relayErrors.invalidRequest('the request body must be a JSON object');
