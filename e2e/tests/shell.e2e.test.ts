@@ -42,8 +42,8 @@ describe.each(MATRIX)('shell at $width px in $language', ({ width, language }) =
     await signInThroughApi(page, 'root', '123456');
     await page.goto('/setting');
     await page.getByText(text(language, 'setting.personal.profile')).waitFor();
-    const expected = ['home', 'channel', 'token', 'redemption', 'topup', 'user', 'log', 'about', 'status'].map((key) =>
-      text(language, `header.menu.${key}`),
+    const expected = ['home', 'channel', 'token', 'redemption', 'topup', 'user', 'log', 'audit', 'about', 'status'].map(
+      (key) => text(language, `header.menu.${key}`),
     );
     if (narrow) {
       await page.getByTestId('menu-toggle').click();
