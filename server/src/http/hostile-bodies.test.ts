@@ -63,6 +63,15 @@ describe('hostile bodies: one nesting limit at parse for every route (issue 32, 
     expect((await login.json()).message).not.toContain('nests deeper');
   });
 
+  test('an unknown /v1beta GET answers a JSON 404, not the console page', async () => {
+    for (const path of ['/v1beta/nothing-here', '/v1beta/models/gemini-2.0-flash/unknown', '/v1beta']) {
+      const answer = await fetch(`${server.url}${path}`, { headers: { 'x-goog-api-key': key.value } });
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect((await answer.json()).error.message, path).toContain('Invalid URL');
+    }
+  });
+
   test('the depth scan skips strings, counts escapes, and costs little on a 1 KB body', () => {
     const brackets = '['.repeat(500);
     expect(nestsDeeperThan(Buffer.from(`{"text":"${brackets}","n":1}`))).toBe(false);

@@ -137,7 +137,7 @@ export async function registerConsole(app: FastifyInstance, context: AppContext,
 
   app.setNotFoundHandler({ preHandler: limits.web }, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/dashboard/')) {
+    if (/^\/(v1|v1beta)(\/|$)/.test(path) || path.startsWith('/dashboard/')) {
       return reply.status(404).send(invalidUrl(request.method, path));
     }
     if (path === '/api' || path.startsWith('/api/')) {
