@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
+import { createServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config/env.js';
+import { ConfigError, checkEnvironment, withSessionSecret } from './config/env.js';
 import { closeContext, createContext } from './context.js';
 import { startJobs } from './jobs/scheduler.js';
 import { relayRuntime } from './relay/runtime.js';
@@ -32,11 +33,33 @@ const shutdownGraceMs = 30_000;
 const missingSchema = (error: unknown) =>
   /no such table|relation .* does not exist|Table .* doesn't exist/i.test((error as Error)?.message ?? '');
 
+/** The one line an operator needs when the address cannot be listened on, naming the variable to change. */
+function listenProblem(error: unknown, port: number, host: string): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'EADDRINUSE')
+    return `invalid setting PORT: ${port} on ${host} is in use by another process: wants a free port`;
+  if (code === 'EACCES')
+    return `invalid setting PORT: ${port} needs privileges this process lacks: wants a port above 1023`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `invalid setting HOST: ${host} is no address of this machine: wants one of its addresses, 0.0.0.0 or ::`;
+  return `cannot listen on ${host}:${port}: ${(error as Error)?.message ?? String(error)}`;
+}
+
+/** Binds the address and lets it go at once; the problem in one line, or null when it can be listened on. */
+function cannotListen(port: number, host: string): Promise<string | null> {
+  if (port === 0) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error) => resolve(listenProblem(error, port, host)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+}
+
 async function main(): Promise<void> {
   tuneMemory();
-  let config;
+  let checked;
   try {
-    config = loadConfig(process.env);
+    checked = checkEnvironment(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -44,6 +67,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Before the database is opened or root created: a node that cannot listen must leave nothing behind.
+  const portProblem = await cannotListen(checked.PORT, checked.HOST);
+  if (portProblem) {
+    console.error(portProblem);
+    process.exit(1);
+  }
+  const config = withSessionSecret(checked);
   const logger = pino({ level: config.LOG_LEVEL });
   const context = await createContext(config, logger).catch((error: unknown) => {
     if (config.isMaster || !missingSchema(error)) throw error;
@@ -69,7 +99,13 @@ async function main(): Promise<void> {
   if (config.isMaster) await sweepReservations(context, 'dead-nodes');
   context.shutdownTasks.push(() => leave(context));
   const jobs = startJobs(context);
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await app.listen({ port: config.PORT, host: config.HOST }).catch(async (error: unknown) => {
+    // Taken between the check above and now: the same one line, after a clean stop.
+    console.error(listenProblem(error, config.PORT, config.HOST));
+    await jobs.stop();
+    await closeContext(context);
+    process.exit(1);
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -98,7 +134,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
+// A start that fails (a database that refuses the DSN's user, a folder that cannot be written) says why in one
+// line; the stack is for developers (LOG_LEVEL=debug).
 main().catch((error: unknown) => {
-  console.error(error);
+  const debug = /^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '');
+  console.error(debug ? error : `cannot start: ${(error as Error)?.message ?? String(error)}`.split('\n')[0]);
   process.exit(1);
 });

@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -358,19 +360,67 @@ describe.concurrent('start-up matrix: each documented variable, through the real
     await node.stop();
   });
 
-  test('an invalid value stops the start with a non-zero exit naming each bad variable', async () => {
-    const folder = temporaryFolder();
-    const failure = await startNodeProcess({
-      SQLITE_PATH: join(folder, 'never.db'),
-      PORT: 'abc',
-      NODE_TYPE: 'primary',
-    }).then(
+  /** A start that must fail: given time for tsx's compile on a loaded machine (a minute and more). */
+  const refusal = (name: string, body: () => Promise<void>) => test(name, () => scope.slot(body), 2 * timeoutMs);
+
+  /** Starts a node that must refuse to: its exit code and what it printed, line by line. */
+  async function refusedStart(env: Record<string, string>, port?: number) {
+    const failure = await startNodeProcess(env, timeoutMs, [], port).then(
       (node) => node.stop().then(() => 'started'),
       (error: Error) => error.message,
     );
-    expect(failure).toMatch(/exited with 1/);
-    expect(failure).toMatch(/invalid environment:\n\s+PORT: /);
-    expect(failure).toMatch(/\n\s+NODE_TYPE: /);
-    expect(existsSync(join(folder, 'never.db'))).toBe(false);
+    const exited = /exited with (\d+) while starting:\n([\s\S]*)$/.exec(failure);
+    expect(exited, failure).not.toBeNull();
+    return { code: Number(exited![1]), lines: (exited![2] ?? '').trim().split('\n') };
+  }
+
+  // One start for every bad value at once (each start costs tsx's compile: a minute on a loaded machine).
+  refusal(
+    'bad values stop the start: exit 1, one line per problem naming the variable and its form, no stack',
+    async () => {
+      const { code, lines } = await refusedStart({
+        SQLITE_PATH: join(fileURLToPath(import.meta.url), 'never.db'),
+        PORT: 'abc',
+        NODE_TYPE: 'primary',
+        REDIS_CONN_STRING: 'http://127.0.0.1:6379',
+        SQL_DSN: 'sqlite:./x.db',
+        LOG_SQL_DSN: 'postgres//127.0.0.1/x',
+        HOST: 'local host',
+        TRUSTED_PROXIES: '127.0.0.1,my proxy',
+        TURNSTILE_VERIFY_URL: 'challenges.cloudflare.com',
+        SESSION_SECRET: '', // unset: a secret would be generated beside SQLITE_PATH, which must be writable
+      });
+      expect(code).toBe(1);
+      expect(lines.sort()).toEqual([
+        expect.stringMatching(/^invalid setting HOST: wants an IP address or a host name/),
+        expect.stringMatching(/^invalid setting LOG_SQL_DSN: wants postgres:\/\/.* or user:pass@tcp\(host:3306\)\/db$/),
+        'invalid setting NODE_TYPE: wants one of master, slave',
+        'invalid setting PORT: wants a number',
+        'invalid setting REDIS_CONN_STRING: wants redis://host:6379/0 or rediss://…',
+        expect.stringMatching(/^invalid setting SQLITE_PATH: wants a file in a folder this process can create/),
+        expect.stringMatching(/^invalid setting SQL_DSN: wants postgres:\/\//),
+        expect.stringMatching(/^invalid setting TRUSTED_PROXIES: wants comma-separated addresses/),
+        'invalid setting TURNSTILE_VERIFY_URL: wants a URL such as https://host',
+      ]);
+    },
+  );
+
+  refusal('a busy PORT stops the start before the database and root are created: one line, exit 1', async () => {
+    const folder = temporaryFolder();
+    // It hangs up at once, so the start's wait for /api/status sees a refused call, never this listener.
+    const holder = createServer((socket) => socket.destroy());
+    const port = await new Promise<number>((resolve) =>
+      holder.listen(0, '127.0.0.1', () => resolve((holder.address() as AddressInfo).port)),
+    );
+    try {
+      const { code, lines } = await refusedStart({ SQLITE_PATH: join(folder, 'never.db'), SESSION_SECRET: '' }, port);
+      expect(code).toBe(1);
+      expect(lines).toEqual([
+        `invalid setting PORT: ${port} on 127.0.0.1 is in use by another process: wants a free port`,
+      ]);
+      expect(readdirSync(folder)).toEqual([]); // no database, no root, not even a generated session secret
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });
