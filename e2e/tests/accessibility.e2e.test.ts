@@ -184,6 +184,7 @@ const signedInRoutes = () => [
   '/user/edit',
   '/topup',
   '/log',
+  '/audit',
   '/status',
   '/about',
   '/chat',
