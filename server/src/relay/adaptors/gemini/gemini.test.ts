@@ -166,6 +166,46 @@ describe('gemini answers', () => {
     });
   });
 
+  test("a function call's thought signature goes out in its tool call id and comes back on the call (Gemini 3)", () => {
+    const signature = 'CiQBjz1rX+/sig==';
+    const answer = {
+      status: 200,
+      headers: {},
+      body: Buffer.from(
+        JSON.stringify({
+          candidates: [
+            {
+              content: {
+                role: 'model',
+                parts: [
+                  { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: signature },
+                ],
+              },
+              finishReason: 'STOP',
+            },
+          ],
+        }),
+      ),
+    };
+    const body = JSON.parse(readGeminiResponse(answer, chat({ messages: [] })).body.toString());
+    const call = body.choices[0].message.tool_calls[0];
+    // Only what Anthropic allows in a tool_use id, so Claude clients can carry it too.
+    expect(call.id).toMatch(/^call_[A-Za-z0-9_-]+__thought__[A-Za-z0-9_-]+$/);
+    const request = toGeminiRequest({
+      model: 'gemini-3-pro-preview',
+      messages: [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: call.id, content: '{"temp_c":21}' },
+      ],
+    });
+    expect(request.contents[1]!.parts[0]).toEqual({
+      functionCall: { name: 'get_weather', args: { city: 'Paris' } },
+      thoughtSignature: signature,
+    });
+    expect(request.contents[2]!.parts[0]!.functionResponse!.name).toBe('get_weather');
+  });
+
   test('a blocked prompt is an empty content_filter answer', () => {
     const body = JSON.parse(readGeminiResponse(response('blocked.json'), chat({ messages: [] })).body.toString());
     expect(body.choices[0]).toMatchObject({ finish_reason: 'content_filter', message: { content: '' } });

@@ -15,6 +15,7 @@ import { isObject } from '../openai-kit/json.js';
 import { reasoningEffortOf, thinkingBudgets, type ReasoningEffort } from '../openai-kit/reasoning-effort.js';
 import { requiredKey } from '../openai-kit/upstream-errors.js';
 import { geminiCallOriginal, nativeEmbedBody, nativeGenerateBody } from './gemini-original.js';
+import { signatureOf } from './thought-signature.js';
 import type { GeminiContent, GeminiEmbeddingRequest, GeminiPart, GeminiRequest } from './types.js';
 
 const safetyCategories = [
@@ -114,9 +115,12 @@ export function toGeminiContents(messages: ChatMessage[]): Pick<GeminiRequest, '
       if (text !== '') parts.push({ text });
       for (const call of message.tool_calls ?? []) {
         namesById.set(call.id, call.function?.name ?? '');
-        parts.push({
+        const part: GeminiPart = {
           functionCall: { name: call.function?.name ?? '', args: parseArguments(call.function?.arguments) },
-        });
+        };
+        const signature = signatureOf(call.id);
+        if (signature) part.thoughtSignature = signature;
+        parts.push(part);
       }
     } else if (message.role === 'tool' || message.role === 'function') {
       parts = [functionResponse(message, namesById)];

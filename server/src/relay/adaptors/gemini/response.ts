@@ -8,6 +8,7 @@ import type { ChatAnswerMessage, ChatCompletion, ChatToolCall } from '../openai-
 import { embeddingsResult } from '../openai-kit/embeddings-answer.js';
 import { bodyExcerpt, isObject, parseJson, stringOf } from '../openai-kit/json.js';
 import { errorBody } from '../openai-kit/upstream-errors.js';
+import { idWithSignature } from './thought-signature.js';
 import { countOf, usageOf, withUsageParts } from '../openai-kit/usage.js';
 import { geminiCallOriginal, type WithGeminiAnswer } from './gemini-original.js';
 import type {
@@ -80,7 +81,7 @@ export function candidateContent(candidate: GeminiCandidate): {
   for (const part of candidate.content?.parts ?? []) {
     if (part.functionCall) {
       toolCalls.push({
-        id: part.functionCall.id || toolCallId(),
+        id: idWithSignature(part.functionCall.id || toolCallId(), part.thoughtSignature),
         type: 'function',
         function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
       });

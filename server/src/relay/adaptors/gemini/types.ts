@@ -7,6 +7,8 @@ export interface GeminiPart {
   inlineData?: { mimeType: string; data: string };
   fileData?: { mimeType?: string; fileUri: string };
   functionCall?: { id?: string; name: string; args?: Record<string, unknown> };
+  /** A thinking model's signature of the part (a function call's must go back with it). */
+  thoughtSignature?: string;
   functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
 }
 

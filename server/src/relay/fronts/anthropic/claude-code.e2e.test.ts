@@ -353,8 +353,8 @@ describe('Claude Code (the real client, print mode, its default model) through t
   });
 
   // Gemini 3 models refuse a function call sent back without the thought signature they gave it ("Function call
-  // is missing a thought_signature"); Claude's tool_use block has no field for it, and the round trip loses it.
-  test.skip('on a Gemini channel: the Read call goes back with the thought signature Gemini gave it', () => {
+  // is missing a thought_signature"); Claude's tool_use block has no field for it: it rides in the tool_use id.
+  test('on a Gemini channel: the Read call goes back with the thought signature Gemini gave it', () => {
     const toolResult = geminiRequests.find((request) => request.body.includes('functionResponse'));
     expect(toolResult!.body).toMatch(/"thoughtSignature":"sig-\d+"/);
   });
