@@ -64,7 +64,7 @@ function parseBody<T extends z.ZodTypeAny>(raw: Buffer, schema: T): z.infer<T> {
 }
 
 /** The relay's OpenAI output as Anthropic's: a message for whole answers, the event sequence for streams. */
-function anthropicOutput(model: string, estimatedInputTokens: number): FrontOutput {
+function anthropicOutput(model: string, estimatedInputTokens: () => number): FrontOutput {
   const writer = new AnthropicEventWriter(model, estimatedInputTokens);
   return {
     whole: (body) => ({
@@ -98,8 +98,7 @@ export function anthropicFrontRoutes(context: AppContext, runtime: RelayRuntime)
     const job = frontRelayJob(context, runtime, { principal, requestId, reply }, chat, {
       native: original && { protocol: 'anthropic', original },
       front: {
-        ...anthropicOutput(
-          chat.model,
+        ...anthropicOutput(chat.model, () =>
           chat.stream ? countMessages(chat.messages, chat.model, context.options.bool('ApproximateTokenEnabled')) : 0,
         ),
         answerHeaders: droppedHeaders(droppedForOtherChannels(body), sentWholeTo(original), chat),

@@ -79,6 +79,21 @@ describe('Claude usage: cache reads, writes by TTL, searches', () => {
     expect(await nativeUsage(pieces(sse), 'claude-sonnet-4-5-20250929')).toEqual(cached);
   });
 
+  test('a native Claude stream never counts the prompt locally: message_start carries the upstream’s count', async () => {
+    const sse = fixture('anthropic', 'cache-ttl-stream.sse');
+    let counted = 0;
+    const writer = new AnthropicEventWriter('claude-sonnet-4-5-20250929', () => (counted += 1));
+    const relayed = await nativeRelayed(pieces(sse), new ClaudeNativeStream(writer, 'claude-sonnet-4-5-20250929'));
+    expect(relayed.usage).toEqual(cached);
+    expect(counted).toBe(0);
+    // A converted stream asks for it, once, for its message_start.
+    const converted = new AnthropicEventWriter('gpt-4o', () => (counted += 1) * 100);
+    const chunk = { id: 'c', object: 'chat.completion.chunk' as const, created: 1, model: 'gpt-4o', choices: [] };
+    const text = [...converted.accept(chunk), ...converted.accept(chunk)].join('');
+    expect(text).toContain('"input_tokens":100');
+    expect(counted).toBe(1);
+  });
+
   test('a stream broken off after message_start is billed its whole input (and the one output token so far)', async () => {
     const sse = cutBefore(fixture('anthropic', 'cache-ttl-stream.sse'), 'message_delta');
     const partial = { ...cached, completion_tokens: 1, total_tokens: 2048 + 248 + 1800 + 1 };

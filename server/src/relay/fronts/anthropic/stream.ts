@@ -41,11 +41,24 @@ export class AnthropicEventWriter {
   /** An OpenAI-protocol upstream's last usage chunk, reported in Anthropic's words at the end. */
   private openAIUsage: OpenAIUsage | undefined;
 
-  /** `estimatedInputTokens` (a local count) fills message_start, which comes before any upstream usage. */
+  private readonly estimate: () => number;
+  private estimated: number | undefined;
+
+  /**
+   * `estimatedInputTokens` (a local count) fills message_start, which comes before any upstream usage. Given as
+   * a function, it is counted only when a converted stream needs it: a native Claude stream carries its own, and
+   * counting Claude Code's whole conversation cost more than relaying it.
+   */
   constructor(
     private readonly model: string,
-    private readonly estimatedInputTokens = 0,
-  ) {}
+    estimatedInputTokens: number | (() => number) = 0,
+  ) {
+    this.estimate = typeof estimatedInputTokens === 'number' ? () => estimatedInputTokens : estimatedInputTokens;
+  }
+
+  private get estimatedInputTokens(): number {
+    return (this.estimated ??= this.estimate());
+  }
 
   private *start(): Iterable<string> {
     if (this.started) return;
