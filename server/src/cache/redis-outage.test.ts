@@ -76,8 +76,14 @@ describe('a node whose Redis goes away', () => {
 
     const status = await statusOf(nodeA);
     expect(status.status).toBe(200);
-    // Every one-api field is still there, unchanged; only the two new ones say what is missing.
-    expect(status.data).toEqual({ ...healthy.data, degraded: true, degraded_reasons: ['redis'] });
+    // Every one-api field is still there, unchanged; only the two new ones say what is missing, and the limits
+    // are shared among the live nodes (issue 31).
+    expect(status.data).toEqual({
+      ...healthy.data,
+      degraded: true,
+      degraded_reasons: ['redis'],
+      limits: { mode: 'shared', nodes: expect.any(Number) },
+    });
 
     expect((await member.client.get('/api/user/self')).body).toMatchObject({
       success: true,

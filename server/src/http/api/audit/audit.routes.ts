@@ -8,6 +8,7 @@ import { csvText } from '../../../domain/log/log-export.js';
 import { Role } from '../../../domain/user/user.constants.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
+import type { Db } from '../../../db/tables.js';
 import type { RouteModule } from '../route-kit.js';
 import { auditedRoutes, type AuditedRoute, type AuditTarget } from './audited-routes.js';
 
@@ -82,6 +83,20 @@ function csvLine(row: AuditLogRow): string {
 }
 
 /**
+ * A target's row, or undefined when it cannot be read: the hook reads the raw input before the route checks it
+ * (PostgreSQL refuses a name holding NUL outright), and a failed read must not turn the route's own answer into
+ * a 500.
+ */
+async function readTarget(target: AuditTarget, database: Db, request: FastifyRequest): Promise<unknown> {
+  try {
+    return await target.read?.(database);
+  } catch (error) {
+    request.log.warn({ err: error, route: request.routeOptions.url }, 'audit: the target could not be read');
+    return undefined;
+  }
+}
+
+/**
  * The audit trail (issue 32, point 3). Recording: every route listed in audited-routes.ts has its target read
  * before the handler and again once it answered with success, and an admin's or root's successful write is
  * appended to the hash chain before the answer leaves, secrets masked. Reading: admins and root, since each of
@@ -96,7 +111,7 @@ export const auditRoutes: RouteModule = (app, { context, requireAdmin }) => {
     const route = auditedRoutes[`${request.method} ${request.routeOptions.url}`];
     if (!route) return;
     const target = route.target(request);
-    pending.set(request, { route, target, before: await target.read?.(db()) });
+    pending.set(request, { route, target, before: await readTarget(target, db(), request) });
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -113,7 +128,7 @@ export const auditRoutes: RouteModule = (app, { context, requireAdmin }) => {
     }
     const succeeded = (answer as { success?: unknown }).success === true;
     if (!succeeded && !route.onlyWhenChanged) return payload;
-    const after = route.after ? route.after(request, answer) : await target.read?.(db());
+    const after = route.after ? route.after(request, answer) : await readTarget(target, db(), request);
     if (route.onlyWhenChanged) {
       if (route.onlyWhenChanged.every((name) => field(before, name) === field(after, name))) return payload;
     }

@@ -40,6 +40,12 @@ describe.each(await availableEngines())('self-service on $label', (engine) => {
         'group',
         'aff_code',
         'inviter_id',
+        // Issue 31: the user's limits and budget, beside one-api's keys.
+        'rpm_limit',
+        'tpm_limit',
+        'concurrency_limit',
+        'budget_quota',
+        'budget_period',
       ].sort(),
     );
     expect(self.body.data).toMatchObject({
