@@ -172,10 +172,14 @@ const limitNames = { r: 'requests per minute', k: 'tokens per minute', c: 'calls
  * and Retry-After. Undefined when no limit applies: nothing is asked of Redis. With Redis configured but not
  * answering, this node enforces its share (limit ÷ live nodes) in memory.
  */
-export async function admitCall(job: RelayJob): Promise<CallAdmission | undefined> {
+export function admitCall(job: RelayJob): Promise<CallAdmission> | undefined {
+  const checks = limitPlanOf(job.context, job.principal.token, job.principal.user, job.model);
+  // No limit: no promise either, so a call without limits pays nothing on its way in.
+  return checks === undefined ? undefined : admitAgainst(job, checks);
+}
+
+async function admitAgainst(job: RelayJob, checks: LimitCheck[]): Promise<CallAdmission> {
   const { context } = job;
-  const checks = limitPlanOf(context, job.principal.token, job.principal.user, job.model);
-  if (checks === undefined) return undefined;
   const runtime = limitsRuntime(context);
   const tokens = checks.some((check) => check.kind === 'k') ? reservedTokens(job) : 0;
   const lease = `${job.requestId}:${randomUUID()}`;

@@ -71,8 +71,9 @@ export async function attemptOnChannels(
   // Charges this node cannot write wait outside the database only up to a small bound (settlement-writer.ts).
   if (job.runtime.settlements.refusesCalls) throw relayErrors.chargesNotWritten();
   // The caller's limits (issue 31): none set costs nothing; an admitted call gives its slots back at its end.
-  const admission = await admitCall(job);
-  if (!admission) return attemptEach(job, attempt);
+  const admitting = admitCall(job);
+  if (!admitting) return attemptEach(job, attempt);
+  const admission = await admitting;
   try {
     await attemptEach(job, attempt);
   } finally {
