@@ -8,8 +8,10 @@ const day = 86_400;
 
 /**
  * SQLite, the default: better-sqlite3 runs on the event loop, so before slicing one DELETE over a large table
- * stopped every request (88 s for 4 million rows, issue 16). The bounds here are generous on purpose: the
- * machine is shared; the figures themselves are printed, and belong to a benchmark.
+ * stopped every request (88 s for 4 million rows, issue 16; one statement over these 300,000 rows holds the loop
+ * for seconds). What is asserted is the shape: the delete runs in many slices and /api/status answers between
+ * them. The time bounds only catch that unsliced statement, an order of magnitude above a slice even on a
+ * loaded CI machine (a 200 ms bound failed CI at 217 ms); the figures themselves belong to `npm run logs`.
  */
 describe('an admin delete of many logs on SQLite', () => {
   let server: TestServer;
@@ -76,7 +78,7 @@ describe('an admin delete of many logs on SQLite', () => {
     );
     expect(progress.done).toBeGreaterThan(5);
     expect(statusLatencies.length).toBeGreaterThan(5);
-    expect(maxDelayMs).toBeLessThan(200);
-    expect(maxStatusMs).toBeLessThan(300);
+    expect(maxDelayMs).toBeLessThan(1_000);
+    expect(maxStatusMs).toBeLessThan(1_500);
   }, 120_000);
 });
