@@ -33,11 +33,14 @@ export const serverStatus = z.object({
   limits: z.object({ mode: z.enum(['redis', 'shared', 'node']), nodes: z.number() }),
 });
 
-/** Requests, success rate and median latency of one window. */
+/**
+ * Requests, success rate and median latency of one window. The median is the latency histogram's bucket that
+ * holds it (more than `above_ms`, at most `at_most_ms`; null = beyond the last bound): no made-up midpoint.
+ */
 export const outcomeWindow = z.object({
   requests: z.number(),
   success_rate: z.number().nullable(),
-  median_latency_ms: z.number().nullable(),
+  median_latency: z.object({ above_ms: z.number(), at_most_ms: z.number().nullable() }).nullable(),
 });
 
 /** GET /api/status/models: the models of the caller's group, and (admins) every channel. */

@@ -5,18 +5,23 @@ import { RelayStatsAggregator } from './relay-stats.aggregator.js';
 describe('latency histogram', () => {
   test('buckets by upper bound', () => {
     expect(latencyBucketIndex(0)).toBe(0);
-    expect(latencyBucketIndex(250)).toBe(0);
-    expect(latencyBucketIndex(251)).toBe(1);
-    expect(latencyBucketIndex(64_000)).toBe(8);
-    expect(latencyBucketIndex(100_000)).toBe(9);
+    expect(latencyBucketIndex(3)).toBe(0);
+    expect(latencyBucketIndex(10)).toBe(0);
+    expect(latencyBucketIndex(11)).toBe(1);
+    expect(latencyBucketIndex(250)).toBe(4);
+    expect(latencyBucketIndex(251)).toBe(5);
+    expect(latencyBucketIndex(64_000)).toBe(12);
+    expect(latencyBucketIndex(100_000)).toBe(13);
   });
 
-  test('estimates the median inside the middle bucket', () => {
-    expect(medianFromHistogram([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])).toBeNull();
-    // 4 observations in (500, 1000]: the middle (2nd) sits half way.
-    expect(medianFromHistogram([0, 0, 4, 0, 0, 0, 0, 0, 0, 0])).toBe(750);
-    expect(medianFromHistogram([3, 0, 0, 0, 0, 0, 0, 0, 0, 1])).toBe(167);
-    expect(medianFromHistogram([0, 0, 0, 0, 0, 0, 0, 0, 0, 2])).toBe(64_000);
+  test('answers the bucket holding the median, never a point inside it', () => {
+    const counts = (entries: Record<number, number>) => Array.from({ length: 14 }, (_, index) => entries[index] ?? 0);
+    expect(medianFromHistogram(counts({}))).toBeNull();
+    // Calls of 3–8 ms (issue 33): "at most 10 ms", not the 125 ms midpoint of a 0–250 ms bucket.
+    expect(medianFromHistogram(counts({ 0: 5 }))).toEqual({ above_ms: 0, at_most_ms: 10 });
+    expect(medianFromHistogram(counts({ 6: 4 }))).toEqual({ above_ms: 500, at_most_ms: 1000 });
+    expect(medianFromHistogram(counts({ 0: 1, 3: 3, 13: 1 }))).toEqual({ above_ms: 50, at_most_ms: 100 });
+    expect(medianFromHistogram(counts({ 13: 2 }))).toEqual({ above_ms: 64_000, at_most_ms: null });
   });
 });
 
@@ -34,7 +39,7 @@ describe('RelayStatsAggregator', () => {
       (cell) => cell.channelId === 1 && cell.bucketStart === Date.UTC(2026, 0, 1, 10, 0, 0) / 1000,
     );
     expect(first).toMatchObject({ successCount: 1, failureCount: 1 });
-    expect(first?.latency).toEqual([0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(first?.latency).toEqual([0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
     expect(aggregator.size).toBe(0);
   });
 
@@ -52,7 +57,7 @@ describe('RelayStatsAggregator', () => {
         channelId: 1,
         successCount: 1,
         failureCount: 1,
-        latency: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        latency: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
       },
     ]);
   });

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/tables.js';
-import { medianFromHistogram } from './latency-buckets.js';
+import { medianFromHistogram, type LatencyRange } from './latency-buckets.js';
 import { RelayStatsAggregator, type RelayOutcome } from './relay-stats.aggregator.js';
 import {
   addOutcomeCell,
@@ -61,14 +61,14 @@ export async function flushRelayStats(context: AppContext): Promise<number> {
 export const pruneRelayStats = (context: AppContext, nowSeconds: number) =>
   pruneOutcomes(context.database.db, nowSeconds - RELAY_OUTCOME_RETENTION_SECONDS);
 
-/** Requests, success rate and median latency of one window. */
+/** Requests, success rate and the latency bucket holding the median of one window. */
 export interface OutcomeWindow {
   requests: number;
   success_rate: number | null;
-  median_latency_ms: number | null;
+  median_latency: LatencyRange | null;
 }
 
-const emptyWindow: OutcomeWindow = { requests: 0, success_rate: null, median_latency_ms: null };
+const emptyWindow: OutcomeWindow = { requests: 0, success_rate: null, median_latency: null };
 
 function toWindow(sums: OutcomeSums | undefined): OutcomeWindow {
   if (!sums) return emptyWindow;
@@ -76,7 +76,7 @@ function toWindow(sums: OutcomeSums | undefined): OutcomeWindow {
   return {
     requests,
     success_rate: requests ? sums.successCount / requests : null,
-    median_latency_ms: medianFromHistogram(sums.latency),
+    median_latency: medianFromHistogram(sums.latency),
   };
 }
 

@@ -55,7 +55,8 @@ describe.each(await availableEngines())('relay outcomes reach the service status
     const report = (await root.get('/api/status/models')).body.data;
     const model = report.models.find((entry: { model: string }) => entry.model === 'gpt-4o-mini');
     expect(model.last_hour).toMatchObject({ requests: 2, success_rate: 0.5 });
-    expect(model.last_hour.median_latency_ms).toBeGreaterThanOrEqual(0);
+    // A local upstream answers within 250 ms: the median is one of the fine buckets, never a midpoint.
+    expect(model.last_hour.median_latency.at_most_ms).toBeLessThanOrEqual(250);
     expect(report.channels[0].last_hour.requests).toBe(2);
   });
 });

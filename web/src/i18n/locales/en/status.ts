@@ -16,7 +16,11 @@ const status: Record<keyof typeof zh, string> = {
   'status.unavailable': 'Unavailable',
   'status.noTraffic': 'No requests',
   'status.successRate': 'Success {{rate}}%',
-  'status.latency': 'Median {{seconds}} s',
+  'status.latency.atMost': 'Median ≤ {{value}}',
+  'status.latency.between': 'Median {{from}}–{{to}}',
+  'status.latency.above': 'Median > {{value}}',
+  'status.unit.ms': '{{value}} ms',
+  'status.unit.s': '{{value}} s',
   'status.requests': '{{count}} requests',
 };
 export default status;

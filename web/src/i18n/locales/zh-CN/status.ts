@@ -15,7 +15,11 @@ const status = {
   'status.unavailable': '不可用',
   'status.noTraffic': '无请求',
   'status.successRate': '成功率 {{rate}}%',
-  'status.latency': '中位延迟 {{seconds}} 秒',
+  'status.latency.atMost': '中位延迟 ≤ {{value}}',
+  'status.latency.between': '中位延迟 {{from}}–{{to}}',
+  'status.latency.above': '中位延迟 > {{value}}',
+  'status.unit.ms': '{{value}} 毫秒',
+  'status.unit.s': '{{value}} 秒',
   'status.requests': '{{count}} 次请求',
 };
 export default status;
