@@ -80,7 +80,7 @@ export default function LoginPage() {
           label={t('login.form.username')}
           rules={[{ required: true, whitespace: true, message: t('login.form.usernameRequired') }]}
         >
-          <Input prefix={<UserOutlined />} placeholder={t('login.form.usernamePlaceholder')} autoComplete="username" />
+          <Input prefix={<UserOutlined />} placeholder={t('login.form.usernamePlaceholder')} autoComplete="username" autoFocus />
         </Form.Item>
         <Form.Item
           name="password"
