@@ -15,6 +15,7 @@ import * as addLogOther from './migrations/2026_11_26_0900_add_log_other.js';
 import * as dropLogModelUsernameIndex from './migrations/2026_11_29_0300_drop_log_model_username_index.js';
 import * as addLimits from './migrations/2026_11_29_0900_add_limits.js';
 import * as createAuditLogs from './migrations/2026_11_29_1000_create_audit_logs.js';
+import * as createUserSessions from './migrations/2026_11_30_0100_create_user_sessions.js';
 import * as relayOutcomesFineLatency from './migrations/2026_11_29_1130_relay_outcomes_fine_latency.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
@@ -40,6 +41,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_29_0900_add_limits': addLimits,
   '2026_11_29_1000_create_audit_logs': createAuditLogs,
   '2026_11_29_1130_relay_outcomes_fine_latency': relayOutcomesFineLatency,
+  '2026_11_30_0100_create_user_sessions': createUserSessions,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -20,6 +20,8 @@ export interface Database {
   log_rollups_by_model: LogRollupByModelTable;
   log_rollup_state: LogRollupStateTable;
   responses: ResponseTable;
+  user_sessions: UserSessionTable;
+  user_two_factors: UserTwoFactorTable;
 }
 
 type Flag = ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
@@ -51,6 +53,28 @@ export interface UserTable {
   concurrency_limit: ColumnType<number, number | undefined, number>;
   budget_quota: ColumnType<number, number | undefined, number>;
   budget_period: ColumnType<string, string | undefined, string>;
+}
+
+/** One signed-in session (decision 0002): listed, and ended one by one. */
+export interface UserSessionTable {
+  id: string;
+  user_id: number;
+  generation: number;
+  created_at: number;
+  last_seen_at: number;
+  ip: string;
+  user_agent: string;
+  revoked: ColumnType<number, number | undefined, number>;
+}
+
+/** A user's TOTP secret (encrypted) and hashed backup codes (decision 0030). */
+export interface UserTwoFactorTable {
+  user_id: number;
+  totp_secret: string;
+  enabled: ColumnType<number, number | undefined, number>;
+  backup_codes: ColumnType<string | null, string | null | undefined, string | null>;
+  last_step: ColumnType<number, number | undefined, number>;
+  created_at: number;
 }
 
 export interface TokenTable {

@@ -12,7 +12,10 @@ const clientErrorMessages: Record<string, { zh: string; en: string }> = {
 /** Renders every failure on /api (and the console) as `{ success: false, message }`; never leaks internals. */
 export function apiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const language = languageOf(request.headers['accept-language']);
-  if (isAppError(error)) return reply.status(error.status).send({ success: false, message: error.text[language] });
+  if (isAppError(error))
+    return reply
+      .status(error.status)
+      .send({ success: false, message: error.text[language], ...(error.data ? { data: error.data } : {}) });
   if (error.statusCode === 429) return reply.status(429).send(error);
   const known = clientErrorMessages[error.code];
   if (known || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {

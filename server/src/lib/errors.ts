@@ -14,6 +14,8 @@ export class AppError extends Error {
     readonly code: string,
     readonly text: Message,
     readonly status = 200,
+    /** Sent as the answer's `data` (e.g. `{ require_2fa: true }`), so a client can tell what to do next. */
+    readonly data?: Record<string, unknown>,
   ) {
     super(text.en);
   }

@@ -21,6 +21,8 @@ const json = (value: unknown): OptionDefinition => ({ kind: 'json', defaultValue
 export const optionDefinitions = {
   PasswordLoginEnabled: bool(true),
   PasswordRegisterEnabled: bool(true),
+  /** Issue 32: administrators reach admin routes only once they sign in with a second factor (decision 0030). */
+  AdminRequire2FA: bool(false),
   EmailVerificationEnabled: bool(false),
   GitHubOAuthEnabled: bool(false),
   OidcEnabled: bool(false),

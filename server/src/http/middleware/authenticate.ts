@@ -1,8 +1,11 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/tables.js';
-import { UserStatus } from '../../domain/user/user.constants.js';
+import { Role, UserStatus } from '../../domain/user/user.constants.js';
 import { getCachedUser, getUserByAccessToken } from '../../domain/user/user.cache.js';
+import { isSessionLive } from '../../domain/user/user.sessions.js';
+import { hasTwoFactor } from '../../domain/user/user.two-factor.js';
+import { nowSeconds } from '../../lib/time.js';
 import { AppError } from '../../lib/errors.js';
 import { verifyCsrf } from './csrf.js';
 import { clearSession, readSession } from './session.js';
@@ -27,6 +30,30 @@ export const userBanned = () => new AppError('user_banned', { zh: '用户已被�
 const permissionDenied = () =>
   new AppError('permission_denied', { zh: '无权进行此操作，权限不足', en: 'Permission denied' });
 
+const secondFactorNeeded = () =>
+  new AppError(
+    'admin_2fa_required',
+    {
+      zh: '管理员必须先启用两步验证：请在个人设置中设置',
+      en: 'Administrators must turn on two-factor authentication first: set it up in your personal settings',
+    },
+    200,
+    { require_2fa_setup: true },
+  );
+const reauthNeeded = () =>
+  new AppError(
+    'reauth_required',
+    {
+      zh: '此操作需要再次验证身份：请输入密码或两步验证码',
+      en: 'This action needs you to confirm who you are: enter your password or two-factor code',
+    },
+    200,
+    { require_reauth: true },
+  );
+
+/** How long a sign-in or a re-authentication lets a session show secrets and change prices (decision 0030). */
+export const reauthWindowSeconds = 5 * 60;
+
 function accessTokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
@@ -46,9 +73,14 @@ export async function identify(
       clearSession(request, reply);
       throw userBanned();
     }
-    // A session from before a sign-out, password change, ban or role change has ended (decision 0002): it is
-    // dropped and the request counts as carrying no session.
-    if ((session.generation ?? 0) === (user.session_generation ?? 0)) {
+    // A session signed out or revoked, or from before a password change, ban or role change, has ended
+    // (decision 0002): it is dropped and the request counts as carrying no session. A cookie from before
+    // session rows (no sid) has ended too.
+    if (
+      session.sid &&
+      (session.generation ?? 0) === (user.session_generation ?? 0) &&
+      (await isSessionLive(context, session.sid, user.id))
+    ) {
       request.authMethod = 'session';
       return user;
     }
@@ -73,9 +105,23 @@ export function authenticate(context: AppContext, minimumRole: number): preHandl
     if (!user) throw notLoggedIn();
     if (user.role < minimumRole) throw permissionDenied();
     if (request.authMethod === 'session') verifyCsrf(request, reply);
+    // AdminRequire2FA: an administrator without a second factor reaches their own account (to set one up)
+    // and nothing an administrator may do.
+    if (minimumRole >= Role.Admin && context.options.bool('AdminRequire2FA') && !(await hasTwoFactor(context, user.id)))
+      throw secondFactorNeeded();
     request.user = user;
   };
 }
+
+/**
+ * After `authenticate`: a session must have proved who it is (sign-in, POST /api/user/reauth) within the
+ * last five minutes. Access tokens are credentials of their own and pass.
+ */
+export const requireRecentAuth: preHandlerAsyncHookHandler = async (request) => {
+  if (request.authMethod !== 'session') return;
+  const { authAt } = readSession(request);
+  if (!authAt || nowSeconds() - authAt > reauthWindowSeconds) throw reauthNeeded();
+};
 
 /** The signed-in user; only for handlers behind `authenticate`. */
 export function currentUser(request: FastifyRequest): UserRow {

@@ -1,5 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/tables.js';
+import { createSession, renewSession } from '../../domain/user/user.sessions.js';
+import { nowSeconds } from '../../lib/time.js';
 
 /** What the signed session cookie carries. Role and status are never stored: they are read fresh each request. */
 export interface SessionData {
@@ -9,6 +12,13 @@ export interface SessionData {
    * ban, role change) ends the session at its next request on every node; a cookie without it counts as 0.
    */
   generation?: number;
+  /** The session's row in user_sessions (decision 0002): sign-out or a revocation ends this session alone. */
+  sid?: string;
+  /** When (unix seconds) the user last proved who they are: sign-in or POST /api/user/reauth (decision 0030). */
+  authAt?: number;
+  /** A third-party sign-in waiting for the user's second factor (unix seconds when it began). */
+  pendingUserId?: number;
+  pendingAt?: number;
   oauthState?: string;
   turnstile?: boolean;
   /** Secret behind the XSRF-TOKEN cookie (double-submit CSRF protection). */
@@ -51,21 +61,35 @@ export function writeSession(request: FastifyRequest, reply: FastifyReply, data:
   });
 }
 
-/** Begins a signed-in session for the user, bound to the user's current session generation. */
-export function startUserSession(
+/** Begins a signed-in session for the user: a user_sessions row, bound to the user's session generation. */
+export async function startUserSession(
+  context: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   user: Pick<UserRow, 'id' | 'session_generation'>,
-): void {
-  writeSession(request, reply, { userId: user.id, generation: user.session_generation ?? 0 });
+): Promise<void> {
+  const userAgent = request.headers['user-agent'];
+  const sid = await createSession(context, user, {
+    ip: request.ip,
+    userAgent: typeof userAgent === 'string' ? userAgent : '',
+  });
+  writeSession(request, reply, {
+    userId: user.id,
+    generation: user.session_generation ?? 0,
+    sid,
+    authAt: nowSeconds(),
+  });
 }
 
 /** Keeps this session alive after its user's generation was raised on purpose (own password change). */
-export function renewUserSession(
+export async function renewUserSession(
+  context: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   user: Pick<UserRow, 'id' | 'session_generation'>,
-): void {
+): Promise<void> {
+  const { sid } = readSession(request);
+  if (sid) await renewSession(context, sid, user.session_generation ?? 0);
   updateSession(request, reply, { userId: user.id, generation: user.session_generation ?? 0 });
 }
 

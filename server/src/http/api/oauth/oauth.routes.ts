@@ -9,6 +9,9 @@ import { wechatProvider } from '../../../domain/user/oauth/wechat.provider.js';
 import type { UserRow } from '../../../db/tables.js';
 import { presentSignedInUser } from '../../../domain/user/user.presenter.js';
 import { bindEmail } from '../../../domain/user/user.registration.js';
+import { hasTwoFactor, TwoFactorErrors } from '../../../domain/user/user.two-factor.js';
+import type { AppContext } from '../../../context.js';
+import { nowSeconds } from '../../../lib/time.js';
 import { randomAlphanumeric } from '../../../lib/random.js';
 import { AppError } from '../../../lib/errors.js';
 import { currentUser, identify } from '../../middleware/authenticate.js';
@@ -33,9 +36,16 @@ function consumeState(request: FastifyRequest, reply: FastifyReply) {
   updateSession(request, reply, { oauthState: undefined });
 }
 
-/** Starts a session for the user, as password sign-in does. */
-function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
-  startUserSession(request, reply, user);
+/**
+ * Starts a session for the user, as password sign-in does. A user with a second factor is held in the
+ * session until POST /api/user/login brings the code (decision 0030).
+ */
+async function signIn(context: AppContext, request: FastifyRequest, reply: FastifyReply, user: UserRow) {
+  if (await hasTwoFactor(context, user.id)) {
+    updateSession(request, reply, { pendingUserId: user.id, pendingAt: nowSeconds() });
+    throw TwoFactorErrors.required();
+  }
+  await startUserSession(context, request, reply, user);
   issueCsrfToken(request, reply);
   return ok(presentSignedInUser(user));
 }
@@ -59,7 +69,7 @@ export const oauthRoutes: RouteModule = (app, { context, criticalLimit, requireU
         await bindProvider(context, signedIn, provider, identity);
         return ok(undefined, 'bind');
       }
-      return signIn(request, reply, await signInWithProvider(context, provider, identity));
+      return signIn(context, request, reply, await signInWithProvider(context, provider, identity));
     });
   stateChecked(githubProvider);
   stateChecked(larkProvider);
@@ -73,7 +83,7 @@ export const oauthRoutes: RouteModule = (app, { context, criticalLimit, requireU
     requireProviderEnabled(context, wechatProvider);
     const { code } = validate(oauthCallbackQuery, request.query);
     const identity = await wechatProvider.identify(context, code);
-    return signIn(request, reply, await signInWithProvider(context, wechatProvider, identity));
+    return signIn(context, request, reply, await signInWithProvider(context, wechatProvider, identity));
   });
 
   app.get('/oauth/wechat/bind', { onRequest: criticalLimit, preHandler: requireUser }, async (request, reply) => {

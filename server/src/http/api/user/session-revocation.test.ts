@@ -35,13 +35,14 @@ describe.each(await availableEngines())('session revocation on $label', (engine)
 
     expect((await client.get('/api/user/logout')).body.success).toBe(true);
     await expectSignedOut(stolen);
-    // Signing out ends every session of the user (decision 0002): the other browser must sign in again.
-    await expectSignedOut(other);
+    // Signing out ends this session alone (decision 0002): the other browser stays signed in.
+    expect((await other.get('/api/user/self')).body.data).toMatchObject({ username });
     // A fresh sign-in works, and an old cookie replayed to the logout route does not end it.
     const fresh = new ApiClient(server.url);
     await fresh.login(username, 'password123');
     await stolen.get('/api/user/logout');
     expect((await fresh.get('/api/user/self')).body.success).toBe(true);
+    expect((await other.get('/api/user/self')).body.success).toBe(true);
   });
 
   test('changing one\u2019s own password needs the current one, keeps this session and ends the others', async () => {
@@ -129,15 +130,18 @@ describe.each(await availableEngines())('session revocation on $label', (engine)
     await new ApiClient(server.url).login('root', 'rootpass999');
   });
 
-  test('a session from before the upgrade (no generation in the cookie) works until the first revocation', async () => {
+  test('a cookie without a session row (from before session rows, or forged with the secret) is refused', async () => {
     const username = uniqueName('old');
     const { client, id } = await signUp(server, username);
     const signer = signerFactory(server.context.config.SESSION_SECRET);
-    const signed = signer.sign(Buffer.from(JSON.stringify({ userId: id })).toString('base64url'));
+    const cookieOf = (data: object) =>
+      encodeURIComponent(signer.sign(Buffer.from(JSON.stringify(data)).toString('base64url')));
     const legacy = new ApiClient(server.url);
-    legacy.cookies.set('session', encodeURIComponent(signed));
-    expect((await legacy.get('/api/user/self')).body.data).toMatchObject({ id });
-    await client.get('/api/user/logout');
+    legacy.cookies.set('session', cookieOf({ userId: id }));
     await expectSignedOut(legacy);
+    const invented = new ApiClient(server.url);
+    invented.cookies.set('session', cookieOf({ userId: id, generation: 0, sid: 'not-a-session-id' }));
+    await expectSignedOut(invented);
+    expect((await client.get('/api/user/self')).body.data).toMatchObject({ id });
   });
 });

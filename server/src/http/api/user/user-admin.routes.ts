@@ -70,7 +70,8 @@ export const userAdminRoutes: RouteModule = (app, { context, requireAdmin }) => 
     const caller = currentUser(request);
     const updated = await updateUserAsAdmin(context, caller, changes);
     // Root changing its own password keeps the session it did it from; its other sessions end.
-    if (updated.id === caller.id && request.authMethod === 'session') renewUserSession(request, reply, updated);
+    if (updated.id === caller.id && request.authMethod === 'session')
+      await renewUserSession(context, request, reply, updated);
     return ok(presentUser(updated));
   });
 

@@ -15,6 +15,7 @@ import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
 import { userAdminRoutes } from './user-admin.routes.js';
+import { userSecurityRoutes } from './user-security.routes.js';
 
 /** The signed-in user's own account, then the administration of users. */
 export const userRoutes: RouteModule = async (app, kit) => {
@@ -27,7 +28,7 @@ export const userRoutes: RouteModule = async (app, kit) => {
   app.put('/user/self', { preHandler: requireUser }, async (request, reply) => {
     const renewed = await updateSelf(context, currentUser(request), validate(updateSelfBody, request.body));
     // A new password ended every session of the user but the one that set it.
-    if (renewed && request.authMethod === 'session') renewUserSession(request, reply, renewed);
+    if (renewed && request.authMethod === 'session') await renewUserSession(context, request, reply, renewed);
     return ok();
   });
 
@@ -55,5 +56,6 @@ export const userRoutes: RouteModule = async (app, kit) => {
     }
   });
 
+  await userSecurityRoutes(app, kit);
   await userAdminRoutes(app, kit);
 };
