@@ -182,11 +182,17 @@ async function relayStream(
       for await (const chunk of adaptor.readStream(response.body, call)) {
         if (chunk.text) text += chunk.text;
         if (chunk.usage) usage = chunk.usage;
-        if (tail.length > 0 || beginsTail(chunk.data)) {
-          tail.push(chunk.data);
+        // An upstream's error event, converted to OpenAI's `{"error": …}` (which a front turns into its own
+        // error event), may echo the key: redacted as on the other roads. One substring search per chunk,
+        // beside the JSON parse and write each converted chunk costs anyway. It ends the stream, so it is
+        // tail: a client holding it (a WebSocket turn ends there) finds the call charged.
+        const error = chunk.data.includes('"error"');
+        const data = error ? redact(chunk.data) : chunk.data;
+        if (error || tail.length > 0 || beginsTail(data)) {
+          tail.push(data);
           continue;
         }
-        const slowClient = writer.send(chunk.data);
+        const slowClient = writer.send(data);
         if (slowClient) await slowClient;
       }
     }
@@ -199,7 +205,7 @@ async function relayStream(
       );
       const reason = error instanceof Error ? error.message : String(error);
       // A vendor's error event may echo the key or the upstream's URL, as its error answers do (see attemptOnChannels).
-      brokenOff = `the upstream stream broke off: ${redactSecrets(reason, channelSecrets(channel.settings))}`;
+      brokenOff = `the upstream stream broke off: ${redact(reason)}`;
     }
   }
   if (watcher) ({ usage, text } = watcher.result());
