@@ -2,7 +2,8 @@
 // then the failed tests again (a CI log is often read from its tail) and one closing line with the totals.
 // First it makes sure the browser suite has its browser: Debian's chromium, installed here when missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -61,6 +62,32 @@ function ensureChromium() {
     );
 }
 if (steps.some((step) => step.name === 'browser')) ensureChromium();
+
+/**
+ * The coding-agent CLIs the server's CLI e2e tests drive are their own package (server/test/clis, not a
+ * workspace), so that `npm ci` for running the server leaves them out (issue 32, point 7). They are installed
+ * here, before the server suite, when their node_modules is missing or was installed from another lockfile.
+ */
+function ensureTestClis() {
+  const folder = join(root, 'server/test/clis');
+  const lock = createHash('sha256')
+    .update(readFileSync(join(folder, 'package-lock.json')))
+    .digest('hex');
+  const stamp = join(folder, 'node_modules/.installed-lock-sha256');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lock) return;
+  console.log('\n=== test CLIs: npm ci --prefix server/test/clis (Claude Code, Gemini CLI, Codex CLI)');
+  // Claude Code declares Node 22 while it runs on 20: the warning concerns the tests' client, not the server.
+  const result = spawnSync('npm', ['ci', '--prefix', folder, '--no-audit', '--no-fund', '--loglevel=error'], {
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    rmSync(reports, { recursive: true, force: true });
+    console.error("installing the test CLIs failed (see npm's lines above): run `npm ci --prefix server/test/clis`");
+    process.exit(1);
+  }
+  writeFileSync(stamp, lock);
+}
+ensureTestClis();
 
 /** The first lines of an error message, indented under the name of what failed. */
 const excerpt = (message = '') =>

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cliBinary } from '../../../../test/clis/index.js';
 import { runClientProcess } from '../../../../test/client-process.js';
 import { startScriptedGeminiUpstream, type ScriptedUpstream } from '../../../../test/gemini-front-upstreams.js';
 import { anthropicMockKey, checkClaudeMessages } from '../../../../test/mock-upstreams/anthropic.js';
@@ -12,8 +12,8 @@ import { balances, createChannel, createToken, createUser } from '../../../../te
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 import { droppedHeader } from '../dropped-header.js';
 
-/** The real client, installed from npm (`@anthropic-ai/claude-code`). */
-const claudeBinary = fileURLToPath(new URL('../../../../../node_modules/.bin/claude', import.meta.url));
+/** The real client, installed from npm into server/test/clis (`@anthropic-ai/claude-code`). */
+const claudeBinary = cliBinary('claude');
 /** Claude Code's default model in 2.1.332: the test passes no --model. */
 const defaultModel = 'claude-opus-5-5';
 const openaiUpstreamKey = 'sk-openai-upstream';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cliBinary } from '../../../../test/clis/index.js';
 import { runClientProcess } from '../../../../test/client-process.js';
 import {
   openaiUpstreamKey,
@@ -16,8 +17,8 @@ import { geminiMockKey } from '../../../../test/mock-upstreams/gemini.js';
 import { balances, createChannel, createToken, createUser, setOption } from '../../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../../test/test-server.js';
 
-/** The real client, installed from npm (`@google/gemini-cli`). */
-const geminiBinary = fileURLToPath(new URL('../../../../../node_modules/.bin/gemini', import.meta.url));
+/** The real client, installed from npm into server/test/clis (`@google/gemini-cli`). */
+const geminiBinary = cliBinary('gemini');
 /** Refuses (and logs) every connection the client tries outside 127.0.0.1. */
 const loopbackGuard = fileURLToPath(new URL('../../../../test/loopback-guard.mjs', import.meta.url));
 /** The model the test asks for (the CLI's default flash model). */

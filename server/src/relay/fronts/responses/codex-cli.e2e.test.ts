@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { cliBinary } from '../../../../test/clis/index.js';
 import { runClientProcess } from '../../../../test/client-process.js';
 import { expectBilledExactly, startResponsesGateway, type ReportedUsage } from '../../../../test/exact-billing.js';
 import { startOpenAIResponsesMock, type MockAnswer } from '../../../../test/mock-upstreams/openai-responses.js';
@@ -13,8 +13,8 @@ import { createToken, createUser } from '../../../../test/relay-fixtures.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import type { TestServer } from '../../../../test/test-server.js';
 
-/** The real client, installed from npm (`@openai/codex` 0.169.0, a native binary behind a Node launcher). */
-const codexBinary = fileURLToPath(new URL('../../../../../node_modules/.bin/codex', import.meta.url));
+/** The real client, installed from npm into server/test/clis (`@openai/codex` 0.169.0, a native binary behind a Node launcher). */
+const codexBinary = cliBinary('codex');
 /** The model Codex is configured with; the gateway serves it on both channels. */
 const model = 'gpt-5-codex';
 const completionRatio = 4;
