@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountSecurityOperations } from './account-security.js';
 import { auditOperations } from './audit.js';
 import { emailBindQuery, emailQuery, loginBody, oauthCallbackQuery, registerBody, resetPasswordBody } from './auth.js';
 import {
@@ -17,8 +18,10 @@ import {
 import { idParams, statusChangeBody, statusOnlyQuery } from './fields.js';
 import {
   log,
+  logCount,
   logDeleteQuery,
   logExportQuery,
+  logFilterQuery,
   logListQuery,
   logSearchQuery,
   logSeriesQuery,
@@ -95,6 +98,14 @@ const logViews = (own: boolean): Operation[] => {
       access,
       query: logListQuery,
       answer: logStat,
+    },
+    {
+      method: 'GET',
+      path: `${base}/count`,
+      summary: `How many of ${whose} logs match the filters (exact, or a capped lower bound)`,
+      access,
+      query: logFilterQuery,
+      answer: logCount,
     },
     {
       method: 'GET',
@@ -510,5 +521,6 @@ export const apiOperations: Operation[] = [
   },
   ...pricingOperations,
   ...auditOperations,
+  ...accountSecurityOperations,
   ...modelPricingOperations,
 ];

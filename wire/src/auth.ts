@@ -4,6 +4,8 @@ import { emailField, passwordField, usernameField } from './user.js';
 export const loginBody = z.object({
   username: z.string().trim().min(1).max(64),
   password: z.string().min(1).max(128),
+  /** A TOTP or backup code, for a user with a second factor (decision 0030). */
+  totp_code: z.string().trim().max(64).optional(),
 });
 
 export const registerBody = z.object({

@@ -1,3 +1,4 @@
+export * from './account-security.js';
 export * from './anthropic.js';
 export * from './api-operations.js';
 export * from './audit.js';

@@ -5,7 +5,7 @@ import { importLimitBytes, importPrices, readPriceFile } from '../../../domain/p
 import { priceBook } from '../../../domain/pricing/price-book.js';
 import { Role } from '../../../domain/user/user.constants.js';
 import { AppError } from '../../../lib/errors.js';
-import { currentUser } from '../../middleware/authenticate.js';
+import { currentUser, requireRecentAuth } from '../../middleware/authenticate.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
@@ -22,7 +22,8 @@ const rootOnlyPath = () =>
 /**
  * Model prices (decision 0026): the effective prices with their source, an admin's price per model (and
  * group), and a models.dev file's import, previewed as a diff before it is applied. The admin prices are
- * read here at start, before the server answers any call.
+ * read here at start, before the server answers any call. A price write needs a recent sign-in or
+ * re-authentication (decision 0030).
  */
 export const pricingRoutes: RouteModule = async (app, { context, requireAdmin }) => {
   await priceBook(context).load();
@@ -32,13 +33,13 @@ export const pricingRoutes: RouteModule = async (app, { context, requireAdmin })
     return ok(await effectivePrices(context, model));
   });
 
-  app.put('/price/', { preHandler: requireAdmin }, async (request) => {
+  app.put('/price/', { preHandler: [requireAdmin, requireRecentAuth] }, async (request) => {
     const { model, group, price, note } = validate(setPriceBody, request.body);
     await priceBook(context).save([{ model, group, list: price, note }]);
     return ok();
   });
 
-  app.delete('/price/', { preHandler: requireAdmin }, async (request) => {
+  app.delete('/price/', { preHandler: [requireAdmin, requireRecentAuth] }, async (request) => {
     const { model, group } = validate(deletePriceQuery, request.query);
     if (!(await priceBook(context).remove(model, group))) throw notFound();
     return ok();
@@ -51,5 +52,9 @@ export const pricingRoutes: RouteModule = async (app, { context, requireAdmin })
     return ok(await importPrices(context, data, { providers: body.providers, models: body.models, apply }));
   };
   app.post('/price/import/preview', { preHandler: requireAdmin, bodyLimit: importLimitBytes }, importRoute(false));
-  app.post('/price/import', { preHandler: requireAdmin, bodyLimit: importLimitBytes }, importRoute(true));
+  app.post(
+    '/price/import',
+    { preHandler: [requireAdmin, requireRecentAuth], bodyLimit: importLimitBytes },
+    importRoute(true),
+  );
 };

@@ -1,5 +1,5 @@
+import { reauthBody, sessionParams, twoFactorCodeBody } from '@modelgate/wire';
 import bcrypt from 'bcryptjs';
-import { z } from 'zod';
 import { listSessions, revokeOtherSessions, revokeSession } from '../../../domain/user/user.sessions.js';
 import {
   disableTwoFactor,
@@ -16,12 +16,6 @@ import { readSession, updateSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
-
-const sessionParams = z.object({ id: z.string().min(1).max(64) });
-const codeBody = z.object({ code: z.string().trim().min(1, 'code is required').max(64) });
-const reauthBody = z
-  .object({ password: z.string().max(128).optional(), totp_code: z.string().trim().max(64).optional() })
-  .refine((body) => Boolean(body.password || body.totp_code), 'password or totp_code is required');
 
 const reauthFailed = () => new AppError('reauth_failed', { zh: '密码或验证码错误', en: 'Wrong password or code' });
 
@@ -57,13 +51,13 @@ export const userSecurityRoutes: RouteModule = (app, { context, requireUser, cri
   );
 
   app.post('/user/2fa/enable', { onRequest: criticalLimit, preHandler: requireUser }, async (request) => {
-    const { code } = validate(codeBody, request.body);
+    const { code } = validate(twoFactorCodeBody, request.body);
     await enableTwoFactor(context, currentUser(request), code);
     return ok();
   });
 
   app.post('/user/2fa/disable', { onRequest: criticalLimit, preHandler: requireUser }, async (request) => {
-    const { code } = validate(codeBody, request.body);
+    const { code } = validate(twoFactorCodeBody, request.body);
     await disableTwoFactor(context, currentUser(request), code);
     return ok();
   });
