@@ -18,10 +18,8 @@ import {
 import { idParams, statusChangeBody, statusOnlyQuery } from './fields.js';
 import {
   log,
-  logCount,
   logDeleteQuery,
   logExportQuery,
-  logFilterQuery,
   logListQuery,
   logSearchQuery,
   logSeriesQuery,
@@ -98,14 +96,6 @@ const logViews = (own: boolean): Operation[] => {
       access,
       query: logListQuery,
       answer: logStat,
-    },
-    {
-      method: 'GET',
-      path: `${base}/count`,
-      summary: `How many of ${whose} logs match the filters (exact, or a capped lower bound)`,
-      access,
-      query: logFilterQuery,
-      answer: logCount,
     },
     {
       method: 'GET',
