@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { accountSecurityOperations } from './account-security.js';
 import { auditOperations } from './audit.js';
 import { emailBindQuery, emailQuery, loginBody, oauthCallbackQuery, registerBody, resetPasswordBody } from './auth.js';
 import {
@@ -18,8 +17,10 @@ import {
 import { idParams, statusChangeBody, statusOnlyQuery } from './fields.js';
 import {
   log,
+  logCount,
   logDeleteQuery,
   logExportQuery,
+  logFilterQuery,
   logListQuery,
   logSearchQuery,
   logSeriesQuery,
@@ -96,6 +97,14 @@ const logViews = (own: boolean): Operation[] => {
       access,
       query: logListQuery,
       answer: logStat,
+    },
+    {
+      method: 'GET',
+      path: `${base}/count`,
+      summary: `How many of ${whose} logs match the filters (exact, or a capped lower bound)`,
+      access,
+      query: logFilterQuery,
+      answer: logCount,
     },
     {
       method: 'GET',
@@ -511,6 +520,5 @@ export const apiOperations: Operation[] = [
   },
   ...pricingOperations,
   ...auditOperations,
-  ...accountSecurityOperations,
   ...modelPricingOperations,
 ];

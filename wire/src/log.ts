@@ -32,7 +32,13 @@ const rowId = optionalIntegerText.pipe(z.number().int().min(1, 'must be a positi
  * below: the previous, newer page). Both at once are refused.
  */
 export const logListQuery = logFilterQuery
-  .extend({ p: pageNumber, before_id: rowId, after_id: rowId })
+  .extend({
+    p: pageNumber,
+    before_id: rowId,
+    after_id: rowId,
+    /** Not in one-api: `1` answers the oldest page (the pager's jump to the end), ahead of any cursor. */
+    last: z.enum(['0', '1']).optional(),
+  })
   .refine((query) => query.before_id === undefined || query.after_id === undefined, {
     message: 'before_id and after_id cannot be combined',
     path: ['after_id'],
@@ -94,6 +100,12 @@ export const log = z.object({
 
 /** GET /api/log/stat: the consumption of the filtered logs; `token` counts prompt and completion tokens. */
 export const logStat = z.object({ quota: z.number(), token: z.number() });
+
+/**
+ * GET /api/log/count (not in one-api): how many logs match. `exact` is false when the count stopped at its
+ * cap (then `total` is a lower bound).
+ */
+export const logCount = z.object({ total: z.number(), exact: z.boolean() });
 
 /** One point of the usage chart: the consumption of one model in one time bucket. */
 export const usagePoint = z.object({

@@ -1,4 +1,4 @@
-import type { log, logStat, RunProgress, UsagePoint } from '@modelgate/wire';
+import type { log, logCount, logStat, RunProgress, UsagePoint } from '@modelgate/wire';
 import type { z } from 'zod';
 import { api } from './client';
 
@@ -34,16 +34,29 @@ function query(filters: LogFilters, admin: boolean): Record<string, string | num
 
 const base = (admin: boolean) => (admin ? '/api/log' : '/api/log/self');
 
-/** Where a page starts: its number (one-api's `p`) or the last id of the page above it (a keyset cursor). */
-export type LogPagePosition = { page: number } | { beforeId: number };
+/**
+ * Where a page starts: its number (one-api's `p`), a keyset cursor (the last id of the page above it, or the
+ * first id of the page below it), or the oldest page (the pager's jump to the end).
+ */
+export type LogPagePosition = { page: number } | { beforeId: number } | { afterId: number } | { last: true };
+
+const positionParams = (position: LogPagePosition) =>
+  'last' in position
+    ? { last: '1' }
+    : 'beforeId' in position
+      ? { before_id: position.beforeId }
+      : 'afterId' in position
+        ? { after_id: position.afterId }
+        : { p: position.page };
 
 export const fetchLogPage = (filters: LogFilters, position: LogPagePosition, admin: boolean) =>
-  api.get<LogEntry[]>(`${base(admin)}/`, {
-    params: {
-      ...query(filters, admin),
-      ...('beforeId' in position ? { before_id: position.beforeId } : { p: position.page }),
-    },
-  });
+  api.get<LogEntry[]>(`${base(admin)}/`, { params: { ...query(filters, admin), ...positionParams(position) } });
+
+export type LogCount = z.infer<typeof logCount>;
+
+/** How many logs match (`exact` false: a lower bound, the count stopped at its cap). */
+export const fetchLogCount = (filters: LogFilters, admin: boolean) =>
+  api.get<LogCount>(`${base(admin)}/count`, { params: query(filters, admin) });
 
 /** The address of the CSV export of the filtered logs, with the viewer's offset from UTC for the times. */
 export function logExportUrl(filters: LogFilters, admin: boolean): string {

@@ -4,6 +4,7 @@ import type { Database, Db, LogRow } from '../../db/tables.js';
 import { startsWith } from '../../lib/like-pattern.js';
 import { itemsPerPage, maxSearchResults } from '../token/token.constants.js';
 import { consumptionTotals } from './log-rollup.js';
+import { LogType } from './log.constants.js';
 
 /** The filters of the log views; an omitted (or 0 / empty) filter does not restrict. */
 export interface LogFilters {
@@ -41,7 +42,10 @@ export function logFilter(filters: LogFilters) {
  * the page below it, older). A caller that has the cursor row at hand can pass its `createdAt` too.
  */
 export type LogPosition =
-  { page: number } | { beforeId: number; createdAt?: number } | { afterId: number; createdAt?: number };
+  | { page: number }
+  | { beforeId: number; createdAt?: number }
+  | { afterId: number; createdAt?: number }
+  | { last: true };
 
 /**
  * True when the filters bound only the time: such lists run in (created_at, id) order, see listLogs. With any
@@ -92,6 +96,13 @@ export async function listLogs(
 ): Promise<LogRow[]> {
   const at = typeof position === 'number' ? { page: position } : position;
   const matching = db.selectFrom('logs').where(logFilter(filters));
+  if ('last' in at) {
+    // The oldest page: the same indexes read from the other end, then turned round to newest first.
+    const oldest = boundsOnlyTime(filters)
+      ? matching.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc')
+      : matching.selectAll().orderBy('id', 'asc');
+    return (await oldest.limit(limit).execute()).reverse();
+  }
   if (!boundsOnlyTime(filters)) {
     if ('beforeId' in at)
       return matching.selectAll().where('id', '<', at.beforeId).orderBy('id', 'desc').limit(limit).execute();
@@ -139,6 +150,40 @@ export async function listLogs(
         ids.map((row) => row.id),
       ),
   ).execute();
+}
+
+/** Most non-consume logs one count reads; past it the count says it is a lower bound. */
+export const LOG_COUNT_CAP = 100_000;
+
+/** Types counted row by row: every type but consume, whose count the rollups hold. */
+const COUNTED_TYPES = [LogType.Unknown, LogType.TopUp, LogType.Manage, LogType.System, LogType.Test];
+
+/**
+ * How many logs match, without a COUNT over millions of rows (decisions 0017/0018): consume logs from the
+ * hourly rollups (exact, with raw rows only at the edges), the other types, few by nature, counted on the
+ * (type, id) index and capped at LOG_COUNT_CAP rows (`exact: false` past it).
+ */
+export async function countLogs(db: Db, filters: LogFilters): Promise<{ total: number; exact: boolean }> {
+  const wantsConsume = !filters.type || filters.type === LogType.Consume;
+  const consume = wantsConsume ? (await consumptionTotals(db, filters)).calls : 0;
+  if (filters.type === LogType.Consume) return { total: consume, exact: true };
+  const types = filters.type ? [filters.type] : COUNTED_TYPES;
+  const row = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('logs')
+        .select('id')
+        .where(logFilter({ ...filters, type: undefined }))
+        .where('type', 'in', types)
+        .limit(LOG_COUNT_CAP + 1)
+        .as('counted'),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirst();
+  const others = Number(row?.count ?? 0);
+  return others > LOG_COUNT_CAP
+    ? { total: consume + LOG_COUNT_CAP, exact: false }
+    : { total: consume + others, exact: true };
 }
 
 /**

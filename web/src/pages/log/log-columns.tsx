@@ -5,6 +5,7 @@ import type { LogEntry } from '../../api/log';
 import { translateLogContent } from '../../lib/log-content';
 import { receiptOf } from '../../lib/receipt';
 import { formatTimestamp } from '../../lib/time';
+import { utcZoneLabel } from './log-zone';
 import { LogTypeTag } from './log-type-tag';
 import { ReceiptPopover } from './receipt-popover';
 
@@ -20,7 +21,7 @@ export function logColumns(
 ): ColumnsType<LogEntry> {
   const columns: ColumnsType<LogEntry> = [
     {
-      title: t('log.column.time'),
+      title: t('log.column.timeZone', { zone: utcZoneLabel() }),
       dataIndex: 'created_at',
       render: (seconds: number) => formatTimestamp(seconds) ?? t('common.invalidTime'),
     },

@@ -84,3 +84,7 @@ export function saveBlob(blob: Blob, fileName: string): void {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
+
+/** Share of the expected rows received, whole percent, never past 100 (rows written meanwhile). */
+export const exportPercent = (rows: number, total: number): number =>
+  total > 0 ? Math.min(100, Math.floor((rows / total) * 100)) : 100;

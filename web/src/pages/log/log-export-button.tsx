@@ -3,7 +3,8 @@ import { Alert, Button, Flex, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { logExportUrl, type LogFilters } from '../../api/log';
-import { downloadCsv, saveBlob, type DownloadProgress } from './log-download';
+import { downloadCsv, exportPercent, saveBlob, type DownloadProgress } from './log-download';
+import { utcZoneLabel } from './log-zone';
 
 const sizeText = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
@@ -38,14 +39,18 @@ export function LogExportButton({ filters, admin }: { filters: LogFilters; admin
         <Button icon={<DownloadOutlined />} loading={progress !== null} onClick={() => void start()}>
           {t('log.export.button')}
         </Button>
+        <Typography.Text type="secondary" data-testid="log-export-zone">
+          {t('log.export.zone', { zone: utcZoneLabel() })}
+        </Typography.Text>
         {progress && (
           <>
             <Typography.Text type="secondary" data-testid="log-export-progress">
               {progress.totalRows === null
                 ? t('log.export.progress', { rows: progress.rows, size: sizeText(progress.bytes) })
-                : t('log.export.progressOf', {
+                : t('log.export.progressPercent', {
                     rows: progress.rows,
                     total: progress.totalRows,
+                    percent: exportPercent(progress.rows, progress.totalRows),
                     size: sizeText(progress.bytes),
                   })}
             </Typography.Text>

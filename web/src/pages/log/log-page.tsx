@@ -3,13 +3,13 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeading } from '../../components/page-heading/page-heading';
 import { ServerTable } from '../../components/server-list/server-list';
-import { ServerPager } from '../../components/server-list/server-pager';
 import { useRenderQuota } from '../../hooks/use-quota';
 import { isAdmin } from '../../lib/roles';
 import { useUser } from '../../stores/user.store';
 import { logColumns } from './log-columns';
 import { LogExportButton } from './log-export-button';
 import { LogFilterBar } from './log-filters';
+import { LogPager } from './log-pager';
 import { defaultLogFilters } from './log-range';
 import { useLogData, type AppliedLogFilters } from './use-log-data';
 
@@ -70,9 +70,9 @@ export default function LogPage() {
         columns={columns}
         dataSource={data.rows}
       />
-      <Flex justify="flex-end" style={{ marginTop: 12 }}>
-        <ServerPager page={data.page} hasMore={data.hasMore} onPage={data.goTo} />
-      </Flex>
+      <div style={{ marginTop: 12 }}>
+        <LogPager page={data.page} hasMore={data.hasMore} total={data.total} onPage={data.goTo} />
+      </div>
     </>
   );
 }

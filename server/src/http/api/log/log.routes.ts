@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   logDeleteQuery,
   logExportQuery,
+  logFilterQuery,
   logListQuery,
   logSearchQuery,
   logSeriesQuery,
@@ -11,10 +12,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readOnlyDatabase } from '../../../db/sqlite-reader.js';
 import { logCsvChunks } from '../../../domain/log/log-export.js';
-import { consumptionTotals } from '../../../domain/log/log-rollup.js';
-import { LogType } from '../../../domain/log/log.constants.js';
 import type { LogFilters, LogPosition } from '../../../domain/log/log.repository.js';
-import { listLogs, searchLogs, sumConsumption } from '../../../domain/log/log.repository.js';
+import { countLogs, listLogs, searchLogs, sumConsumption } from '../../../domain/log/log.repository.js';
 import { logCleanupProgress, startLogCleanup } from '../../../domain/log/log-retention.js';
 import { presentLog } from '../../../domain/log/log.presenter.js';
 import { seriesGranularitySeconds, usageSeries } from '../../../domain/log/log.series.js';
@@ -46,9 +45,11 @@ const ownFilters = (query: LogFilterQuery, userId: number): LogFilters => ({
   userId,
 });
 
-/** A cursor wins over the page number (one-api's clients send only `p`). */
+/** The oldest page wins over a cursor, a cursor over the page number (one-api's clients send only `p`). */
 const positionOf = (query: LogListQuery): LogPosition =>
-  query.before_id !== undefined
+  query.last === '1'
+    ? { last: true }
+    : query.before_id !== undefined
     ? { beforeId: query.before_id }
     : query.after_id !== undefined
       ? { afterId: query.after_id }
@@ -101,9 +102,9 @@ export const logRoutes: RouteModule = (app, { context, requireAdmin, requireUser
     if (exporting.has(user.id)) throw exportRunning();
     exporting.add(user.id);
     try {
-      // The expected row count, when the rollups know it cheaply (consume logs only); else no header.
-      if (filters.type === LogType.Consume)
-        reply.header('x-total-count', String((await consumptionTotals(logs(), filters)).calls));
+      // The expected row count (the pager's count); a capped count is no total, so no header then.
+      const count = await countLogs(logs(), filters);
+      if (count.exact) reply.header('x-total-count', String(count.total));
     } catch (error) {
       exporting.delete(user.id);
       throw error;
@@ -128,6 +129,16 @@ export const logRoutes: RouteModule = (app, { context, requireAdmin, requireUser
   };
   app.get('/log/export', { preHandler: requireAdmin }, exportCsv(false));
   app.get('/log/self/export', { preHandler: requireUser }, exportCsv(true));
+
+  app.get('/log/count', { preHandler: requireAdmin }, async (request) => {
+    const query = validate(logFilterQuery, request.query);
+    return ok(await countLogs(logs(), toFilters(query)));
+  });
+
+  app.get('/log/self/count', { preHandler: requireUser }, async (request) => {
+    const query = validate(logFilterQuery, request.query);
+    return ok(await countLogs(logs(), ownFilters(query, currentUser(request).id)));
+  });
 
   app.get('/log/search', { preHandler: requireAdmin }, async (request) => {
     const { keyword } = validate(logSearchQuery, request.query);

@@ -17,7 +17,6 @@ const log: Record<keyof typeof zh, string> = {
   'log.type.4': 'System',
   'log.type.5': 'Test',
   'log.type.unknown': 'Unknown',
-  'log.column.time': 'Time',
   'log.column.channel': 'Channel',
   'log.column.username': 'User',
   'log.column.tokenName': 'Token',
@@ -35,7 +34,6 @@ const log: Record<keyof typeof zh, string> = {
   'log.chart.empty': 'No consumption in the chosen range',
   'log.export.button': 'Export CSV',
   'log.export.progress': '{{rows}} rows received ({{size}})',
-  'log.export.progressOf': '{{rows}} of about {{total}} rows received ({{size}})',
   'log.export.cancel': 'Cancel',
   'log.export.failed': 'Export failed: {{message}}',
   'log.filter.toggle': 'Filters',
@@ -110,5 +108,11 @@ const log: Record<keyof typeof zh, string> = {
   'log.receipt.refunded': '{{reserved}} held before the call, {{refunded}} returned after it',
   'log.receipt.chargedOnTop': '{{reserved}} held before the call, {{extra}} charged on top after it',
   'log.receipt.cappedByBalance': 'Output capped at {{tokens}} tokens: what the balance left could pay',
+  'log.pager.total': '{{count}} logs',
+  'log.pager.atLeast': 'At least {{count}} logs',
+  'log.pager.last': 'Last page',
+  'log.column.timeZone': 'Time ({{zone}})',
+  'log.export.progressPercent': '{{rows}} of {{total}} rows received ({{percent}}%, {{size}})',
+  'log.export.zone': 'Times in the CSV are ISO 8601 with the offset from UTC ({{zone}})',
 };
 export default log;

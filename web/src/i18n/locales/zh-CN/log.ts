@@ -16,7 +16,6 @@ const log = {
   'log.type.4': '系统',
   'log.type.5': '测试',
   'log.type.unknown': '未知',
-  'log.column.time': '时间',
   'log.column.channel': '渠道',
   'log.column.username': '用户',
   'log.column.tokenName': '令牌',
@@ -34,7 +33,6 @@ const log = {
   'log.chart.empty': '所选时间范围内没有消耗记录',
   'log.export.button': '导出 CSV',
   'log.export.progress': '已接收 {{rows}} 行（{{size}}）',
-  'log.export.progressOf': '已接收 {{rows}} / 约 {{total}} 行（{{size}}）',
   'log.export.cancel': '取消',
   'log.export.failed': '导出失败：{{message}}',
   'log.filter.toggle': '筛选',
@@ -108,5 +106,11 @@ const log = {
   'log.receipt.refunded': '调用前预扣 {{reserved}}，结算后退还 {{refunded}}',
   'log.receipt.chargedOnTop': '调用前预扣 {{reserved}}，结算后补扣 {{extra}}',
   'log.receipt.cappedByBalance': '余额不足以支付最长输出：输出上限降为余额可支付的 {{tokens}} tokens',
+  'log.pager.total': '共 {{count}} 条',
+  'log.pager.atLeast': '至少 {{count}} 条',
+  'log.pager.last': '末页',
+  'log.column.timeZone': '时间（{{zone}}）',
+  'log.export.progressPercent': '已接收 {{rows}} / {{total}} 条（{{percent}}%，{{size}}）',
+  'log.export.zone': 'CSV 中的时间为 ISO 8601 格式，带时区偏移（{{zone}}）',
 };
 export default log;
