@@ -82,7 +82,8 @@ const settingAdmin: Record<keyof typeof zh, string> = {
   'settingAdmin.option.About': 'About',
   'settingAdmin.option.Footer': 'Footer',
   'settingAdmin.hint.markdown': 'The notice; Markdown and HTML are supported',
-  'settingAdmin.hint.theme': 'Available themes: default, berry, air; a change takes effect after a restart',
+  'settingAdmin.hint.theme': 'This console has one theme: default',
+  'settingAdmin.hint.keepForever': '0 keeps forever',
   'settingAdmin.hint.homePage':
     'Markdown and HTML are supported; when set, the status overview leaves the home page. A link is shown as a full-page frame.',
   'settingAdmin.hint.about': 'Markdown and HTML are supported. A link is shown as a full-page frame.',

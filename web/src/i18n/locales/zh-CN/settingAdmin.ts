@@ -81,7 +81,8 @@ const settingAdmin = {
   'settingAdmin.option.About': '关于',
   'settingAdmin.option.Footer': '页脚',
   'settingAdmin.hint.markdown': '在此输入新的公告内容，支持 Markdown & HTML 代码',
-  'settingAdmin.hint.theme': '当前可用主题：default、berry、air；修改后需重启服务生效',
+  'settingAdmin.hint.theme': '本控制台只有 default 一个主题',
+  'settingAdmin.hint.keepForever': '0 表示永久保留',
   'settingAdmin.hint.homePage':
     '在此输入首页内容，支持 Markdown & HTML 代码，设置后首页的状态信息将不再显示。如果输入的是一个链接，则会使用该链接作为 iframe 的 src 属性。',
   'settingAdmin.hint.about':

@@ -26,6 +26,9 @@ describe('log retention settings', () => {
       expect(screen.getByLabelText(label)).toHaveValue('0');
     expect(screen.getByLabelText('消费统计（按小时汇总）保留天数')).toHaveValue('0');
     expect(screen.getByText(/原始日志删除后不再有的历史/)).toBeInTheDocument();
+    // Every field says what 0 means, not only the first (issue 33 point 5).
+    expect(screen.getByText(/^0 表示永久保留。/)).toBeInTheDocument();
+    expect(screen.getAllByText('0 表示永久保留')).toHaveLength(4);
   });
 
   it('saves only the retention days that changed', async () => {

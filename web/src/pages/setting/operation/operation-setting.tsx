@@ -18,10 +18,10 @@ const GENERAL: OptionField[] = [
 /** Days each log type is kept (ModelGate's own options; 0 keeps forever), then the hourly rollups. */
 export const LOG_RETENTION: OptionField[] = [
   { key: 'LogRetentionDaysConsume', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.logRetention' },
-  { key: 'LogRetentionDaysTopUp', kind: 'number', min: 0, step: 1 },
-  { key: 'LogRetentionDaysManage', kind: 'number', min: 0, step: 1 },
-  { key: 'LogRetentionDaysSystem', kind: 'number', min: 0, step: 1 },
-  { key: 'LogRetentionDaysTest', kind: 'number', min: 0, step: 1 },
+  { key: 'LogRetentionDaysTopUp', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.keepForever' },
+  { key: 'LogRetentionDaysManage', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.keepForever' },
+  { key: 'LogRetentionDaysSystem', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.keepForever' },
+  { key: 'LogRetentionDaysTest', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.keepForever' },
   { key: 'LogRollupRetentionDays', kind: 'number', min: 0, step: 1, hintKey: 'settingAdmin.hint.logRollupRetention' },
 ];
 const MONITORING: OptionField[] = [{ key: 'ChannelDisableThreshold', kind: 'number', min: 0, step: 0.5 }];

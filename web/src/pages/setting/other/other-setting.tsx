@@ -5,8 +5,11 @@ import { OptionSection } from '../operation/option-section';
 import { useOptions } from '../operation/use-options';
 import { UpdateCheck } from './update-check';
 
-/** Themes the server accepts. */
-const THEMES = ['default', 'berry', 'air'] as const;
+/**
+ * Themes this console has: one. The server still accepts one-api's names (berry, air) from old clients, but
+ * offering them here would be a setting that changes nothing (issue 33 point 6).
+ */
+const THEMES = ['default'] as const;
 
 const NOTICE: OptionField[] = [{ key: 'Notice', kind: 'textarea', hintKey: 'settingAdmin.hint.markdown' }];
 const BRAND: OptionField[] = [
