@@ -9,6 +9,7 @@ import { registerJsonParser } from './http/json-parser.js';
 import { registerMetricsRoute } from './http/metrics.routes.js';
 import { registerRateLimits } from './http/middleware/rate-limit.js';
 import { registerRelay, type RelayFastPath } from './http/relay/index.js';
+import { limitConnectionsPerAddress, refusedOverConnectionLimit, registerApiBodyTimeout } from './http/slow-clients.js';
 import { registerConsole } from './http/static.js';
 import { newRequestId } from './lib/request-id.js';
 
@@ -47,8 +48,14 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: !requestLogging }),
     serverFactory: (handler) => {
       const server = createServer(httpTimeouts(context.config), (request, response) => {
+        if (refusedOverConnectionLimit(request.socket, response)) return;
         if (!fastPath?.(request, response)) handler(request, response);
       });
+      limitConnectionsPerAddress(
+        server,
+        context.config.HTTP_MAX_CONNECTIONS_PER_IP,
+        trusted && ((address) => trusted(address, 0)),
+      );
       // No idle timeout on sockets: a non-streamed answer of a slow model leaves one silent for minutes.
       server.setTimeout(0);
       return server;
@@ -71,6 +78,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
   app.setErrorHandler(apiErrorHandler);
   registerJsonParser(app);
+  registerApiBodyTimeout(app, context.config.HTTP_API_BODY_TIMEOUT);
 
   const limits = await registerRateLimits(app, context);
   await registerApi(app, context, limits);

@@ -69,6 +69,13 @@ const environmentSchema = z.object({
   HTTP_HEADERS_TIMEOUT: z.coerce.number().positive().default(15),
   /** Seconds a client has to send a whole request, body included (uploads); 0 for no limit. Never cuts answers. */
   HTTP_REQUEST_TIMEOUT: z.coerce.number().min(0).default(300),
+  /**
+   * Seconds a client has to send an /api request's body once its headers arrived (the console's and admin
+   * calls' bodies are small: a slow one is an attack, 408); 0 for HTTP_REQUEST_TIMEOUT's bound only.
+   */
+  HTTP_API_BODY_TIMEOUT: z.coerce.number().min(0).default(30),
+  /** Connections one client address may hold open at once (a trusted proxy's are not counted); 0 for no limit. */
+  HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
   /** Seconds an idle keep-alive connection stays open after an answer. */
   HTTP_KEEPALIVE_TIMEOUT: z.coerce.number().positive().default(65),
   /** Re-serialise every relayed JSON body (one-api's flag); streams are asked for usage either way. */
