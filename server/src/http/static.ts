@@ -18,12 +18,27 @@ function inlineScriptHashes(html: string): string[] {
 }
 
 /**
+ * The origin of the stored chat link when it is plain http (an intranet NextChat): /chat frames it, and the
+ * policy's `https:` does not cover it (issue 33 point 8). Anything else answers null: https is allowed anyway,
+ * and no other scheme is ever framed.
+ */
+export function chatFrameOrigin(chatLink: string): string | null {
+  try {
+    const url = new URL(chatLink.trim());
+    return url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The console's Content-Security-Policy: scripts only from this origin (plus the hashed inline script and
  * Cloudflare Turnstile), no eval; inline styles are allowed because Ant Design writes its CSS-in-JS into
  * <style> elements at run time. Frames may show https pages (Turnstile, the chat page, a home page set to
- * an address); the console itself may not be framed. Images may come from anywhere (logo, QR code, footer).
+ * an address) and the configured chat link's own http origin; the console itself may not be framed. Images
+ * may come from anywhere (logo, QR code, footer).
  */
-export function consolePolicy(indexHtml: string): string {
+export function consolePolicy(indexHtml: string, chatOrigin: string | null = null): string {
   return [
     "default-src 'self'",
     ["script-src 'self'", ...inlineScriptHashes(indexHtml), 'https://challenges.cloudflare.com'].join(' '),
@@ -31,7 +46,7 @@ export function consolePolicy(indexHtml: string): string {
     "img-src 'self' data: blob: https: http:",
     "font-src 'self' data:",
     "connect-src 'self'",
-    "frame-src 'self' https:",
+    ["frame-src 'self' https:", ...(chatOrigin ? [chatOrigin] : [])].join(' '),
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
@@ -115,6 +130,14 @@ export async function registerConsole(app: FastifyInstance, context: AppContext,
   // Read once: the fallback answers every console path, and the built file does not change while we run.
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile) : null;
   const policy = indexHtml ? consolePolicy(indexHtml.toString('utf8')) : '';
+  // The page's policy follows the ChatLink option; rebuilt only when its origin changes.
+  let pagePolicy = { chatOrigin: null as string | null, policy };
+  const policyOfPage = () => {
+    const chatOrigin = chatFrameOrigin(context.options.string('ChatLink'));
+    if (chatOrigin !== pagePolicy.chatOrigin && indexHtml)
+      pagePolicy = { chatOrigin, policy: consolePolicy(indexHtml.toString('utf8'), chatOrigin) };
+    return pagePolicy.policy;
+  };
   const indexEncoded = indexHtml ? indexVariants(indexHtml) : {};
   const assetsFolder = resolve(root, 'assets') + sep;
   if (indexHtml) {
@@ -159,7 +182,7 @@ export async function registerConsole(app: FastifyInstance, context: AppContext,
     if (path.startsWith('/assets/')) {
       return reply.status(404).header('Cache-Control', 'no-cache').type('text/plain').send('Not found');
     }
-    setSecurityHeaders(reply, policy);
+    setSecurityHeaders(reply, policyOfPage());
     return sendIndex(request, reply, indexHtml, indexEncoded);
   });
 }

@@ -33,7 +33,15 @@ describe('buildMenu', () => {
 
   it('inserts Chat at index 2 when a chat link is stored', () => {
     expect(keys(buildMenu({ role: 10 }, 'https://chat.example', 1280))[2]).toBe('chat');
-    expect(keys(buildMenu(null, 'https://chat.example', 1280))).toEqual(['home', 'about', 'chat']);
+    expect(keys(buildMenu(null, 'https://chat.example', 1280))).toEqual(['home', 'chat', 'about']);
+    // Index 2 of the full menu: a user without Channel sees Home › Chat › Token (issue 33 point 8).
+    expect(keys(buildMenu({ role: 1 }, 'https://chat.example', 1280)).slice(0, 3)).toEqual(['home', 'chat', 'token']);
+    expect(keys(buildMenu({ role: 10 }, 'https://chat.example', 1280)).slice(0, 4)).toEqual([
+      'home',
+      'channel',
+      'chat',
+      'token',
+    ]);
     expect(keys(buildMenu({ role: 1 }, '', 1280))).not.toContain('chat');
   });
 

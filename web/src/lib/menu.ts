@@ -2,7 +2,7 @@ import { isAdmin, type RoleHolder } from './roles';
 
 /** Width at or below which the header menu collapses behind a toggle. */
 export const NARROW_SCREEN_PX = 600;
-/** Position of the Chat entry in the menu. */
+/** Position of the Chat entry in the full menu, before entries hidden from the viewer drop out (spec §2). */
 const CHAT_ENTRY_INDEX = 2;
 
 type Visibility = 'all' | 'signedIn' | 'admin';
@@ -54,12 +54,14 @@ function visibleTo(visibility: Visibility, user: RoleHolder | null): boolean {
 }
 
 /**
- * Menu rules of spec section 2: entries filtered by who is signed in, the Chat entry inserted at index 2
- * when a chat link is stored, and the collapsed layout at 600 px or less.
+ * Menu rules of spec section 2: the Chat entry inserted at index 2 of the full list when a chat link is
+ * stored (so Home › Channel › Chat › Token for admins, Home › Chat › Token for users, as one-api), entries
+ * filtered by who is signed in, and the collapsed layout at 600 px or less.
  */
 export function buildMenu(user: RoleHolder | null, chatLink: string | null, widthPx: number): MenuModel {
-  const entries = MENU_ENTRIES.filter((item) => visibleTo(item.visibility, user));
-  if (chatLink) entries.splice(CHAT_ENTRY_INDEX, 0, CHAT_ENTRY);
+  const all = [...MENU_ENTRIES];
+  if (chatLink) all.splice(CHAT_ENTRY_INDEX, 0, CHAT_ENTRY);
+  const entries = all.filter((item) => visibleTo(item.visibility, user));
   const collapsed = widthPx <= NARROW_SCREEN_PX;
   const accountActions: AccountAction[] = user === null ? ['login', 'register'] : ['setting', 'logout'];
   return { entries, collapsed, accountActions };

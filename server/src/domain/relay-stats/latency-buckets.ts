@@ -47,7 +47,10 @@ export function medianFromHistogram(counts: readonly number[]): LatencyRange | n
   for (let index = 0; index < counts.length; index += 1) {
     const count = counts[index] ?? 0;
     if (count > 0 && seen + count >= middle) {
-      return { above_ms: index === 0 ? 0 : LATENCY_BOUNDS_MS[index - 1]!, at_most_ms: LATENCY_BOUNDS_MS[index] ?? null };
+      return {
+        above_ms: index === 0 ? 0 : LATENCY_BOUNDS_MS[index - 1]!,
+        at_most_ms: LATENCY_BOUNDS_MS[index] ?? null,
+      };
     }
     seen += count;
   }

@@ -2,19 +2,7 @@ import { Empty } from 'antd';
 import { useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { UsagePoint } from '../../api/log';
-
-const PALETTE = [
-  '#1677ff',
-  '#52c41a',
-  '#faad14',
-  '#eb2f96',
-  '#13c2c2',
-  '#722ed1',
-  '#fa541c',
-  '#2f54eb',
-  '#a0d911',
-  '#8c8c8c',
-];
+import { modelColor } from './model-color';
 
 export interface UsageChartProps {
   points: UsagePoint[];
@@ -62,14 +50,8 @@ export default function UsageChart({ points, granularity, renderQuota, emptyText
           />
           <Tooltip formatter={(value) => renderQuota(Number(value))} />
           <Legend />
-          {models.map((model, index) => (
-            <Bar
-              key={model}
-              dataKey={model}
-              stackId="quota"
-              fill={PALETTE[index % PALETTE.length]}
-              isAnimationActive={false}
-            />
+          {models.map((model) => (
+            <Bar key={model} dataKey={model} stackId="quota" fill={modelColor(model)} isAnimationActive={false} />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -42,7 +42,8 @@ export function useLogData({ filters, run }: AppliedLogFilters, admin: boolean) 
       const position = pagePosition(page, lastPage, cursors.current.get(`${run}/${page}`));
       const answered = (await fetchLogPage(filters, position, admin)) ?? [];
       const loaded = 'last' in position && exactTotal !== null ? lastPageRows(answered, exactTotal) : answered;
-      for (const [neighbour, cursor] of neighbourCursors(page, loaded)) cursors.current.set(`${run}/${neighbour}`, cursor);
+      for (const [neighbour, cursor] of neighbourCursors(page, loaded))
+        cursors.current.set(`${run}/${neighbour}`, cursor);
       return loaded;
     },
     placeholderData: keepPreviousData,

@@ -16,7 +16,12 @@ describe('successRateColor', () => {
 describe('medianLatencyText', () => {
   const make = async (lng: string, resources: Record<string, string>) => {
     const instance = i18next.createInstance();
-    await instance.init({ lng, resources: { [lng]: { translation: resources } }, keySeparator: false, interpolation: { escapeValue: false } });
+    await instance.init({
+      lng,
+      resources: { [lng]: { translation: resources } },
+      keySeparator: false,
+      interpolation: { escapeValue: false },
+    });
     return instance.t;
   };
 

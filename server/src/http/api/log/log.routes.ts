@@ -50,10 +50,10 @@ const positionOf = (query: LogListQuery): LogPosition =>
   query.last === '1'
     ? { last: true }
     : query.before_id !== undefined
-    ? { beforeId: query.before_id }
-    : query.after_id !== undefined
-      ? { afterId: query.after_id }
-      : { page: query.p };
+      ? { beforeId: query.before_id }
+      : query.after_id !== undefined
+        ? { afterId: query.after_id }
+        : { page: query.p };
 
 const exportRunning = () =>
   new AppError(
