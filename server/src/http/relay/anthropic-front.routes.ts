@@ -25,7 +25,12 @@ import { refusalKindOf, relayErrors } from '../../relay/relay-errors.js';
 import type { RelayRuntime } from '../../relay/runtime.js';
 import { countMessages } from '../../relay/tokenizer/count-tokens.js';
 import { isUpstreamError } from '../../relay/upstream-error.js';
-import { anthropicBodyProblem, anthropicCountTokensBody, anthropicMessagesBody } from './anthropic-front.schema.js';
+import {
+  anthropicBodyProblem,
+  anthropicCountTokensBody,
+  anthropicMessagesBody,
+  anthropicMessagesPasses,
+} from './anthropic-front.schema.js';
 import { frontRelayJob, parseJsonBody } from './front-job.js';
 import { relayLanguage, type ErrorAnswer } from './openai-error.js';
 import type { RelayEndpoint, RelayRoute } from './relay-entry.js';
@@ -57,8 +62,11 @@ function anthropicAuthorization(headers: IncomingHttpHeaders): string | undefine
   return typeof apiKey === 'string' && apiKey !== '' ? `Bearer ${apiKey}` : headers.authorization;
 }
 
-function parseBody<T extends z.ZodTypeAny>(raw: Buffer, schema: T): z.infer<T> {
-  const checked = schema.safeParse(parseJsonBody(raw));
+function parseBody<T extends z.ZodTypeAny>(raw: Buffer, schema: T, passes?: (body: unknown) => boolean): z.infer<T> {
+  const parsed = parseJsonBody(raw);
+  // The schema's copy is the body itself (no defaults, no transforms), so a body that certainly passes is used as is.
+  if (passes?.(parsed)) return parsed as z.infer<T>;
+  const checked = schema.safeParse(parsed);
   if (!checked.success) throw relayErrors.invalidRequest(anthropicBodyProblem(checked.error));
   return checked.data;
 }
@@ -91,7 +99,7 @@ export function anthropicFrontRoutes(context: AppContext, runtime: RelayRuntime)
     errorAnswer: anthropicErrorAnswer,
   });
   const messages = front(async ({ principal, body: raw, request, reply, requestId }) => {
-    const body = parseBody(raw, anthropicMessagesBody) as AnthropicFrontRequest;
+    const body = parseBody(raw, anthropicMessagesBody, anthropicMessagesPasses) as AnthropicFrontRequest;
     const chat = anthropicToChatRequest(body, anthropicClientHeaders(request.headers));
     assertModelAllowed(principal.token, chat.model);
     const original = claudeRequestOriginal(chat);

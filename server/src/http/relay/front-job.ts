@@ -20,6 +20,8 @@ export function parseJsonBody(raw: Buffer): unknown {
   }
 }
 
+const noClientBytes = Buffer.alloc(0);
+
 /** The OpenAI calls a converting front's request can be relayed as, and their paths. */
 const frontCallPaths = { chat: '/v1/chat/completions', embeddings: '/v1/embeddings' } as const;
 
@@ -60,7 +62,9 @@ export function frontRelayJob(
     startedAt: performance.now(),
     model: request.model,
     stream: mode === 'chat' && request.stream === true,
-    body: { kind: 'json', value, raw: Buffer.from(JSON.stringify(value)), filled: false },
+    // No client bytes stand for a converted request: `filled` has an OpenAI channel serialise it when it is
+    // sent, and a call that never goes to one (the native road, other vendors) never pays for it.
+    body: { kind: 'json', value, raw: noClientBytes, filled: true },
     clientHeaders: { contentType: 'application/json' },
     cancel: cancelOnClose(call.reply),
     reply: call.reply,

@@ -9,7 +9,7 @@ import type { Cancel } from './cancel.js';
 
 /** The front request's body, read once and kept whole so that every retry can resend it. */
 export type JobBody =
-  /** `filled` when the gateway added a default (model) the client's bytes lack. */
+  /** `filled` when `raw` does not stand for `value`: a default (model) the client's bytes lack, or a converted request. */
   | { kind: 'json'; value: Record<string, unknown>; raw: Buffer; filled: boolean }
   | { kind: 'binary'; raw: Buffer; contentType: string; fields: Record<string, string>; form: FormData };
 

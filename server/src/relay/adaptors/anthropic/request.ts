@@ -344,8 +344,8 @@ export function toClaudeRequest(request: ChatRequest, target: ClaudeTarget = {})
 export function claudeCallRequest(
   call: RelayCall,
   target: Omit<ClaudeTarget, 'channelId' | 'dropped'> = {},
+  request: ChatRequest = readChatRequest(call),
 ): { body: ClaudeRequest; betas: string[] } {
-  const request = readChatRequest(call);
   const dropped: string[] = [];
   const body = toClaudeRequest(request, { ...target, channelId: call.channel.id, dropped });
   const { passed, stripped } = channelBetas(call.channel, claudeRequestOriginal(request)?.betas ?? []);
@@ -361,8 +361,9 @@ export function claudeCallRequest(
  */
 export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
   const key = requiredKey(call.channel.key, 'Anthropic', 'an API key');
-  const front = claudeRequestOriginal(readChatRequest(call));
-  const { body, betas } = claudeCallRequest(call, { firstParty: true });
+  const request = readChatRequest(call);
+  const front = claudeRequestOriginal(request);
+  const { body, betas } = claudeCallRequest(call, { firstParty: true }, request);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: call.stream ? 'text/event-stream' : 'application/json',
