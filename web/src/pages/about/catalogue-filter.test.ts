@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelPricing } from '../../api/pricing';
-import { catalogueRows, filterCatalogue, guessProvider, INITIAL_FILTER } from './catalogue-filter';
+import { catalogueRows, filterCatalogue, guessProvider, INITIAL_FILTER, providersOf } from './catalogue-filter';
 import { CATALOGUE } from './catalogue.data';
 import { CAPABILITIES, PROVIDERS } from './catalogue-types';
 
@@ -60,8 +60,24 @@ describe('catalogueRows', () => {
     expect(guessProvider('Doubao-seed-1.6')).toBe('doubao');
     expect(guessProvider('kimi-k2')).toBe('moonshot');
     expect(guessProvider('deepseek-v4')).toBe('deepseek');
-    expect(guessProvider('claude-sonnet-4-5')).toBeNull();
+    expect(guessProvider('claude-sonnet-4-5')).toBe('anthropic');
+    expect(guessProvider('gemini-3-pro')).toBe('google');
     expect(guessProvider('omega')).toBeNull();
+    // A name that says nothing, served by a one-vendor channel type (14 = Anthropic): that vendor.
+    expect(guessProvider('omega', 14)).toBe('anthropic');
+    expect(guessProvider('omega', 1)).toBeNull();
+  });
+
+  it('knows a dated release of a listed model, and lists only vendors that have models (issue 33)', () => {
+    const rows = catalogueRows(CATALOGUE, [
+      { ...priced('claude-sonnet-4-20250514'), channel_type: 14 },
+      { ...priced('claude-sonnet-4-5-20250929'), channel_type: 14 },
+      priced('gpt-4o'),
+    ]);
+    const dated = rows.find((row) => row.key === 'claude-sonnet-4-20250514');
+    expect(dated).toMatchObject({ manufacturer: 'anthropic', power: 'multimodal' });
+    expect(rows.find((row) => row.key === 'claude-sonnet-4-5-20250929')?.power).toBe('multimodal');
+    expect(providersOf(rows)).toEqual(['openai', 'anthropic']);
   });
 });
 

@@ -2,6 +2,7 @@ import type { ModelPricing } from '../../api/pricing';
 import type { PriceUnit } from '../../lib/price';
 import {
   MAX_POPULARITY,
+  PROVIDERS,
   type Capability,
   type CatalogueEntry,
   type CatalogueRow,
@@ -32,6 +33,8 @@ const PROVIDER_PREFIXES: ReadonlyArray<[RegExp, Provider]> = [
     /^(gpt-|chatgpt-|o\d(-|$)|text-embedding-|dall-e|whisper|tts-|davinci|babbage|omni-moderation|text-moderation)/,
     'openai',
   ],
+  [/^claude/, 'anthropic'],
+  [/^(gemini|gemma)/, 'google'],
   [/^doubao/, 'doubao'],
   [/^ernie/, 'ernie'],
   [/^(moonshot|kimi)/, 'moonshot'],
@@ -46,10 +49,41 @@ const PROVIDER_PREFIXES: ReadonlyArray<[RegExp, Provider]> = [
   [/^360/, 'ai360'],
 ];
 
-/** The provider a model's name suggests (its vendor's naming), or null when it suggests none of the catalogue's. */
-export function guessProvider(model: string): Provider | null {
+/** Channel types that serve one vendor's models only: Anthropic, AWS Claude; Gemini. */
+const VENDOR_CHANNEL_TYPES: Readonly<Record<number, Provider>> = { 14: 'anthropic', 33: 'anthropic', 24: 'google' };
+
+/**
+ * The provider a model's name suggests (its vendor's naming), else the vendor of the one-vendor channel type
+ * that prices it, or null.
+ */
+export function guessProvider(model: string, channelType?: number): Provider | null {
   const name = model.toLowerCase();
-  return PROVIDER_PREFIXES.find(([prefix]) => prefix.test(name))?.[1] ?? null;
+  const byName = PROVIDER_PREFIXES.find(([prefix]) => prefix.test(name))?.[1];
+  return byName ?? (channelType === undefined ? null : (VENDOR_CHANNEL_TYPES[channelType] ?? null));
+}
+
+/**
+ * The embedded entry of a served model: its exact key, else the longest key it starts with followed by a
+ * dash (a dated release such as claude-sonnet-4-20250514 is claude-sonnet-4).
+ */
+function entryOf(byKey: ReadonlyMap<string, CatalogueEntry>, model: string): CatalogueEntry | undefined {
+  const exact = byKey.get(model);
+  if (exact) return exact;
+  let best: CatalogueEntry | undefined;
+  for (const [key, entry] of byKey)
+    if (
+      model.startsWith(`${key}-`) &&
+      /^-(\d{8}|latest)$/.test(model.slice(key.length)) &&
+      (!best || key.length > best.key.length)
+    )
+      best = entry;
+  return best;
+}
+
+/** The vendors that have at least one row, in the strip's order. */
+export function providersOf(rows: readonly CatalogueRow[]): Provider[] {
+  const present = new Set(rows.map((row) => row.manufacturer));
+  return PROVIDERS.filter((provider) => present.has(provider));
 }
 
 /**
@@ -64,16 +98,21 @@ export function catalogueRows(entries: readonly CatalogueEntry[], models: readon
     return pricing ? [{ ...entry, pricing }] : [];
   });
   const known = new Set(entries.map((entry) => entry.key));
+  const byKey = new Map(entries.map((entry) => [entry.key, entry]));
   const others = models
     .filter((pricing) => !known.has(pricing.model))
-    .map((pricing): CatalogueRow => ({
-      key: pricing.model,
-      name: pricing.model,
-      power: '',
-      popularity: MAX_POPULARITY,
-      manufacturer: guessProvider(pricing.model),
-      pricing,
-    }));
+    .map((pricing): CatalogueRow => {
+      const entry = entryOf(byKey, pricing.model);
+      return {
+        key: pricing.model,
+        name: pricing.model,
+        power: entry?.power ?? '',
+        popularity: MAX_POPULARITY,
+        manufacturer: entry?.manufacturer ?? guessProvider(pricing.model, pricing.channel_type),
+        ...(entry?.intro ? { intro: entry.intro } : {}),
+        pricing,
+      };
+    });
   return [...listed, ...others];
 }
 

@@ -16,6 +16,8 @@ export function CataloguePrice({ pricing, unit }: { pricing: ModelPricing; unit:
   if (price.cache_read !== undefined) add('cacheRead', t('about.price.cacheRead', { price: inUnit(price.cache_read) }));
   if (price.cache_write !== undefined)
     add('cacheWrite', t('about.price.cacheWrite', { price: inUnit(price.cache_write) }));
+  if (price.cache_write_1h !== undefined)
+    add('cacheWrite1h', t('about.price.cacheWrite1h', { price: inUnit(price.cache_write_1h) }));
   const units = [
     ['per_call', 'perCall'],
     ['per_image', 'perImage'],

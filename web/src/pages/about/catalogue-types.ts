@@ -28,6 +28,8 @@ export const CAPABILITY_FILTER_OPTIONS: readonly Capability[] = [
 
 export const PROVIDERS = [
   'openai',
+  'anthropic',
+  'google',
   'doubao',
   'ernie',
   'moonshot',

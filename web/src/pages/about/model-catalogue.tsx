@@ -8,14 +8,9 @@ import { NARROW_SCREEN_PX } from '../../lib/menu';
 import type { PriceUnit } from '../../lib/price';
 import { CapabilityBadge } from './capability-badge';
 import { CatalogueMultiplier, CataloguePrice } from './catalogue-price';
-import { filterCatalogue, INITIAL_FILTER, type CatalogueFilter } from './catalogue-filter';
-import {
-  CAPABILITY_FILTER_OPTIONS,
-  MAX_POPULARITY,
-  PROVIDERS,
-  type CatalogueRow,
-  type Provider,
-} from './catalogue-types';
+import { filterCatalogue, INITIAL_FILTER, providersOf, type CatalogueFilter } from './catalogue-filter';
+import { CatalogueCards } from './catalogue-cards';
+import { CAPABILITY_FILTER_OPTIONS, MAX_POPULARITY, type CatalogueRow, type Provider } from './catalogue-types';
 import { ProviderLabel, ProviderMark } from './provider-logo';
 
 export interface ModelCatalogueProps {
@@ -30,6 +25,8 @@ export function ModelCatalogue({ rows: all, loading }: ModelCatalogueProps) {
   const [filter, setFilter] = useState<CatalogueFilter>(INITIAL_FILTER);
   const update = (patch: Partial<CatalogueFilter>) => setFilter((current) => ({ ...current, ...patch }));
   const rows = useMemo(() => filterCatalogue(all, filter), [all, filter]);
+  // Only vendors with a model: a chip that selects nothing is noise (issue 33 point 2).
+  const providers = useMemo(() => providersOf(all), [all]);
   const unknown = t('common.unknown');
   const narrow = useWindowWidth() <= NARROW_SCREEN_PX;
 
@@ -44,6 +41,19 @@ export function ModelCatalogue({ rows: all, loading }: ModelCatalogueProps) {
           {name}
         </Typography.Text>
       ),
+    },
+    // The price comes right after the name, so a narrower window hides the least useful columns first.
+    {
+      title: t('about.column.price'),
+      key: 'price',
+      width: 230,
+      render: (_value, row) => <CataloguePrice pricing={row.pricing} unit={filter.unit} />,
+    },
+    {
+      title: t('about.column.provider'),
+      dataIndex: 'manufacturer',
+      width: 160,
+      render: (provider: Provider | null) => (provider ? <ProviderLabel provider={provider} /> : unknown),
     },
     {
       title: t('about.column.capability'),
@@ -66,21 +76,9 @@ export function ModelCatalogue({ rows: all, loading }: ModelCatalogueProps) {
       render: (_value, row) => <CatalogueMultiplier pricing={row.pricing} />,
     },
     {
-      title: t('about.column.price'),
-      key: 'price',
-      width: 230,
-      render: (_value, row) => <CataloguePrice pricing={row.pricing} unit={filter.unit} />,
-    },
-    {
-      title: t('about.column.provider'),
-      dataIndex: 'manufacturer',
-      width: 160,
-      render: (provider: Provider | null) => (provider ? <ProviderLabel provider={provider} /> : unknown),
-    },
-    {
       title: t('about.column.intro'),
       dataIndex: 'intro',
-      width: narrow ? 240 : undefined,
+      width: undefined,
       render: (intro: string | undefined) =>
         intro ? (
           <Typography.Text>{t(`about.intro.${intro}`)}</Typography.Text>
@@ -150,7 +148,7 @@ export function ModelCatalogue({ rows: all, loading }: ModelCatalogueProps) {
               {t('about.filter.allProviders')}
             </Flex>
           </Tag.CheckableTag>
-          {PROVIDERS.map((provider) => (
+          {providers.map((provider) => (
             <Tag.CheckableTag
               key={provider}
               checked={filter.provider === provider}
@@ -164,20 +162,24 @@ export function ModelCatalogue({ rows: all, loading }: ModelCatalogueProps) {
             </Tag.CheckableTag>
           ))}
         </Flex>
-        <Table<CatalogueRow>
-          rowKey="key"
-          size="middle"
-          loading={loading}
-          columns={columns}
-          dataSource={rows}
-          scroll={{ x: narrow ? 1400 : 1150 }}
-          pagination={{
-            defaultPageSize: 20,
-            showSizeChanger: true,
-            showTotal: (total) => t('about.total', { count: total }),
-          }}
-          locale={{ emptyText: t('about.empty') }}
-        />
+        {narrow ? (
+          <CatalogueCards rows={rows} unit={filter.unit} loading={loading} />
+        ) : (
+          <Table<CatalogueRow>
+            rowKey="key"
+            size="middle"
+            loading={loading}
+            columns={columns}
+            dataSource={rows}
+            scroll={{ x: 1150 }}
+            pagination={{
+              defaultPageSize: 20,
+              showSizeChanger: true,
+              showTotal: (total) => t('about.total', { count: total }),
+            }}
+            locale={{ emptyText: t('about.empty') }}
+          />
+        )}
       </Flex>
     </Card>
   );

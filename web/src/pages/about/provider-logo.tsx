@@ -5,6 +5,8 @@ import type { Provider } from './catalogue-types';
 /** Each provider's mark: brand colour and a short monogram. */
 const marks: Record<Provider, { color: string; monogram: string }> = {
   openai: { color: '#10a37f', monogram: 'OA' },
+  anthropic: { color: '#8a4f2c', monogram: 'AN' },
+  google: { color: '#1a73e8', monogram: 'G' },
   doubao: { color: '#3c6cff', monogram: 'DB' },
   ernie: { color: '#2932e1', monogram: 'EB' },
   moonshot: { color: '#16191e', monogram: 'MS' },
