@@ -2,7 +2,9 @@ import { ProfileOutlined } from '@ant-design/icons';
 import { Button, Flex, Popover, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useWindowWidth } from '../../hooks/use-media';
 import { useQuotaDisplay } from '../../hooks/use-quota';
+import { NARROW_SCREEN_PX } from '../../lib/menu';
 import { formatUsd } from '../../lib/price';
 import { formatMoney } from '../../lib/quota';
 import type { Receipt, ReceiptLine } from '../../lib/receipt';
@@ -49,6 +51,47 @@ function unitPrice(line: ReceiptLine, t: TFunction): string {
 const cell = { padding: '2px 8px', whiteSpace: 'nowrap' } as const;
 const numberCell = { ...cell, textAlign: 'right' } as const;
 
+/** The receipt's lines in two columns, for a phone. */
+function CompactLines({ receipt, money }: { receipt: Receipt; money: ((quota: number) => string) | null }) {
+  const { t } = useTranslation();
+  const amountCell = (quota: number, testId?: string) => (
+    <td style={{ ...numberCell, verticalAlign: 'top' }}>
+      <div data-testid={testId}>{quota}</div>
+      {money && <Typography.Text type="secondary">{money(quota)}</Typography.Text>}
+    </td>
+  );
+  return (
+    <table style={{ borderCollapse: 'collapse', width: '100%' }} data-testid="receipt-compact">
+      <thead>
+        <tr>
+          <th style={cell}>{t('log.receipt.column.item')}</th>
+          <th style={numberCell}>
+            {t('log.receipt.column.quota')}
+            {money && ` / ${t('log.receipt.column.money')}`}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {receipt.lines.map((line) => (
+          <tr key={line.item} data-testid="receipt-line">
+            <td style={{ ...cell, whiteSpace: 'normal', verticalAlign: 'top' }}>
+              <div>{itemName(line.item, t)}</div>
+              <Typography.Text type="secondary">
+                {line.estimated ? t('log.receipt.estimated', { count: line.count }) : line.count} × {unitPrice(line, t)}
+              </Typography.Text>
+            </td>
+            {amountCell(line.quota, 'receipt-line-quota')}
+          </tr>
+        ))}
+        <tr data-testid="receipt-total" style={{ fontWeight: 600, borderTop: '1px solid currentColor' }}>
+          <td style={cell}>{t('log.receipt.total')}</td>
+          {amountCell(receipt.quota, 'receipt-total-quota')}
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
 /** A receipt: its lines (item, count, unit price, quota and, with currency display on, money), then how it was priced. */
 export function ReceiptDetails({ receipt }: { receipt: Receipt }) {
   const { t } = useTranslation();
@@ -58,44 +101,51 @@ export function ReceiptDetails({ receipt }: { receipt: Receipt }) {
   const amount = (quota: number) =>
     displayInCurrency ? t('log.receipt.amount', { quota, money: money(quota) }) : quota;
   const { settlement } = receipt;
+  // On a phone five columns need ~390 px of a 338 px popover: two columns then, the item over its count and
+  // unit price, the quota over the money (issue 33 point 3: the amount column was cut).
+  const compact = useWindowWidth() <= NARROW_SCREEN_PX;
   return (
     <Flex vertical gap={8} data-testid="receipt" style={{ maxWidth: 'min(560px, 90vw)', overflowX: 'auto' }}>
       <Typography.Text strong>{t('log.receipt.title', { model: receipt.model })}</Typography.Text>
-      <table style={{ borderCollapse: 'collapse' }}>
-        <thead>
-          <tr>
-            <th style={cell}>{t('log.receipt.column.item')}</th>
-            <th style={numberCell}>{t('log.receipt.column.count')}</th>
-            <th style={numberCell}>{t('log.receipt.column.unitPrice')}</th>
-            <th style={numberCell}>{t('log.receipt.column.quota')}</th>
-            {displayInCurrency && <th style={numberCell}>{t('log.receipt.column.money')}</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {receipt.lines.map((line) => (
-            <tr key={line.item} data-testid="receipt-line">
-              <td style={cell}>{itemName(line.item, t)}</td>
-              <td style={numberCell}>
-                {line.estimated ? t('log.receipt.estimated', { count: line.count }) : line.count}
-              </td>
-              <td style={numberCell}>{unitPrice(line, t)}</td>
-              <td style={numberCell} data-testid="receipt-line-quota">
-                {line.quota}
-              </td>
-              {displayInCurrency && <td style={numberCell}>{money(line.quota)}</td>}
+      {compact ? (
+        <CompactLines receipt={receipt} money={displayInCurrency ? money : null} />
+      ) : (
+        <table style={{ borderCollapse: 'collapse' }}>
+          <thead>
+            <tr>
+              <th style={cell}>{t('log.receipt.column.item')}</th>
+              <th style={numberCell}>{t('log.receipt.column.count')}</th>
+              <th style={numberCell}>{t('log.receipt.column.unitPrice')}</th>
+              <th style={numberCell}>{t('log.receipt.column.quota')}</th>
+              {displayInCurrency && <th style={numberCell}>{t('log.receipt.column.money')}</th>}
             </tr>
-          ))}
-          <tr data-testid="receipt-total" style={{ fontWeight: 600, borderTop: '1px solid currentColor' }}>
-            <td style={cell} colSpan={3}>
-              {t('log.receipt.total')}
-            </td>
-            <td style={numberCell} data-testid="receipt-total-quota">
-              {receipt.quota}
-            </td>
-            {displayInCurrency && <td style={numberCell}>{money(receipt.quota)}</td>}
-          </tr>
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {receipt.lines.map((line) => (
+              <tr key={line.item} data-testid="receipt-line">
+                <td style={cell}>{itemName(line.item, t)}</td>
+                <td style={numberCell}>
+                  {line.estimated ? t('log.receipt.estimated', { count: line.count }) : line.count}
+                </td>
+                <td style={numberCell}>{unitPrice(line, t)}</td>
+                <td style={numberCell} data-testid="receipt-line-quota">
+                  {line.quota}
+                </td>
+                {displayInCurrency && <td style={numberCell}>{money(line.quota)}</td>}
+              </tr>
+            ))}
+            <tr data-testid="receipt-total" style={{ fontWeight: 600, borderTop: '1px solid currentColor' }}>
+              <td style={cell} colSpan={3}>
+                {t('log.receipt.total')}
+              </td>
+              <td style={numberCell} data-testid="receipt-total-quota">
+                {receipt.quota}
+              </td>
+              {displayInCurrency && <td style={numberCell}>{money(receipt.quota)}</td>}
+            </tr>
+          </tbody>
+        </table>
+      )}
       <Flex vertical gap={2}>
         <Typography.Text type="secondary">
           {receipt.group_price
