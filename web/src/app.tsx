@@ -7,6 +7,9 @@ import { consoleTheme } from './theme';
 // The toasts' code loads just after the first render, not with the initial JavaScript: a toast asked for before
 // it arrives waits in lib/notify's queue.
 const NotifyHolder = lazy(() => import('./components/layout/notify-holder'));
+// Asks for the password or a code when the server wants a recent re-authentication (decision 0030), and
+// retries the call; loaded the same way.
+const ReauthHost = lazy(() => import('./pages/setting/security/reauth-host'));
 
 /** The text colour, font and size of the theme for everything inside (what antd's App element would give). */
 function AppSurface({ children }: { children: ReactNode }) {
@@ -42,6 +45,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       <AppSurface>
         <Suspense fallback={null}>
           <NotifyHolder />
+          <ReauthHost />
         </Suspense>
         {children}
       </AppSurface>

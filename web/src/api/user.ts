@@ -1,8 +1,16 @@
-import { api } from './client';
+import { api, requestEnvelope } from './client';
 import type { ProfileUpdate, RegistrationPayload, SessionUser, User } from './types';
 
-export const login = (username: string, password: string) =>
-  api.post<SessionUser>('/api/user/login', { username, password });
+/**
+ * Signs in; the whole envelope, since an account with a second factor answers `success: false` with
+ * `data.require_2fa` until `totp_code` comes too (decision 0030).
+ */
+export const login = (credentials: { username: string; password: string; totp_code?: string }) =>
+  requestEnvelope<SessionUser | { require_2fa?: boolean } | null>({
+    url: '/api/user/login',
+    method: 'POST',
+    data: credentials,
+  });
 
 export const logout = () => api.get<unknown>('/api/user/logout', { silent: true });
 

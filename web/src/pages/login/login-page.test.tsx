@@ -16,6 +16,8 @@ const routes = [
   { path: '/', element: <div>home page</div> },
 ];
 
+const signedIn = (data: object) => ({ success: true, message: '', data });
+
 async function submit(username: string, password: string) {
   fireEvent.change(screen.getByPlaceholderText('用户名或邮箱地址'), { target: { value: username } });
   fireEvent.change(screen.getByPlaceholderText('密码'), { target: { value: password } });
@@ -37,19 +39,36 @@ describe('LoginPage', () => {
   });
 
   it('stores the user and lands on /token', async () => {
-    login.mockResolvedValue({ id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 });
+    login.mockResolvedValue(signedIn({ id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 }));
     const { router } = renderRoutes(routes, '/login');
     await submit('alice', 'password1');
     await waitFor(() => expect(router.state.location.pathname).toBe('/token'));
     expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ username: 'alice' });
-    expect(login).toHaveBeenCalledWith('alice', 'password1');
+    expect(login).toHaveBeenCalledWith({ username: 'alice', password: 'password1' });
   });
 
   it('sends root with the default password to /user/edit', async () => {
-    login.mockResolvedValue({ id: 1, username: 'root', display_name: 'Root', role: 100, status: 1 });
+    login.mockResolvedValue(signedIn({ id: 1, username: 'root', display_name: 'Root', role: 100, status: 1 }));
     const { router } = renderRoutes(routes, '/login');
     await submit('root', '123456');
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/edit'));
+  });
+
+  it('asks for the second factor when the account has one, then signs in with the code', async () => {
+    const user = { id: 4, username: 'bob', display_name: 'Bob', role: 1, status: 1 };
+    login
+      .mockResolvedValueOnce({ success: false, message: '请输入两步验证码', data: { require_2fa: true } })
+      .mockResolvedValueOnce(signedIn(user));
+    const { router } = renderRoutes(routes, '/login');
+    await submit('bob', 'password1');
+    const code = await screen.findByLabelText('验证码');
+    expect(screen.getByText('请输入身份验证器 App 中的 6 位动态码，或一个备用码。')).toBeInTheDocument();
+    // The password form is out of the way, its values kept for the second try.
+    expect(screen.queryByPlaceholderText('密码')).toBeNull();
+    fireEvent.change(code, { target: { value: ' 123456 ' } });
+    fireEvent.click(screen.getByRole('button', { name: '登 录' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/token'));
+    expect(login).toHaveBeenNthCalledWith(2, { username: 'bob', password: 'password1', totp_code: '123456' });
   });
 
   it('hides third-party buttons unless the status turns them on', () => {

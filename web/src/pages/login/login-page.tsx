@@ -1,9 +1,17 @@
-import { GithubOutlined, LockOutlined, SendOutlined, UserOutlined, WechatOutlined } from '@ant-design/icons';
+import {
+  GithubOutlined,
+  LockOutlined,
+  SafetyCertificateOutlined,
+  SendOutlined,
+  UserOutlined,
+  WechatOutlined,
+} from '@ant-design/icons';
 import { Alert, Button, Divider, Flex, Form, Input, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { wechatLogin } from '../../api/oauth';
+import type { SessionUser } from '../../api/types';
 import { login } from '../../api/user';
 import { AuthCard } from '../../components/auth-card/auth-card';
 import { useSystemBrand } from '../../components/header/use-system-brand';
@@ -19,6 +27,16 @@ interface LoginValues {
   password: string;
 }
 
+/** Signs in; null when the account has a second factor and the code is still to come (decision 0030). */
+async function signInWith(credentials: LoginValues & { totp_code?: string }): Promise<SessionUser | null> {
+  const envelope = await login(credentials);
+  if (envelope.success) return envelope.data as SessionUser;
+  const data = envelope.data as { require_2fa?: boolean } | null;
+  if (data?.require_2fa && !credentials.totp_code) return null;
+  notify.error(envelope.message);
+  throw new Error(envelope.message);
+}
+
 /** Sign-in (/login). */
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -29,6 +47,9 @@ export default function LoginPage() {
   const thirdParty = useThirdPartySignIn();
   const [busy, setBusy] = useState(false);
   const [wechatOpen, setWechatOpen] = useState(false);
+  // The password was right and the account asks for its second factor: the form asks for the code.
+  const [pending, setPending] = useState<LoginValues | null>(null);
+  const [lastValues, setLastValues] = useState<LoginValues | undefined>(undefined);
   const expired = searchParams.has('expired');
 
   // The server no longer knows this session: forget the stored user.
@@ -36,10 +57,19 @@ export default function LoginPage() {
     if (expired) signOut();
   }, [expired]);
 
-  const submit = async ({ username, password }: LoginValues) => {
+  const submit = async ({ username, password }: LoginValues, code?: string) => {
     setBusy(true);
     try {
-      const user = await login(username.trim(), password);
+      const user = await signInWith({
+        username: username.trim(),
+        password,
+        ...(code ? { totp_code: code.trim() } : {}),
+      });
+      if (!user) {
+        setLastValues({ username, password });
+        setPending({ username, password });
+        return;
+      }
       signIn(user);
       notify.success(t('login.success'));
       if (username.trim() === 'root' && password === DEFAULT_ROOT_PASSWORD) {
@@ -74,29 +104,68 @@ export default function LoginPage() {
   return (
     <AuthCard title={t('login.title', { name: systemName })}>
       {expired ? <Alert type="warning" showIcon title={t('login.expired')} style={{ marginBottom: 16 }} /> : null}
-      <Form<LoginValues> layout="vertical" size="large" onFinish={(values) => void submit(values)} requiredMark={false}>
-        <Form.Item
-          name="username"
-          label={t('login.form.username')}
-          rules={[{ required: true, whitespace: true, message: t('login.form.usernameRequired') }]}
+      {pending ? (
+        <Form<{ code: string }>
+          layout="vertical"
+          size="large"
+          onFinish={({ code }) => void submit(pending, code)}
+          requiredMark={false}
         >
-          <Input prefix={<UserOutlined />} placeholder={t('login.form.usernamePlaceholder')} autoComplete="username" autoFocus />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('login.form.password')}
-          rules={[{ required: true, message: t('login.form.passwordRequired') }]}
+          <Typography.Paragraph>
+            <strong>{t('login.twoFactor.title')}</strong>
+            <br />
+            {t('login.twoFactor.hint')}
+          </Typography.Paragraph>
+          <Form.Item
+            name="code"
+            label={t('login.twoFactor.code')}
+            rules={[{ required: true, whitespace: true, message: t('login.twoFactor.codeRequired') }]}
+          >
+            <Input prefix={<SafetyCertificateOutlined />} autoComplete="one-time-code" maxLength={64} autoFocus />
+          </Form.Item>
+          <Flex gap={8}>
+            <Button onClick={() => setPending(null)}>{t('login.twoFactor.back')}</Button>
+            <Button type="primary" htmlType="submit" block loading={busy}>
+              {t('login.submit')}
+            </Button>
+          </Flex>
+        </Form>
+      ) : (
+        <Form<LoginValues>
+          layout="vertical"
+          size="large"
+          onFinish={(values) => void submit(values)}
+          requiredMark={false}
+          initialValues={lastValues}
         >
-          <Input.Password
-            prefix={<LockOutlined />}
-            placeholder={t('login.form.passwordPlaceholder')}
-            autoComplete="current-password"
-          />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={busy}>
-          {t('login.submit')}
-        </Button>
-      </Form>
+          <Form.Item
+            name="username"
+            label={t('login.form.username')}
+            rules={[{ required: true, whitespace: true, message: t('login.form.usernameRequired') }]}
+          >
+            <Input
+              prefix={<UserOutlined />}
+              placeholder={t('login.form.usernamePlaceholder')}
+              autoComplete="username"
+              autoFocus
+            />
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={t('login.form.password')}
+            rules={[{ required: true, message: t('login.form.passwordRequired') }]}
+          >
+            <Input.Password
+              prefix={<LockOutlined />}
+              placeholder={t('login.form.passwordPlaceholder')}
+              autoComplete="current-password"
+            />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={busy}>
+            {t('login.submit')}
+          </Button>
+        </Form>
+      )}
       <Flex justify="space-between" wrap gap={8} style={{ marginTop: 16 }}>
         <Typography.Text>
           {t('login.forgot')} <Link to="/reset">{t('login.resetLink')}</Link>

@@ -24,6 +24,8 @@ import { signIn, signOut, useUser } from '../../stores/user.store';
 import { BindEmailModal } from './bind-email-modal';
 import { DeleteAccountModal } from './delete-account-modal';
 import { invitationLink } from './invitation-link';
+import { SessionsCard } from './security/sessions-card';
+import { TwoFactorCard } from './security/two-factor-card';
 
 interface ProfileValues {
   username: string;
@@ -34,7 +36,10 @@ interface ProfileValues {
 
 type OpenModal = 'email' | 'wechat' | 'delete' | null;
 
-/** The personal settings tab: quota, profile, access token, invitation link, bindings, self-deletion. */
+/**
+ * The personal settings tab: quota, profile, access token, invitation link, bindings, two-factor
+ * authentication, signed-in devices, self-deletion.
+ */
 export function PersonalSetting() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -234,6 +239,7 @@ export function PersonalSetting() {
                 ) : null}
               </Flex>
             </Card>
+            <TwoFactorCard />
             <Card title={t('setting.personal.dangerZone')}>
               <Button danger icon={<DeleteOutlined />} onClick={() => setModal('delete')}>
                 {t('setting.personal.deleteAccount')}
@@ -242,6 +248,7 @@ export function PersonalSetting() {
           </Flex>
         </Col>
       </Row>
+      <SessionsCard />
       <BindEmailModal
         open={modal === 'email'}
         onClose={() => setModal(null)}

@@ -21,5 +21,10 @@ const login: Record<keyof typeof zh, string> = {
   'login.wechat': 'Log in with WeChat',
   'login.wechatTitle': 'Log in with WeChat',
   'login.lark': 'Log in with Lark',
+  'login.twoFactor.title': 'Two-factor authentication',
+  'login.twoFactor.hint': 'Enter the 6-digit code from your authenticator app, or a backup code.',
+  'login.twoFactor.code': 'Code',
+  'login.twoFactor.codeRequired': 'Please enter the code',
+  'login.twoFactor.back': 'Back',
 };
 export default login;

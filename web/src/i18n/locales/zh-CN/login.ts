@@ -20,5 +20,10 @@ const login = {
   'login.wechat': '使用微信登录',
   'login.wechatTitle': '微信扫码登录',
   'login.lark': '使用飞书登录',
+  'login.twoFactor.title': '两步验证',
+  'login.twoFactor.hint': '请输入身份验证器 App 中的 6 位动态码，或一个备用码。',
+  'login.twoFactor.code': '验证码',
+  'login.twoFactor.codeRequired': '请输入验证码',
+  'login.twoFactor.back': '返回',
 };
 export default login;

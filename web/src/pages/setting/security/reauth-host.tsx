@@ -1,0 +1,141 @@
+import { Form, Input, Modal, Segmented, Typography } from 'antd';
+import type { AxiosResponse } from 'axios';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, client } from '../../../api/client';
+import { loadNamespaces } from '../../../i18n';
+import { navigateTo } from '../../../lib/navigation';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Set on the one retry after a re-authentication, so a refusal cannot loop. */
+    reauthRetried?: boolean;
+  }
+}
+
+type Ask = (answer: boolean) => void;
+let showModal: ((answer: Ask) => void) | null = null;
+let inFlight: Promise<boolean> | null = null;
+
+/** Opens the re-authentication modal (once for calls refused together); true once the server accepted it. */
+function askForReauth(): Promise<boolean> {
+  inFlight ??= loadNamespaces(['setting'])
+    .then(
+      () =>
+        new Promise<boolean>((resolve) => {
+          if (showModal) showModal(resolve);
+          else resolve(false);
+        }),
+    )
+    .finally(() => {
+      inFlight = null;
+    });
+  return inFlight;
+}
+
+const refusal = (response: AxiosResponse): Record<string, unknown> | undefined => {
+  const body = response.data as { success?: boolean; data?: unknown } | undefined;
+  if (!body || body.success !== false || !body.data || typeof body.data !== 'object') return undefined;
+  return body.data as Record<string, unknown>;
+};
+
+// Every call the server refuses with `require_reauth` (price writes, decision 0030) asks for the password or a
+// code in a modal and is sent again once; one refused with `require_2fa_setup` (AdminRequire2FA) leads to the
+// personal settings, where the second factor is set up.
+client.interceptors.response.use(async (response) => {
+  const data = refusal(response);
+  if (data?.require_2fa_setup === true && !window.location.pathname.startsWith('/setting')) void navigateTo('/setting');
+  if (data?.require_reauth !== true || response.config.reauthRetried) return response;
+  if (!(await askForReauth())) return response;
+  return client.request({ ...response.config, reauthRetried: true });
+});
+
+type Method = 'password' | 'code';
+
+/** The re-authentication modal, mounted once by the app (app.tsx). */
+export default function ReauthHost() {
+  const { t } = useTranslation();
+  const [answer, setAnswer] = useState<Ask | null>(null);
+  const [method, setMethod] = useState<Method>('password');
+  const [value, setValue] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    showModal = (resolve) => {
+      setValue('');
+      setAnswer(() => resolve);
+    };
+    return () => {
+      showModal = null;
+    };
+  }, []);
+
+  const close = (result: boolean) => {
+    answer?.(result);
+    setAnswer(null);
+    setValue('');
+  };
+
+  const submit = async () => {
+    if (!value) return;
+    setBusy(true);
+    try {
+      await api.post('/api/user/reauth', method === 'password' ? { password: value } : { totp_code: value.trim() });
+      close(true);
+    } catch {
+      // the common handler has shown why; the modal stays for another try
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={answer !== null}
+      title={t('setting.security.reauth.title')}
+      okText={t('setting.security.confirm')}
+      cancelText={t('common.cancel')}
+      confirmLoading={busy}
+      okButtonProps={{ disabled: !value }}
+      onOk={() => void submit()}
+      onCancel={() => close(false)}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">{t('setting.security.reauth.hint')}</Typography.Paragraph>
+      <Segmented<Method>
+        value={method}
+        onChange={(next) => {
+          setMethod(next);
+          setValue('');
+        }}
+        options={[
+          { value: 'password', label: t('setting.security.reauth.password') },
+          { value: 'code', label: t('setting.security.reauth.code') },
+        ]}
+        style={{ marginBottom: 12 }}
+      />
+      <Form layout="vertical" onFinish={() => void submit()}>
+        <Form.Item
+          label={method === 'password' ? t('setting.security.reauth.password') : t('setting.security.reauth.code')}
+        >
+          {method === 'password' ? (
+            <Input.Password
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+              autoComplete="current-password"
+              autoFocus
+            />
+          ) : (
+            <Input
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+              autoComplete="one-time-code"
+              placeholder={t('setting.security.twoFactor.codePlaceholder')}
+              autoFocus
+            />
+          )}
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
