@@ -51,6 +51,7 @@ const settingAdmin: Record<keyof typeof zh, string> = {
   'settingAdmin.option.ServerAddress': 'Server address',
   'settingAdmin.option.PasswordLoginEnabled': 'Allow sign-in with password',
   'settingAdmin.option.PasswordRegisterEnabled': 'Allow sign-up with password',
+  'settingAdmin.option.AdminRequire2FA': 'Administrators must use two-factor authentication',
   'settingAdmin.option.EmailVerificationEnabled': 'Verify the email on password sign-up',
   'settingAdmin.option.GitHubOAuthEnabled': 'Allow sign-in and sign-up with GitHub',
   'settingAdmin.option.WeChatAuthEnabled': 'Allow sign-in and sign-up with WeChat',

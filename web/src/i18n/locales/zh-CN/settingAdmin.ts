@@ -50,6 +50,7 @@ const settingAdmin = {
   'settingAdmin.option.ServerAddress': '服务器地址',
   'settingAdmin.option.PasswordLoginEnabled': '允许通过密码进行登录',
   'settingAdmin.option.PasswordRegisterEnabled': '允许通过密码进行注册',
+  'settingAdmin.option.AdminRequire2FA': '管理员必须启用两步验证',
   'settingAdmin.option.EmailVerificationEnabled': '通过密码注册时需要进行邮箱验证',
   'settingAdmin.option.GitHubOAuthEnabled': '允许通过 GitHub 账户登录 & 注册',
   'settingAdmin.option.WeChatAuthEnabled': '允许通过微信登录 & 注册',

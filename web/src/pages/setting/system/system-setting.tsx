@@ -45,6 +45,7 @@ const LOGIN_SWITCHES = [
   'WeChatAuthEnabled',
   'RegisterEnabled',
   'TurnstileCheckEnabled',
+  'AdminRequire2FA',
 ];
 
 /** System settings (admin): address, sign-in and sign-up switches, whitelist, SMTP, OAuth, WeChat, pusher, Turnstile. */
