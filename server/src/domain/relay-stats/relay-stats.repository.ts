@@ -1,43 +1,57 @@
+import { sql } from 'kysely';
+import type { DialectName } from '../../db/connect.js';
 import type { Db } from '../../db/tables.js';
-import { isUniqueViolation } from '../user/unique-violation.js';
 import { LATENCY_COLUMNS } from './latency-buckets.js';
 import type { OutcomeCell } from './relay-stats.aggregator.js';
 
-/** Adds one cell's counts to its row, creating the row when it does not exist yet. */
-export async function addOutcomeCell(db: Db, cell: OutcomeCell): Promise<void> {
-  const increments = async () => {
-    const result = await db
-      .updateTable('relay_outcomes')
-      .set((eb) => ({
-        success_count: eb('success_count', '+', cell.successCount),
-        failure_count: eb('failure_count', '+', cell.failureCount),
-        ...Object.fromEntries(
-          LATENCY_COLUMNS.map((column, index) => [column, eb(column, '+', cell.latency[index] ?? 0)]),
-        ),
-      }))
-      .where('bucket_start', '=', cell.bucketStart)
-      .where('model_name', '=', cell.model)
-      .where('channel_id', '=', cell.channelId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  };
-  if (await increments()) return;
-  try {
-    await db
-      .insertInto('relay_outcomes')
-      .values({
-        bucket_start: cell.bucketStart,
-        model_name: cell.model,
-        channel_id: cell.channelId,
-        success_count: cell.successCount,
-        failure_count: cell.failureCount,
-        ...Object.fromEntries(LATENCY_COLUMNS.map((column, index) => [column, cell.latency[index] ?? 0])),
-      })
-      .execute();
-  } catch (error) {
-    // Another node created the row between our update and insert: add to it instead.
-    if (!isUniqueViolation(error) || !(await increments())) throw error;
+/** Rows per statement: 19 values each, well under every engine's limit on bound parameters. */
+const cellsPerStatement = 200;
+
+/**
+ * Adds each cell's counts to its row, creating the rows that do not exist yet: one upsert per 200 cells. A flush
+ * holds a cell per channel and model that served in the minute, so a statement per cell made the flush of a
+ * 2,000-channel installation thousands of statements (issue 28). Answers how many cells were written before a
+ * failure stopped it (all of them when none did).
+ */
+export async function addOutcomeCells(db: Db, dialect: DialectName, cells: OutcomeCell[]): Promise<number> {
+  const counted = ['success_count', 'failure_count', ...LATENCY_COLUMNS] as const;
+  for (let start = 0; start < cells.length; start += cellsPerStatement) {
+    const rows = cells.slice(start, start + cellsPerStatement).map((cell) => ({
+      bucket_start: cell.bucketStart,
+      model_name: cell.model,
+      channel_id: cell.channelId,
+      success_count: cell.successCount,
+      failure_count: cell.failureCount,
+      ...Object.fromEntries(LATENCY_COLUMNS.map((column, index) => [column, cell.latency[index] ?? 0])),
+    }));
+    const insert = db.insertInto('relay_outcomes').values(rows as never);
+    try {
+      if (dialect === 'mysql')
+        await insert
+          .onDuplicateKeyUpdate(
+            Object.fromEntries(counted.map((column) => [column, sql`${sql.ref(column)} + values(${sql.ref(column)})`])),
+          )
+          .execute();
+      else
+        await insert
+          .onConflict((conflict) =>
+            conflict
+              .columns(['bucket_start', 'model_name', 'channel_id'])
+              .doUpdateSet(
+                Object.fromEntries(
+                  counted.map((column) => [
+                    column,
+                    sql`${sql.ref(`relay_outcomes.${column}`)} + ${sql.ref(`excluded.${column}`)}`,
+                  ]),
+                ) as never,
+              ),
+          )
+          .execute();
+    } catch (error) {
+      throw Object.assign(error as Error, { written: start });
+    }
   }
+  return cells.length;
 }
 
 /** Summed counts of one group (a model or a channel) over a window. */

@@ -3,7 +3,7 @@ import type { UserRow } from '../../db/tables.js';
 import { medianFromHistogram, type LatencyRange } from './latency-buckets.js';
 import { RelayStatsAggregator, type RelayOutcome } from './relay-stats.aggregator.js';
 import {
-  addOutcomeCell,
+  addOutcomeCells,
   listChannelSummaries,
   modelsOfGroup,
   pruneOutcomes,
@@ -44,17 +44,12 @@ export async function flushRelayStats(context: AppContext): Promise<number> {
   const aggregator = aggregators.get(context);
   if (!aggregator || aggregator.size === 0) return 0;
   const cells = aggregator.drain();
-  let written = 0;
   try {
-    for (const cell of cells) {
-      await addOutcomeCell(context.database.db, cell);
-      written += 1;
-    }
+    return await addOutcomeCells(context.database.db, context.database.dialect, cells);
   } catch (error) {
-    aggregator.restore(cells.slice(written));
+    aggregator.restore(cells.slice((error as { written?: number }).written ?? 0));
     throw error;
   }
-  return written;
 }
 
 /** Drops outcome rows past the retention window. */
