@@ -18,10 +18,16 @@ const vitest = (workspace) => {
   };
 };
 
+/** Tells the test helpers that start the server (server/test/node-process.ts, e2e/support/stack.ts) to use dist. */
+const serverBuilt = () => (process.env.MODELGATE_TEST_SERVER_DIST = '1');
+
 const steps = [
-  // The browser suite's server runs under tsx, which resolves @modelgate/wire to its build (wire/dist).
+  // The servers the tests start as processes resolve @modelgate/wire to its build (wire/dist).
   { name: 'wire build', command: 'npm run build -w wire' },
   { name: 'typecheck', command: 'npm run typecheck' },
+  // The nodes the tests start as processes (server and browser suites) run this build, not src through tsx: a
+  // start takes about half as long. The typecheck above checked it, so it is emitted without a second check.
+  { name: 'server build', command: 'npm run build -w server -- --noCheck', then: serverBuilt },
   { name: 'server', ...vitest('server') },
 ];
 if (existsSync(join(root, 'web/package.json'))) {
@@ -116,7 +122,10 @@ const failures = [];
 for (const step of steps) {
   console.log(`\n=== ${step.name}: ${step.command}`);
   const result = spawnSync(step.command, { cwd: root, stdio: 'inherit', shell: true });
-  if (result.status === 0) continue;
+  if (result.status === 0) {
+    step.then?.();
+    continue;
+  }
   failed.push(step.name);
   if (step.report) failures.push(`--- ${step.name}`, ...failuresIn(step.report));
 }

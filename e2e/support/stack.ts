@@ -8,7 +8,20 @@ import { startOAuthServer, type TestOAuthServer } from '../../server/test/oauth-
 import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server.ts';
 import { repositoryRoot, webDist } from './paths.ts';
 
-/** The real server (server/src/main.ts) with local stand-ins for GitHub, Lark, WeChat, Turnstile and SMTP. */
+/**
+ * The real server's entry point: server/src/main.ts through tsx, or its build (server/dist/main.js) when
+ * MODELGATE_TEST_SERVER_DIST=1, which `npm test` sets after building server and wire once (a start through tsx
+ * takes about twice as long).
+ */
+function serverEntry(): string[] {
+  if (process.env.MODELGATE_TEST_SERVER_DIST === '1') return [join(repositoryRoot, 'server', 'dist', 'main.js')];
+  return [
+    join(repositoryRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+    join(repositoryRoot, 'server', 'src', 'main.ts'),
+  ];
+}
+
+/** The real server with local stand-ins for GitHub, Lark, WeChat, Turnstile and SMTP. */
 export interface Stack {
   baseUrl: string;
   oauth: TestOAuthServer;
@@ -58,9 +71,8 @@ export async function startStack(): Promise<Stack> {
   const consoleCopy = join(directory, 'web-dist');
   cpSync(webDist, consoleCopy, { recursive: true });
   const serverUrl = `http://127.0.0.1:${port}`;
-  const tsx = join(repositoryRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   let log = '';
-  const child = spawn(process.execPath, [tsx, join(repositoryRoot, 'server', 'src', 'main.ts')], {
+  const child = spawn(process.execPath, serverEntry(), {
     cwd: directory,
     env: {
       ...process.env,

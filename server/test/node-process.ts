@@ -1,8 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const serverDirectory = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * How a test starts the server as its own process (cwd: server/): `src/main.ts` through tsx by default, or, when
+ * MODELGATE_TEST_SERVER_DIST=1, the build `npm start` runs (`dist/main.js`, wire from wire/dist). `npm test` builds
+ * both once and sets it (scripts/test.mjs): a start through tsx takes about twice as long, its loader hooks
+ * handling every module, and the suite starts a hundred and more nodes. `nodeArgs` (preloads) go before the entry.
+ */
+export function serverEntryArgs(nodeArgs: string[] = []): string[] {
+  if (process.env.MODELGATE_TEST_SERVER_DIST !== '1') return ['--import', 'tsx', ...nodeArgs, 'src/main.ts'];
+  const built = join(serverDirectory, 'dist/main.js');
+  if (!existsSync(built))
+    throw new Error(`MODELGATE_TEST_SERVER_DIST=1 but ${built} is missing: run \`npm run build -w wire -w server\``);
+  return [...nodeArgs, 'dist/main.js'];
+}
 
 /** A free port on 127.0.0.1 (taken by a listener, then let go). */
 export async function freePort(): Promise<number> {
@@ -27,8 +43,9 @@ export interface NodeProcess {
 }
 
 /**
- * Starts `src/main.ts` (through tsx) with `env` on a free port and waits until /api/status answers; `nodeArgs`
- * go to node before the entry point (a preload); `port` (a restart on its predecessor's) is a free one by default.
+ * Starts the real entry point (see serverEntryArgs) with `env` on a free port and waits until /api/status
+ * answers; `nodeArgs` go to node before the entry point (a preload); `port` (a restart on its predecessor's) is
+ * a free one by default.
  */
 export async function startNodeProcess(
   env: Record<string, string>,
@@ -37,7 +54,7 @@ export async function startNodeProcess(
   port?: number,
 ): Promise<NodeProcess> {
   port ??= await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'src/main.ts'], {
+  const child = spawn(process.execPath, serverEntryArgs(nodeArgs), {
     cwd: serverDirectory,
     env: {
       PATH: process.env.PATH,
