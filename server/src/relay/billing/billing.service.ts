@@ -6,7 +6,7 @@ import type { Hold, Receipt } from '../../domain/pricing/price-call.js';
 import { escapeHtml } from '../../domain/mail/mailer.js';
 import { relayMetricsOf } from '../../metrics/index.js';
 import { LogType } from '../../domain/log/log.constants.js';
-import { noteChargeForLimits } from '../limits/call-limits.js';
+import { budgetHoldOf, noteChargeForLimits, type BudgetHold } from '../limits/call-limits.js';
 import { relayErrors } from '../relay-errors.js';
 import { relayRuntime } from '../runtime.js';
 import { readBalances, reserveQuota, type QuotaChange } from './quota.repository.js';
@@ -23,6 +23,8 @@ export interface Reservation {
   held: number;
   /** Set when the balance could not pay the call's worst case: the output tokens the upstream was capped at. */
   outputCap?: number;
+  /** The call's budgets (issue 31), which count this hold until the call ends or the hold is refunded. */
+  budget?: BudgetHold;
 }
 
 /**
@@ -85,15 +87,27 @@ export async function reserve(
     if (tokenBalance <= 0) throw relayErrors.insufficientTokenQuota();
     if (userBalance <= 0) throw relayErrors.insufficientUserQuota();
     if (amount <= 0) return reservation;
+    // The caller's budgets count the hold too (decision 0031): a hold is cut at the least room they have.
+    const budget = budgetHoldOf(context, requestId);
     let hold = amount;
     if (cut !== undefined) {
       const userLeft = userBalance - inFlight.heldByUser(user.id);
       const tokenLeft = tokenBalance - inFlight.heldByToken(token.id);
-      hold = Math.min(amount, userLeft, tokenLeft);
+      const budgetLeft = budget?.room() ?? Infinity;
+      hold = Math.min(amount, userLeft, tokenLeft, budgetLeft);
       // The floor is priced only when the hold is cut: the whole price always covers it.
       const floor = hold < amount ? cut.floor() : 0;
       if (hold < floor)
-        throw tokenLeft < floor ? relayErrors.insufficientTokenQuota() : relayErrors.insufficientUserQuota();
+        throw budgetLeft < floor
+          ? budget!.refusal()
+          : tokenLeft < floor
+            ? relayErrors.insufficientTokenQuota()
+            : relayErrors.insufficientUserQuota();
+    }
+    // Another call took the budget's room meanwhile: a cut hold tries again with what is left.
+    if (budget && !(await budget.take(hold))) {
+      if (cut !== undefined && attempt < cutAttempts) continue;
+      throw budget.refusal();
     }
     const trusted =
       (inFlight.heldByUser(user.id) + hold) * trustFactor <= userBalance &&
@@ -101,27 +115,36 @@ export async function reserve(
     if (trusted) {
       inFlight.hold(user.id, token.id, hold);
       reservation.held = hold;
+      reservation.budget = budget;
       return reservation;
     }
     const quotaBefore = user.quota;
     const id = inFlight.nextReservationId(nodeId);
-    const refusal = await reserveQuota(context.database.db, {
-      id,
-      nodeId,
-      userId: user.id,
-      tokenId: token.id,
-      limited,
-      amount: hold,
-      requestId,
-    });
+    let refusal;
+    try {
+      refusal = await reserveQuota(context.database.db, {
+        id,
+        nodeId,
+        userId: user.id,
+        tokenId: token.id,
+        limited,
+        amount: hold,
+        requestId,
+      });
+    } catch (error) {
+      budget?.release(hold);
+      throw error;
+    }
     if (refusal === null) {
       reservation.amount = hold;
       reservation.id = id;
+      reservation.budget = budget;
       inFlight.open(id);
       remindIfLow(context, user, quotaBefore, hold, hold < amount);
       adjustCachedBalances(context, reservation, hold, limited ? hold : 0);
       return reservation;
     }
+    budget?.release(hold);
     // Another call took the remainder between the read and the write: a cut hold reads the balances again.
     if (cut !== undefined && attempt < cutAttempts) continue;
     throw refusal === 'token' ? relayErrors.insufficientTokenQuota() : relayErrors.insufficientUserQuota();
@@ -167,6 +190,8 @@ function remindIfLow(context: AppContext, user: UserRow, quotaBefore: number, am
  * Resolves once it is written: a retry on another channel reserves again and must see the balance back.
  */
 export async function refund(context: AppContext, reservation: Reservation): Promise<void> {
+  reservation.budget?.release(reservation.amount + reservation.held);
+  reservation.budget = undefined;
   const closed = release(context, reservation);
   if (!closed) return;
   const { amount } = closed;

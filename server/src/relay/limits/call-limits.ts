@@ -7,6 +7,7 @@ import { abandonedAfterSeconds } from '../billing/reservation-sweeper.js';
 import type { RelayJob } from '../pipeline/relay-job.js';
 import { relayErrors } from '../relay-errors.js';
 import { countInput, countMessages } from '../tokenizer/count-tokens.js';
+import { BudgetSpend } from './budget-spend.js';
 import { limitPlanOf, type LimitCheck } from './limit-plan.js';
 import { MemoryLimitStore, type CheckState, type LimitStore } from './limit-store.js';
 import { RedisLimitStore } from './redis-limit-store.js';
@@ -17,8 +18,12 @@ import { RedisLimitStore } from './redis-limit-store.js';
  */
 export type LimitsMode = 'redis' | 'shared' | 'node';
 
-/** A concurrency lease lasts this long unless its node renews it (every third of it while the call runs). */
-const leaseMs = 30_000;
+/**
+ * A concurrency lease lasts as long as a node may miss heartbeats before it is taken for dead (three
+ * NODE_HEARTBEAT_INTERVALs, 6 s by default; decision 0014) unless its node renews it, every third of it while
+ * the call runs: a killed node's slots come back that long after its last renewal.
+ */
+const leaseMsOf = (context: AppContext) => abandonedAfterSeconds(context) * 1000;
 
 interface LimitsRuntime {
   redisStore: RedisLimitStore | null;
@@ -28,6 +33,8 @@ interface LimitsRuntime {
   liveNodesReadAt: number;
   /** Calls admitted and not yet finished, by request id: their settlement adds the charge and the real tokens. */
   open: Map<string, CallAdmission>;
+  /** The budgets' spend in the database (decision 0031). */
+  spend: BudgetSpend;
 }
 
 const runtimes = new WeakMap<AppContext, LimitsRuntime>();
@@ -35,8 +42,18 @@ const runtimes = new WeakMap<AppContext, LimitsRuntime>();
 function limitsRuntime(context: AppContext): LimitsRuntime {
   let runtime = runtimes.get(context);
   if (runtime) return runtime;
-  const redisStore = context.redis ? new RedisLimitStore(context.redis, leaseMs) : null;
-  runtime = { redisStore, memory: new MemoryLimitStore(), liveNodes: 1, liveNodesReadAt: 0, open: new Map() };
+  const spend = new BudgetSpend(context);
+  const spentOf = (key: string) => spend.spent(key);
+  const leaseMs = leaseMsOf(context);
+  const redisStore = context.redis ? new RedisLimitStore(context.redis, leaseMs, spentOf) : null;
+  runtime = {
+    redisStore,
+    memory: new MemoryLimitStore(spentOf),
+    liveNodes: 1,
+    liveNodesReadAt: 0,
+    open: new Map(),
+    spend,
+  };
   runtimes.set(context, runtime);
   if (redisStore) {
     const timer = setInterval(() => {
@@ -91,10 +108,32 @@ function reservedTokens(job: RelayJob): number {
   return prompt + clientOutputCap(body);
 }
 
-/** One admitted call: what it holds, given back by `finish` (completion, client abort, failure). */
-export class CallAdmission {
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+const limitNames = { r: 'requests per minute', k: 'tokens per minute', c: 'calls in flight', b: 'budget' };
+
+/** What reserve() needs of a call's budgets (billing.service.ts). */
+export interface BudgetHold {
+  room(): number;
+  refusal(): Error;
+  take(amount: number): Promise<boolean>;
+  release(amount: number): void;
+}
+
+/**
+ * One admitted call: what it holds, given back by `finish` (completion, client abort, failure). Its budgets
+ * (decision 0031) count each attempt's hold from `holdBudgets` (reserve() calls it) until the settlement
+ * trades them for the charge; a refunded attempt's hold is given back with the next hold or at the end.
+ */
+export class CallAdmission implements BudgetHold {
   private charged = 0;
   private usedTokens: number | undefined;
+  /** What this call has added to its budgets' counters so far. */
+  private inCounters = 0;
+  /** The holds of this call's attempts not refunded. */
+  private holding = 0;
+  /** The least room its budgets had when last seen (at admission, or by a refused hold), less this call's adds since. */
+  private counterRoom: number;
 
   constructor(
     private readonly store: LimitStore,
@@ -102,26 +141,89 @@ export class CallAdmission {
     private readonly states: CheckState[],
     private readonly lease: string,
     private readonly reserved: number,
-  ) {}
+    private readonly scale: number,
+    private readonly spend: BudgetSpend,
+    /** The indexes of the budget checks, empty without budgets. */
+    private readonly budgets: number[],
+    /** Where a budget's refusal sets its Retry-After. */
+    private readonly job: RelayJob,
+  ) {
+    this.counterRoom = Infinity;
+    for (const index of budgets) this.counterRoom = Math.min(this.counterRoom, states[index]!.remaining);
+  }
+
+  /** The budget that refused the last hold. */
+  private refusedBy: number | undefined;
+
+  private tightestBudget(): number {
+    let tightest = this.budgets[0]!;
+    for (const index of this.budgets)
+      if (this.states[index]!.remaining < this.states[tightest]!.remaining) tightest = index;
+    return tightest;
+  }
+
+  get hasBudgets(): boolean {
+    return this.budgets.length > 0;
+  }
+
+  /** The most a new hold may be, as far as this node knows: the least room its budgets have, less this call's holds. */
+  room(): number {
+    return Math.max(0, this.counterRoom + this.inCounters - this.holding);
+  }
+
+  /** The 429 a budget answers when an attempt's hold does not fit in it. */
+  refusal(): Error {
+    const check = this.checks[this.refusedBy ?? this.tightestBudget()]!;
+    const wait = seconds(check.endsAtMs! - Date.now());
+    this.job.reply.headers({ 'retry-after': String(wait) });
+    return relayErrors.rateLimited(limitNames.b, check.key.startsWith('t:') ? 'token' : 'user', wait);
+  }
+
+  /**
+   * Takes an attempt's hold from every budget at once. False when another call took the room meanwhile:
+   * room() then tells what is left (a hold that may be cut is cut to it, else refused with refusal()).
+   */
+  async take(amount: number): Promise<boolean> {
+    const delta = this.holding + amount - this.inCounters;
+    const budgetChecks = this.budgets.map((index) => this.checks[index]!);
+    const refused = await this.store.holdBudgets(budgetChecks, delta, this.scale);
+    if (refused) {
+      this.counterRoom = refused.room;
+      this.refusedBy = this.budgets[refused.refused]!;
+      return false;
+    }
+    this.counterRoom -= delta;
+    this.inCounters += delta;
+    this.holding += amount;
+    return true;
+  }
+
+  /** An attempt's hold given back (refund, or a reservation that failed): the counters learn it at the next step. */
+  release(amount: number): void {
+    this.holding -= amount;
+  }
 
   /** The call's charge, from its settlement: the real tokens, and the quota each budget adds. */
   noteCharge(quota: number, tokens: number): void {
     this.charged += quota;
     this.usedTokens = (this.usedTokens ?? 0) + tokens;
+    for (const index of this.budgets) this.spend.add(this.checks[index]!.key, quota);
   }
 
-  /** Gives back its concurrency slots and settles tokens and budgets; never throws (a lost Redis lets leases lapse). */
-  async finish(context: AppContext): Promise<void> {
+  /**
+   * Gives back its concurrency slots and settles tokens and budgets, without waiting for Redis (the ends of
+   * one event-loop turn go together); never throws (a lost Redis lets leases lapse).
+   */
+  finish(context: AppContext): void {
     const tokensDelta = (this.usedTokens ?? 0) - this.reserved;
-    try {
-      await this.store.finish(this.checks, this.states, this.lease, { tokensDelta, charged: this.charged });
-    } catch (error) {
-      context.logger.warn({ err: error }, 'settling a call against its limits failed (its leases lapse)');
-    }
+    const budgetDelta = this.charged - this.inCounters;
+    this.store
+      .finish(this.checks, this.states, this.lease, { tokensDelta, budgetDelta })
+      .catch((error: unknown) =>
+        context.logger.warn({ err: error }, 'settling a call against its limits failed (its leases lapse)'),
+      );
   }
 }
-
-const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /** OpenAI's reset spelling: `1s`, `6m0s`. */
 const duration = (ms: number) => {
@@ -165,8 +267,6 @@ function limitHeaders(job: RelayJob, checks: LimitCheck[], states: CheckState[],
   return headers;
 }
 
-const limitNames = { r: 'requests per minute', k: 'tokens per minute', c: 'calls in flight', b: 'budget' };
-
 /**
  * Admits a relay call against every limit that applies (limit-plan.ts) in one step, or refuses it with 429
  * and Retry-After. Undefined when no limit applies: nothing is asked of Redis. With Redis configured but not
@@ -209,15 +309,25 @@ async function admitAgainst(job: RelayJob, checks: LimitCheck[]): Promise<CallAd
     );
   }
   job.reply.headers(limitHeaders(job, checks, answer.states, scale));
-  const admission = new CallAdmission(store, checks, answer.states, lease, tokens);
+  const budgets: number[] = [];
+  checks.forEach((check, index) => check.kind === 'b' && budgets.push(index));
+  const admission = new CallAdmission(store, checks, answer.states, lease, tokens, scale, runtime.spend, budgets, job);
   runtime.open.set(job.requestId, admission);
   return admission;
 }
 
-/** Ends an admitted call (in a `finally`): its slots come back, its tokens and charge settle. */
-export async function finishCall(job: RelayJob, admission: CallAdmission): Promise<void> {
+/** Ends an admitted call (in a `finally`): its slots come back, its tokens and charge settle (nothing awaited). */
+export function finishCall(job: RelayJob, admission: CallAdmission): void {
   limitsRuntime(job.context).open.delete(job.requestId);
-  await admission.finish(job.context);
+  admission.finish(job.context);
+}
+
+/** The budgets an admitted call's attempts hold against (reserve()), if it has any. Costs a lookup. */
+export function budgetHoldOf(context: AppContext, requestId: string): BudgetHold | undefined {
+  const runtime = runtimes.get(context);
+  if (runtime === undefined || runtime.open.size === 0) return undefined;
+  const admission = runtime.open.get(requestId);
+  return admission?.hasBudgets ? admission : undefined;
 }
 
 /** A charge was settled (billing.service.ts): an admitted call with that request id counts it. Costs a lookup. */

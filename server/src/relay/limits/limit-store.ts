@@ -14,20 +14,33 @@ export interface CheckState {
 export type Admission =
   { admitted: true; states: CheckState[] } | { admitted: false; refused: number; retryAfterMs: number };
 
-/** What a finished call gives back or adds: its real token count, its charge. */
+/** What a finished call gives back or adds: its real token count, and what its budgets' counters take. */
 export interface Settlement {
   /** Real tokens minus the tokens reserved at admission. */
   tokensDelta: number;
-  /** The quota charged (added to each budget). */
-  charged: number;
+  /** The charge minus what the call's holds left in each budget's counter (decision 0031). */
+  budgetDelta: number;
 }
+
+/** A hold a budget cannot take: the tightest budget (an index into the checks given) and the room it has left. */
+export interface BudgetRefusal {
+  refused: number;
+  room: number;
+}
+
+/** A budget's spend in its period as the database knows it, to rebuild a counter the store lacks. */
+export type SpentOf = (key: string) => Promise<number>;
 
 /**
  * Checks and takes every limit of a call in one step (all or none), and settles at its end. `scale` divides
- * every limit (this node's share while Redis is lost).
+ * every limit (this node's share while Redis is lost). A budget's counter holds its spend plus the holds of
+ * its calls in flight: admission refuses a budget already at its cap, `holdBudgets` takes an attempt's hold
+ * (refused when it does not fit), and the settlement replaces the holds by the charge.
  */
 export interface LimitStore {
   admit(checks: LimitCheck[], lease: string, tokens: number, scale: number): Promise<Admission>;
+  /** Adds `amount` (a hold, less what refunds gave back) to every budget in `checks`, all or none. */
+  holdBudgets(checks: LimitCheck[], amount: number, scale: number): Promise<BudgetRefusal | undefined>;
   finish(checks: LimitCheck[], states: CheckState[], lease: string, settlement: Settlement): Promise<void>;
 }
 
@@ -41,13 +54,43 @@ interface Counter {
   used: number;
 }
 
+/** A budget's counter in memory: spend plus holds, from `seed` (the database's spend when it was read). */
+interface BudgetCounter {
+  endsAtMs: number;
+  seed: number;
+  used: number;
+}
+
+/**
+ * A budget's cap on this node: the whole cap alone, or, while Redis is lost, the spend when the counter was
+ * rebuilt plus this node's share of what was left then.
+ */
+const budgetCap = (limit: number, counter: BudgetCounter, scale: number) =>
+  scale === 1 ? limit : counter.seed + Math.max(0, Math.floor((limit - counter.seed) / scale));
+
 /** One node's counters (no Redis, or Redis lost), with the same rules as the Redis script. */
 export class MemoryLimitStore implements LimitStore {
   private readonly windows = new Map<string, Counter>();
   private readonly slots = new Map<string, Set<string>>();
-  private readonly spent = new Map<string, Counter>();
+  private readonly budgets = new Map<string, BudgetCounter>();
+
+  constructor(private readonly spentOf: SpentOf) {}
+
+  /** The budget's counter, rebuilt from the database when this node has none for the period yet. */
+  private async budget(check: LimitCheck, now: number): Promise<BudgetCounter> {
+    const counter = this.budgets.get(check.key);
+    if (counter && now < counter.endsAtMs) return counter;
+    const seed = await this.spentOf(check.key);
+    // Another call may have rebuilt it meanwhile: the first one stays.
+    const again = this.budgets.get(check.key);
+    if (again && now < again.endsAtMs) return again;
+    const built = { endsAtMs: check.endsAtMs!, seed, used: seed };
+    this.budgets.set(check.key, built);
+    return built;
+  }
 
   async admit(checks: LimitCheck[], lease: string, tokens: number, scale: number): Promise<Admission> {
+    for (const check of checks) if (check.kind === 'b') await this.budget(check, Date.now());
     const now = Date.now();
     for (let index = 0; index < checks.length; index++) {
       const check = checks[index]!;
@@ -56,7 +99,8 @@ export class MemoryLimitStore implements LimitStore {
         if ((this.slots.get(check.key)?.size ?? 0) >= limit)
           return { admitted: false, refused: index, retryAfterMs: concurrencyRetryMs };
       } else if (check.kind === 'b') {
-        if (this.spentIn(check, now) >= limit)
+        const counter = this.budgets.get(check.key)!;
+        if (counter.used >= budgetCap(check.limit, counter, scale))
           return { admitted: false, refused: index, retryAfterMs: check.endsAtMs! - now };
       } else {
         const window = this.windowOf(check.key, now);
@@ -72,14 +116,33 @@ export class MemoryLimitStore implements LimitStore {
         slots.add(lease);
         return { remaining: limit - slots.size, resetMs: 0, window: 0 };
       }
-      if (check.kind === 'b')
-        return { remaining: limit - this.spentIn(check, now), resetMs: check.endsAtMs! - now, window: 0 };
+      if (check.kind === 'b') {
+        const counter = this.budgets.get(check.key)!;
+        return {
+          remaining: budgetCap(check.limit, counter, scale) - counter.used,
+          resetMs: check.endsAtMs! - now,
+          window: 0,
+        };
+      }
       const window = this.windowOf(check.key, now);
       window.used += check.kind === 'r' ? 1 : tokens;
       this.windows.set(check.key, window);
       return { remaining: limit - window.used, resetMs: window.start + windowMs - now, window: window.start };
     });
     return { admitted: true, states };
+  }
+
+  async holdBudgets(checks: LimitCheck[], amount: number, scale: number): Promise<BudgetRefusal | undefined> {
+    const counters = [];
+    for (const check of checks) counters.push(await this.budget(check, Date.now()));
+    let tightest: BudgetRefusal | undefined;
+    counters.forEach((counter, index) => {
+      const room = budgetCap(checks[index]!.limit, counter, scale) - counter.used;
+      if (!tightest || room < tightest.room) tightest = { refused: index, room };
+    });
+    if (amount > 0 && tightest && amount > tightest.room) return tightest;
+    for (const counter of counters) counter.used += amount;
+    return undefined;
   }
 
   async finish(checks: LimitCheck[], states: CheckState[], lease: string, settlement: Settlement): Promise<void> {
@@ -92,10 +155,10 @@ export class MemoryLimitStore implements LimitStore {
       } else if (check.kind === 'k') {
         const window = this.windows.get(check.key);
         if (window && window.start === states[index]!.window) window.used += settlement.tokensDelta;
-      } else if (check.kind === 'b' && settlement.charged !== 0) {
-        const counter = this.spent.get(check.key) ?? { start: check.endsAtMs!, used: 0 };
-        counter.used += settlement.charged;
-        this.spent.set(check.key, counter);
+      } else if (check.kind === 'b') {
+        // A counter rebuilt meanwhile (a new period) already holds what the database had.
+        const counter = this.budgets.get(check.key);
+        if (counter) counter.used += settlement.budgetDelta;
       }
     });
     this.sweep(now);
@@ -107,15 +170,10 @@ export class MemoryLimitStore implements LimitStore {
     return window && now < window.start + windowMs ? window : { start: now, used: 0 };
   }
 
-  private spentIn(check: LimitCheck, now: number): number {
-    const counter = this.spent.get(check.key);
-    return counter && now < counter.start ? counter.used : 0;
-  }
-
   /** Drops ended windows and periods now and then, so idle keys do not pile up. */
   private sweep(now: number): void {
-    if (this.windows.size + this.spent.size < 10_000) return;
+    if (this.windows.size + this.budgets.size < 10_000) return;
     for (const [key, window] of this.windows) if (now >= window.start + windowMs) this.windows.delete(key);
-    for (const [key, counter] of this.spent) if (now >= counter.start) this.spent.delete(key);
+    for (const [key, counter] of this.budgets) if (now >= counter.endsAtMs) this.budgets.delete(key);
   }
 }

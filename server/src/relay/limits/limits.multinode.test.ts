@@ -1,7 +1,9 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { availableEngines, type Engine } from '../../../test/engines.js';
-import { FaultUpstream, type FaultKind } from '../../../test/fault-upstream.js';
+import { FaultUpstream } from '../../../test/fault-upstream.js';
+import { call, chargesOf, limitedToken, moveClockTo, statuses, writtenSpend } from '../../../test/limits-kit.js';
+import { startNodeProcess } from '../../../test/node-process.js';
 import { startRedisProcess, type RedisProcess } from '../../../test/redis-process.js';
 import { createChannel, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
@@ -9,59 +11,6 @@ import { createTestUser, type TestUser } from '../../../test/test-users.js';
 import { waitFor } from '../../../test/wait-for.js';
 import { beat } from '../billing/reservation-sweeper.js';
 import { relayRuntime } from '../runtime.js';
-
-/** One call through the official SDK: its status and the headers it came back with. */
-async function call(
-  node: TestServer,
-  key: string,
-  kind: FaultKind = 'ok',
-  options: { stream?: boolean; maxTokens?: number } = {},
-): Promise<{ status: number; headers: Headers; error?: { type?: string; code?: string | null } }> {
-  const client = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${node.url}/v1`, maxRetries: 0, timeout: 30_000 });
-  const request = {
-    model: 'gpt-3.5-turbo',
-    messages: [{ role: 'user' as const, content: `fault:${kind}` }],
-    ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}),
-  };
-  try {
-    if (options.stream) {
-      const { data, response } = await client.chat.completions.create({ ...request, stream: true }).withResponse();
-      for await (const chunk of data) void chunk;
-      return { status: response.status, headers: response.headers };
-    }
-    const { response } = await client.chat.completions.create(request).withResponse();
-    return { status: response.status, headers: response.headers };
-  } catch (error) {
-    if (!(error instanceof OpenAI.APIError) || error instanceof OpenAI.APIConnectionError) throw error;
-    const body = error.error as { type?: string; code?: string | null } | undefined;
-    return { status: error.status ?? 0, headers: error.headers as Headers, error: body };
-  }
-}
-
-const MachineDate = globalThis.Date;
-
-/** Runs this process's wall clock (every in-process node's) from `isoTime` on; timers and databases keep theirs. */
-function moveClockTo(isoTime: string): void {
-  const offsetMs = Date.parse(isoTime) - MachineDate.now();
-  class MovedDate extends MachineDate {
-    constructor(...args: ConstructorParameters<typeof Date> | []) {
-      if (args.length === 0) super(MachineDate.now() + offsetMs);
-      else super(...(args as ConstructorParameters<typeof Date>));
-    }
-
-    static override now() {
-      return MachineDate.now() + offsetMs;
-    }
-  }
-  globalThis.Date = MovedDate as DateConstructor;
-  onTestFinished(() => void (globalThis.Date = MachineDate));
-}
-
-const statuses = (outcomes: { status: number }[]) => {
-  const counts: Record<number, number> = {};
-  for (const { status } of outcomes) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
-};
 
 /** MariaDB and PostgreSQL, each with Redis (a private redis-server, which the last test kills and restarts). */
 const engines = (await availableEngines())
@@ -104,16 +53,20 @@ describe.each(engines)('limits across three nodes on $label', (engine) => {
   }, 60_000);
 
   /** A token of the owner's with the given limits, set through PUT /api/token/ (every node drops its copy). */
-  const limitedToken = async (limits: Record<string, number | string>) => {
-    const created = await owner.client.post('/api/token/', { name: 'limited', unlimited_quota: true });
-    expect(created.body.success).toBe(true);
-    const updated = await owner.client.put('/api/token/', { id: created.body.data.id, ...limits });
-    expect(updated.body).toMatchObject({ success: true, data: limits });
-    return created.body.data.key as string;
+  const limitedKey = async (limits: Record<string, number | string>) => (await limitedToken(owner, limits)).key;
+
+  /** What a call with max_tokens `maxTokens` holds and is charged (a probe call on a token without limits). */
+  const probe = async (maxTokens: number, stream = false) => {
+    const token = await limitedToken(owner);
+    expect((await call(nodes[0]!, token.key, 'ok', { maxTokens, stream })).status).toBe(200);
+    await settled(nodes[0]!);
+    const [charge] = await chargesOf(nodes[0]!, token.name);
+    expect(charge!.held).toBeGreaterThan(charge!.quota);
+    return { held: charge!.held, cost: charge!.quota };
   };
 
   test('rpm_limit 20: exactly 20 of 60 calls spread over the nodes succeed, the rest 429 with Retry-After', async () => {
-    const key = await limitedToken({ rpm_limit: 20 });
+    const key = await limitedKey({ rpm_limit: 20 });
     const outcomes = await Promise.all(Array.from({ length: 60 }, (_, index) => call(nodes[index % 3]!, key)));
     expect(statuses(outcomes)).toEqual({ 200: 20, 429: 40 });
     const refused = outcomes.find((outcome) => outcome.status === 429)!;
@@ -128,7 +81,7 @@ describe.each(engines)('limits across three nodes on $label', (engine) => {
   }, 60_000);
 
   test('concurrency_limit 3: exactly 3 of 12 simultaneous slow calls run; a slot comes back when one ends', async () => {
-    const key = await limitedToken({ concurrency_limit: 3 });
+    const key = await limitedKey({ concurrency_limit: 3 });
     const outcomes = await Promise.all(
       Array.from({ length: 12 }, (_, index) => call(nodes[index % 3]!, key, 'slow', { stream: true })),
     );
@@ -142,7 +95,7 @@ describe.each(engines)('limits across three nodes on $label', (engine) => {
 
   test('tpm_limit: the prompt estimate and max_tokens are held at admission, the real count settles at the end', async () => {
     // Each call holds its prompt (a few tokens) and max_tokens 300: three fit in 1,000, a fourth does not.
-    const key = await limitedToken({ tpm_limit: 1000 });
+    const key = await limitedKey({ tpm_limit: 1000 });
     const outcomes = await Promise.all(
       Array.from({ length: 6 }, (_, index) => call(nodes[index % 3]!, key, 'slow', { stream: true, maxTokens: 300 })),
     );
@@ -172,7 +125,7 @@ describe.each(engines)('limits across three nodes on $label', (engine) => {
     expect(statuses(outcomes)).toEqual({ 200: 4, 429: 6 });
   }, 60_000);
 
-  test('a weekly budget stops at its cap on every node and opens on Monday in the operator’s zone (moved clock)', async () => {
+  test('a weekly budget counts each call’s hold on every node, stops at its cap and opens on Monday in the operator’s zone (moved clock)', async () => {
     expect((await root.client.put('/api/option/', { key: 'TimeZone', value: 'Europe/Berlin' })).body.success).toBe(
       true,
     );
@@ -182,35 +135,43 @@ describe.each(engines)('limits across three nodes on $label', (engine) => {
     );
     // Sunday 23:55 in Berlin (UTC+1).
     moveClockTo('2026-11-29T22:55:00Z');
-    const probe = await limitedToken({});
-    expect((await call(nodes[0]!, probe)).status).toBe(200);
-    await settled(nodes[0]!);
-    const cost = Number(
-      (
-        await nodes[0]!.context.database.db
-          .selectFrom('tokens')
-          .select('used_quota')
-          .where('key', '=', probe)
-          .executeTakeFirstOrThrow()
-      ).used_quota,
-    );
-    expect(cost).toBeGreaterThan(0);
-    // Room for three calls (the third starts below the cap), whichever nodes they go to; then none until Monday.
-    const key = await limitedToken({ budget_quota: Math.floor(cost * 2.5), budget_period: 'week' });
+    // max_tokens 64: a hold no cut can shrink (a cut keeps at least 64 output tokens).
+    const { held, cost } = await probe(64);
+    // Room for two charges and a third call's hold, whichever nodes the calls go to; then none until Monday.
+    const key = await limitedKey({ budget_quota: held + 2 * cost, budget_period: 'week' });
     const outcomes = [];
     for (let index = 0; index < 6; index++) {
       const node = nodes[index % 3]!;
-      outcomes.push((await call(node, key)).status);
+      outcomes.push((await call(node, key, 'ok', { maxTokens: 64 })).status);
       await settled(node);
     }
     expect(outcomes).toEqual([200, 200, 200, 429, 429, 429]);
     // Monday 00:00:30 in Berlin.
     moveClockTo('2026-11-29T23:00:30Z');
-    expect((await call(nodes[1]!, key)).status).toBe(200);
+    expect((await call(nodes[1]!, key, 'ok', { maxTokens: 64 })).status).toBe(200);
+  }, 60_000);
+
+  test('concurrent calls on three nodes cannot together pass a budget: each holds its worst case, the last one cut to the room left', async () => {
+    const { held } = await probe(300, true);
+    const budget = Math.floor(held * 2.5);
+    const token = await limitedToken(owner, { budget_quota: budget, budget_period: 'month' });
+    // Six slow streams at once, two per node: before, all six passed (nothing was spent when they started).
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        call(nodes[index % 3]!, token.key, 'slow', { stream: true, maxTokens: 300 }),
+      ),
+    );
+    expect(statuses(outcomes)).toEqual({ 200: 3, 429: 3 });
+    expect(outcomes.find((outcome) => outcome.status === 429)!.error).toMatchObject({ type: 'rate_limit_error' });
+    for (const node of nodes) await settled(node);
+    const charges = await chargesOf(nodes[0]!, token.name);
+    // Two held whole, the third cut to what was left (its output capped to match): together exactly the budget.
+    expect(charges.map((charge) => charge.held).sort((a, b) => b - a)).toEqual([held, held, budget - 2 * held]);
+    expect(charges.filter((charge) => charge.outputCap !== null)).toHaveLength(1);
   }, 60_000);
 
   test('Redis killed mid-run: each node enforces limit ÷ live nodes and says so; restarted, the nodes share again', async () => {
-    const key = await limitedToken({ rpm_limit: 30 });
+    const key = await limitedKey({ rpm_limit: 30 });
     // In-process nodes run no jobs: their heartbeats (which tell how many nodes are alive) are beaten here.
     const beating = setInterval(() => nodes.forEach((node) => void beat(node.context).catch(() => undefined)), 300);
     onTestFinished(() => clearInterval(beating));
@@ -246,4 +207,69 @@ describe.each(engines)('limits across three nodes on $label', (engine) => {
     const after = await Promise.all(Array.from({ length: 45 }, (_, index) => call(nodes[index % 3]!, key)));
     expect(statuses(after)).toEqual({ 200: 30, 429: 15 });
   }, 90_000);
+
+  /** A ModelGate process (the real entry point) on the nodes' database and Redis, heartbeat 1 s (leases 3 s). */
+  const nodeProcess = () => {
+    const { config } = nodes[0]!.context;
+    const env = {
+      SQL_DSN: config.SQL_DSN!,
+      REDIS_CONN_STRING: redis.url,
+      REDIS_KEY_PREFIX: config.REDIS_KEY_PREFIX,
+      NODE_TYPE: 'slave',
+      NODE_HEARTBEAT_INTERVAL: '1',
+    };
+    // A start can take long on a loaded machine (tsx compiles the server first).
+    return startNodeProcess(env, 90_000);
+  };
+
+  test('kill -9 of every node that served a budget and an emptied Redis: the period’s spend holds', async () => {
+    const { held, cost } = await probe(64);
+    const token = await limitedToken(owner, { budget_quota: held + 2 * cost, budget_period: 'month' });
+    const first = await nodeProcess();
+    onTestFinished(() => first.crash());
+    for (let index = 0; index < 2; index++)
+      expect((await call(first, token.key, 'ok', { maxTokens: 64 })).status).toBe(200);
+    // The node writes its budgets' spend every second; then it dies without a word, and Redis forgets all.
+    await waitFor('the spend to be written', async () => (await writtenSpend(nodes[0]!, `t:${token.id}`)) === 2 * cost);
+    await first.crash();
+    await redis.kill();
+    await redis.start();
+    const second = await nodeProcess();
+    onTestFinished(() => second.crash());
+    // Two charges are remembered: the third call's hold fits, the fourth's does not, on any node.
+    expect((await call(second, token.key, 'ok', { maxTokens: 64 })).status).toBe(200);
+    await waitFor('the third charge to be written', async () => (await chargesOf(nodes[0]!, token.name)).length === 3);
+    const refused = await call(second, token.key, 'ok', { maxTokens: 64 });
+    expect(refused.status).toBe(429);
+    expect(refused.error).toMatchObject({ type: 'rate_limit_error' });
+    expect((await call(nodes[0]!, token.key, 'ok', { maxTokens: 64 })).status).toBe(429);
+  }, 120_000);
+
+  test('kill -9 of a node mid-call: its concurrency slot comes back once its lease (three heartbeats) lapses', async () => {
+    const token = await limitedToken(owner, { concurrency_limit: 1 });
+    const doomed = await nodeProcess();
+    onTestFinished(() => doomed.crash());
+    const client = new OpenAI({ apiKey: `sk-${token.key}`, baseURL: `${doomed.url}/v1`, maxRetries: 0 });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-3.5-turbo',
+      messages: [{ role: 'user', content: 'fault:slow' }],
+      stream: true,
+    });
+    const chunks = stream[Symbol.asyncIterator]();
+    expect((await chunks.next()).done).toBe(false);
+    // The only slot is the doomed node's call's, on every node.
+    expect((await call(nodes[0]!, token.key)).status).toBe(429);
+    await doomed.crash();
+    await chunks.next().catch(() => undefined);
+    await waitFor(
+      'the dead node’s slot to come back',
+      async () => (await call(nodes[1]!, token.key)).status === 200,
+      20_000,
+    );
+    // And only that one slot: calls run one at a time again.
+    const together = await Promise.all(
+      Array.from({ length: 3 }, (_, index) => call(nodes[index]!, token.key, 'slow', { stream: true })),
+    );
+    expect(statuses(together)).toEqual({ 200: 1, 429: 2 });
+  }, 120_000);
 });

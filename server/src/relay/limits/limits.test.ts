@@ -6,25 +6,7 @@ import { createChannel, settled } from '../../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import { createTestUser, type TestUser } from '../../../test/test-users.js';
 import { waitFor } from '../../../test/wait-for.js';
-
-const MachineDate = globalThis.Date;
-
-/** Runs this process's wall clock from `isoTime` on (Date only; timers and the database keep theirs). */
-function moveClockTo(isoTime: string): void {
-  const offsetMs = Date.parse(isoTime) - MachineDate.now();
-  class MovedDate extends MachineDate {
-    constructor(...args: ConstructorParameters<typeof Date> | []) {
-      if (args.length === 0) super(MachineDate.now() + offsetMs);
-      else super(...(args as ConstructorParameters<typeof Date>));
-    }
-
-    static override now() {
-      return MachineDate.now() + offsetMs;
-    }
-  }
-  globalThis.Date = MovedDate as DateConstructor;
-  onTestFinished(() => void (globalThis.Date = MachineDate));
-}
+import { call, chargesOf, limitedToken, moveClockTo } from '../../../test/limits-kit.js';
 
 /**
  * Issue 31 on one node without Redis (SQLite): limits are set and checked through the API, counted in
@@ -194,31 +176,37 @@ describe('limits on one node (SQLite, in memory)', () => {
     expect(outcomes).toEqual([200, 200, 429]);
   });
 
-  test('a daily budget stops at its cap and opens at midnight in the operator’s time zone (moved clock)', async () => {
+  test('a daily budget counts each call’s hold, stops at its cap and opens at midnight in the operator’s zone (moved clock)', async () => {
     expect((await root.client.put('/api/option/', { key: 'TimeZone', value: 'Asia/Shanghai' })).body.success).toBe(
       true,
     );
     onTestFinished(async () => void (await root.client.put('/api/option/', { key: 'TimeZone', value: 'UTC' })));
     // 23:58 in Shanghai (UTC+8).
     moveClockTo('2026-11-29T15:58:00Z');
-    const probe = await newToken();
-    expect((await chat(probe.key)).status).toBe(200);
+    // max_tokens 64: a hold no cut can shrink (a cut keeps at least 64 output tokens).
+    const probe = await limitedToken(owner);
+    expect((await call(server, probe.key, 'ok', { maxTokens: 64 })).status).toBe(200);
     await settled(server);
-    const cost = (await owner.client.get(`/api/token/${probe.id}`)).body.data.used_quota as number;
+    const [probeCharge] = await chargesOf(server, probe.name);
+    const { held, quota: cost } = probeCharge!;
     expect(cost).toBeGreaterThan(0);
-    // Room for two and a half calls: the third starts below the cap and is charged in full, the fourth waits.
-    const { key } = await newToken({ budget_quota: Math.floor(cost * 2.5), budget_period: 'day' });
+    expect(held).toBeGreaterThan(cost);
+    // Room for two charges and a third call's hold: the fourth call's hold no longer fits, though the
+    // spend (three charges) is below the cap.
+    const token = await limitedToken(owner, { budget_quota: held + 2 * cost, budget_period: 'day' });
     const outcomes = [];
     for (let index = 0; index < 4; index++) {
-      outcomes.push(await chat(key));
+      outcomes.push(await call(server, token.key, 'ok', { maxTokens: 64 }));
       await settled(server);
     }
     expect(outcomes.map((outcome) => outcome.status)).toEqual([200, 200, 200, 429]);
+    expect(outcomes[3]!.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
     const wait = Number(outcomes[3]!.headers.get('retry-after'));
     expect(wait).toBeGreaterThan(60);
     expect(wait).toBeLessThanOrEqual(120);
+    expect((await chargesOf(server, token.name)).map((charge) => charge.quota)).toEqual([cost, cost, cost]);
     // 00:00:30 the next day in Shanghai: a new period.
     moveClockTo('2026-11-29T16:00:30Z');
-    expect((await chat(key)).status).toBe(200);
+    expect((await call(server, token.key, 'ok', { maxTokens: 64 })).status).toBe(200);
   });
 });
