@@ -193,14 +193,19 @@ export async function revokeSession(context: AppContext, userId: number, session
   await forgetSessions(context, [sessionId]);
 }
 
-/** Ends every session of the user but `keepId` (all of them without one); answers how many ended. */
+/** Ends every live session of the user but `keepId` (all of them without one); answers how many ended. */
 export async function revokeOtherSessions(
   context: AppContext,
-  userId: number,
+  user: Pick<UserRow, 'id' | 'session_generation'>,
   keepId: string | undefined,
 ): Promise<number> {
   const db = context.database.db;
-  let query = db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked', '=', 0);
+  let query = db
+    .selectFrom('user_sessions')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('revoked', '=', 0)
+    .where('generation', '=', user.session_generation ?? 0);
   if (keepId) query = query.where('id', '!=', keepId);
   const ids = (await query.execute()).map((row) => row.id);
   if (ids.length === 0) return 0;

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { setOptions, signUp, uniqueName } from '../../../../test/account-helpers.js';
 import { ApiClient } from '../../../../test/api-client.js';
 import { availableEngines } from '../../../../test/engines.js';
+import { startOAuthServer } from '../../../../test/oauth-server.js';
 import { startTestServer } from '../../../../test/test-server.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 
@@ -277,5 +278,49 @@ describe('AdminRequire2FA', () => {
     expect((await common.get('/api/user/self')).body.success).toBe(true);
 
     await setOptions(root, { AdminRequire2FA: false });
+  });
+});
+
+describe('third-party sign-in with a second factor', () => {
+  const providers = startedForSuite(() => startOAuthServer());
+  const server = startedForSuite(async () => {
+    const started = await startTestServer({
+      env: { GITHUB_OAUTH_BASE_URL: providers.url, GITHUB_API_BASE_URL: providers.url },
+    });
+    await setOptions(await started.rootClient(), {
+      GitHubClientId: providers.clientId,
+      GitHubClientSecret: providers.clientSecret,
+      GitHubOAuthEnabled: true,
+    });
+    return started;
+  });
+  const githubSignIn = async (client: ApiClient, code: string) => {
+    const state = (await client.get('/api/oauth/state')).body.data as string;
+    return client.get(`/api/oauth/github?code=${code}&state=${state}`);
+  };
+
+  test('a GitHub sign-in of a user with TOTP waits for the code, which alone then completes it', async () => {
+    const login = `octo${uniqueName()}`;
+    providers.github.set('gh-2fa', { login, name: 'Octo', email: `${login}@github.test` });
+    const first = new ApiClient(server.url);
+    expect((await githubSignIn(first, 'gh-2fa')).body.success).toBe(true);
+    const { secret } = (await first.post('/api/user/2fa/setup')).body.data;
+    const phone = authenticator(secret);
+    expect((await first.post('/api/user/2fa/enable', { code: phone.now() })).body.success).toBe(true);
+
+    const browser = new ApiClient(server.url);
+    expect((await githubSignIn(browser, 'gh-2fa')).body).toEqual({
+      success: false,
+      message: '请输入两步验证码',
+      data: { require_2fa: true },
+    });
+    expect((await browser.get('/api/user/self')).body).toEqual(notSignedIn);
+    expect((await browser.post('/api/user/login', { totp_code: '000000' })).body.success).toBe(false);
+    // Another browser without the pending sign-in gets nothing from a right code.
+    const code = phone.next();
+    expect((await new ApiClient(server.url).post('/api/user/login', { totp_code: code })).body.success).toBe(false);
+    const completed = await browser.post('/api/user/login', { totp_code: code });
+    expect(completed.body).toMatchObject({ success: true, data: { username: expect.stringMatching(/^github_\d+$/) } });
+    expect((await browser.get('/api/user/self')).body.success).toBe(true);
   });
 });

@@ -37,7 +37,7 @@ export const userSecurityRoutes: RouteModule = (app, { context, requireUser, cri
 
   const signOutOthers = async (request: Parameters<typeof currentUser>[0]) => {
     const keep = request.authMethod === 'session' ? readSession(request).sid : undefined;
-    return ok({ ended: await revokeOtherSessions(context, currentUser(request).id, keep) });
+    return ok({ ended: await revokeOtherSessions(context, currentUser(request), keep) });
   };
   app.delete('/user/sessions', { preHandler: requireUser }, signOutOthers);
   app.post('/user/sessions/logout_others', { preHandler: requireUser }, signOutOthers);
