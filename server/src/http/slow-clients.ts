@@ -31,6 +31,7 @@ export function registerApiBodyTimeout(app: FastifyInstance, seconds: number): v
     // the request itself would close the socket first).
     const body = new PassThrough();
     const timer = setTimeout(() => {
+      if (reply.sent) return;
       payload.unpipe(body);
       void reply.header('connection', 'close');
       body.destroy(tooSlow());
@@ -39,6 +40,10 @@ export function registerApiBodyTimeout(app: FastifyInstance, seconds: number): v
     const stop = () => clearTimeout(timer);
     body.once('end', stop);
     body.once('close', stop);
+    // Also when the body is left unread (refused for its size) or the client went away.
+    reply.raw.once('close', stop);
+    // The parser listens while it reads; after that an error has no one to tell, and must not throw.
+    body.on('error', () => undefined);
     payload.once('error', (error) => body.destroy(error));
     payload.pipe(body);
     done(null, body);

@@ -68,7 +68,12 @@ const knownCostKeys = new Set([...Object.keys(costFields), 'reasoning', 'context
 export function priceFromCost(cost: unknown): ListPrice | string {
   if (!isRecord(cost)) return 'no cost';
   const unknown = Object.keys(cost).filter((key) => !knownCostKeys.has(key));
-  if (unknown.length > 0) return `unknown cost fields: ${unknown.join(', ')}`;
+  // The names are the file's: a few, each cut short, so that a hostile file is not echoed back.
+  if (unknown.length > 0)
+    return `unknown cost fields: ${unknown
+      .slice(0, 3)
+      .map((key) => (key.length > 32 ? `${key.slice(0, 32)}…` : key))
+      .join(', ')}${unknown.length > 3 ? ` and ${unknown.length - 3} more` : ''}`;
   const rates = readRates(cost);
   if (typeof rates === 'string') return rates;
   if (rates.input === undefined && rates.output === undefined) return 'no input or output price';

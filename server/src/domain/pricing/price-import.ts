@@ -1,28 +1,18 @@
-import { readFile, stat } from 'node:fs/promises';
 import type { ListPrice, PriceImportPreview, PriceTier } from '@modelgate/wire';
 import type { AppContext } from '../../context.js';
-import { AppError, invalidParameter, isAppError } from '../../lib/errors.js';
 import { ChannelType } from '../channel/channel.constants.js';
-import { readModelsDev } from './models-dev.js';
+import { priceFromCost, type SkippedModel } from './models-dev.js';
 import { priceBook } from './price-book.js';
+import type { PriceFileEntry } from './price-file.js';
 import { resolvePrice } from './resolve-price.js';
 
-/** Larger than models.dev's whole api.json (a few MB). */
-export const importLimitBytes = 32 * 1024 * 1024;
+/** Models handled between two turns of the event loop (a price in force is resolved for each, ~0.1 ms). */
+const sliceSize = 200;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A models.dev file from a path on the server (root only: it reads the server's disk). */
-export async function readPriceFile(path: string): Promise<unknown> {
-  try {
-    if ((await stat(path)).size > importLimitBytes) throw invalidParameter('the price file is larger than 32 MiB');
-    return JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    if (isAppError(error)) throw error;
-    throw new AppError('price_file_unreadable', {
-      zh: `无法读取价格文件：${(error as Error).message}`,
-      en: `cannot read the price file: ${(error as Error).message}`,
-    });
-  }
-}
+/** Longer than any model name a price can be stored under: such an entry is skipped, and not echoed whole. */
+const maxModelName = 191;
+const clipped = (text: string) => (text.length > 64 ? `${text.slice(0, 64)}…` : text);
 
 /** Prices compare by content: key order and absent classes do not make a change. */
 const sameContent = (a: ListPrice, b: ListPrice) => JSON.stringify(sortedKeys(a)) === JSON.stringify(sortedKeys(b));
@@ -41,6 +31,11 @@ const sortedKeys = (value: unknown): unknown =>
 
 /** What a call on a channel relaying any vendor's models (a custom channel) is charged now, for the diff. */
 function currentPrice(context: AppContext, model: string) {
+  // Most of a file's models have no price yet, and resolvePrice refuses them with an error whose stack is
+  // never read: capturing it was the import's largest cost. The call is synchronous, so no other code runs
+  // with the limit at 0.
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     const resolved = resolvePrice(context, model, ChannelType.Custom, '');
     return {
@@ -49,6 +44,8 @@ function currentPrice(context: AppContext, model: string) {
     };
   } catch {
     return { source: 'missing' as const, list: null };
+  } finally {
+    Error.stackTraceLimit = stackLimit;
   }
 }
 
@@ -120,12 +117,25 @@ async function servedModels(context: AppContext): Promise<Set<string>> {
  */
 export async function importPrices(
   context: AppContext,
-  data: unknown,
+  entries: readonly PriceFileEntry[],
   options: { providers?: readonly string[]; models?: readonly string[]; apply: boolean },
 ): Promise<PriceImportPreview> {
-  const { prices, skipped } = readModelsDev(data, options.providers);
+  const wanted = options.providers ? new Set(options.providers) : undefined;
+  const skipped: SkippedModel[] = [];
   const byModel = new Map<string, { provider: string; price: ListPrice }[]>();
-  for (const { provider, model, price } of prices) {
+  // A large file is read in slices, so that other requests are answered between them.
+  for (const [index, { provider, model, cost }] of entries.entries()) {
+    if (index % sliceSize === sliceSize - 1) await nextTurn();
+    if (wanted && !wanted.has(provider)) continue;
+    if (model.length > maxModelName || provider.length > maxModelName) {
+      skipped.push({ provider: clipped(provider), model: clipped(model), reason: 'name longer than 191 characters' });
+      continue;
+    }
+    const price = priceFromCost(cost);
+    if (typeof price === 'string') {
+      skipped.push({ provider, model, reason: price });
+      continue;
+    }
     const offers = byModel.get(model) ?? [];
     if (!offers.some((offer) => sameContent(offer.price, price))) offers.push({ provider, price });
     byModel.set(model, offers);
@@ -134,7 +144,9 @@ export async function importPrices(
   const changes: PriceImportPreview['changes'] = [];
   const conflicts: PriceImportPreview['conflicts'] = [];
   let unchanged = 0;
+  let handled = 0;
   for (const [model, offers] of byModel) {
+    if (++handled % sliceSize === 0) await nextTurn();
     if (offers.length > 1) {
       conflicts.push({ model, prices: offers });
       continue;

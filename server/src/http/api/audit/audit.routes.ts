@@ -117,12 +117,14 @@ export const auditRoutes: RouteModule = (app, { context, requireAdmin }) => {
   app.addHook('onSend', async (request, reply, payload) => {
     const entry = pending.get(request);
     const actor = request.user;
-    if (!entry || !actor || actor.role < Role.Admin || reply.statusCode >= 400 || typeof payload !== 'string')
-      return payload;
+    // An answer sent as a stream (a large price import's) carries its value as `auditAnswer`.
+    const streamed = (payload as { auditAnswer?: unknown } | null)?.auditAnswer;
+    if (!entry || !actor || actor.role < Role.Admin || reply.statusCode >= 400) return payload;
+    if (typeof payload !== 'string' && streamed === undefined) return payload;
     const { route, target, before } = entry;
-    let answer: unknown;
+    let answer: unknown = streamed;
     try {
-      answer = JSON.parse(payload);
+      answer ??= JSON.parse(payload as string);
     } catch {
       return payload;
     }
