@@ -3,9 +3,10 @@ import type { ProfileUpdate, RegistrationPayload, SessionUser, User } from './ty
 
 /**
  * Signs in; the whole envelope, since an account with a second factor answers `success: false` with
- * `data.require_2fa` until `totp_code` comes too (decision 0030).
+ * `data.require_2fa` until `totp_code` comes too (decision 0030). After a third-party sign-in that waits for
+ * the code, `totp_code` alone completes it.
  */
-export const login = (credentials: { username: string; password: string; totp_code?: string }) =>
+export const login = (credentials: { username?: string; password?: string; totp_code?: string }) =>
   requestEnvelope<SessionUser | { require_2fa?: boolean } | null>({
     url: '/api/user/login',
     method: 'POST',

@@ -71,6 +71,17 @@ describe('LoginPage', () => {
     expect(login).toHaveBeenNthCalledWith(2, { username: 'bob', password: 'password1', totp_code: '123456' });
   });
 
+  it('after a third-party sign-in that waits for the second factor, sends the code alone', async () => {
+    login.mockResolvedValueOnce(signedIn({ id: 5, username: 'github_5', display_name: 'Octo', role: 1, status: 1 }));
+    const { router } = renderRoutes(routes, '/login?second_factor=1');
+    const code = await screen.findByLabelText('验证码');
+    expect(screen.queryByPlaceholderText('密码')).toBeNull();
+    fireEvent.change(code, { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: '登 录' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/token'));
+    expect(login).toHaveBeenCalledWith({ totp_code: '654321' });
+  });
+
   it('hides third-party buttons unless the status turns them on', () => {
     renderRoutes(routes, '/login');
     expect(screen.queryByRole('button', { name: '使用 GitHub 登录' })).toBeNull();

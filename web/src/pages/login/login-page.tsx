@@ -29,7 +29,8 @@ interface LoginValues {
 
 /** Signs in; null when the account has a second factor and the code is still to come (decision 0030). */
 async function signInWith(credentials: LoginValues & { totp_code?: string }): Promise<SessionUser | null> {
-  const envelope = await login(credentials);
+  // A third-party sign-in waiting for the code (no password here): the code alone completes it.
+  const envelope = await login(credentials.username ? credentials : { totp_code: credentials.totp_code });
   if (envelope.success) return envelope.data as SessionUser;
   const data = envelope.data as { require_2fa?: boolean } | null;
   if (data?.require_2fa && !credentials.totp_code) return null;
@@ -48,7 +49,9 @@ export default function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [wechatOpen, setWechatOpen] = useState(false);
   // The password was right and the account asks for its second factor: the form asks for the code.
-  const [pending, setPending] = useState<LoginValues | null>(null);
+  const [pending, setPending] = useState<LoginValues | null>(() =>
+    searchParams.has('second_factor') ? { username: '', password: '' } : null,
+  );
   const [lastValues, setLastValues] = useState<LoginValues | undefined>(undefined);
   const expired = searchParams.has('expired');
 

@@ -38,6 +38,11 @@ export function OAuthCallback({ provider }: { provider: OAuthProvider }) {
           }
           return;
         }
+        // The account has a second factor: the sign-in page asks for the code (decision 0030).
+        if ((envelope.data as { require_2fa?: boolean } | null)?.require_2fa) {
+          navigate('/login?second_factor=1');
+          return;
+        }
         message = envelope.message;
         notify.error(message || t('common.error.requestFailed'));
       } catch {
