@@ -74,7 +74,9 @@ export async function registerRelay(
   for (const { method, path, endpoint } of routes)
     if (method === 'POST' && busiestRoutes.has(path)) busiest.set(path, endpoint);
   return (request, response) => {
-    const endpoint = request.method === 'POST' ? busiest.get(request.url ?? '') : undefined;
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    const endpoint = request.method === 'POST' ? busiest.get(query === -1 ? url : url.slice(0, query)) : undefined;
     if (!endpoint) return false;
     void entry.serve(request, response, endpoint, {}, newRequestId());
     return true;

@@ -17,7 +17,14 @@ export const uploadLimitBytes = 32 * 1024 * 1024;
 const textModes = new Set<RelayMode>(['chat', 'completions', 'embeddings', 'moderations']);
 
 /** The routes most calls take: the fast path serves them beside Fastify (decision 0022). */
-export const busiestRoutes = new Set(['/v1/chat/completions', '/v1/completions', '/v1/embeddings']);
+export const busiestRoutes = new Set([
+  '/v1/chat/completions',
+  '/v1/completions',
+  '/v1/embeddings',
+  // The agents' fronts: Claude Code (which adds `?beta=true`) and Codex call them on every turn.
+  '/v1/messages',
+  '/v1/responses',
+]);
 
 /** Cancels the job's upstream call when the client goes away before its answer is written. */
 export function cancelOnClose(reply: RelayReply): Cancel {
