@@ -65,13 +65,16 @@ export default function TokenListPage() {
           ]}
         />
       </Flex>
-      <ServerTable loading={list.loading} columns={columns} dataSource={list.rows} />
-      <Flex gap={8} wrap align="center" style={{ marginTop: 12 }}>
+      {/* The actions come before the rows, in Tab order too (issue 33, point 7); the pager follows them. */}
+      <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }}>
         <Button type="primary" onClick={() => navigate('/token/add')}>
           {t('token.action.add')}
         </Button>
         <Button onClick={() => void copyBaseUrl()}>{t('token.action.copyBaseUrl')}</Button>
         <Button onClick={list.refresh}>{t('token.action.refresh')}</Button>
+      </Flex>
+      <ServerTable loading={list.loading} columns={columns} dataSource={list.rows} />
+      <Flex gap={8} wrap align="center" style={{ marginTop: 12 }}>
         <ServerPager page={list.page} hasMore={list.hasMore} searching={list.searching} onPage={list.goTo} />
       </Flex>
     </>
