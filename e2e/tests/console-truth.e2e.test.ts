@@ -1,0 +1,263 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { label, signInThroughApi, text, type Language } from '../support/browser.ts';
+import { repositoryRoot } from '../support/paths.ts';
+import { useSuite } from '../support/suite.ts';
+import { createUser, uniqueName } from '../support/users.ts';
+import { rowWith } from './page-helpers.ts';
+
+// Issue 33: every figure true, every price visible, every screen usable at 375 px. One page load checks several
+// things per screen, at 375 and 1440 px, in Chinese and English.
+const suite = useSuite({ upstream: true });
+
+const MATRIX: ReadonlyArray<{ width: number; language: Language }> = [
+  { width: 1440, language: 'zh-CN' },
+  { width: 375, language: 'en' },
+  { width: 1440, language: 'en' },
+  { width: 375, language: 'zh-CN' },
+];
+
+/** Saves a screenshot to docs/console/ when asked to (UPDATE_SCREENSHOTS=1), so test runs leave the tree clean. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  const folder = join(repositoryRoot, 'docs', 'console');
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: false });
+}
+
+/** True when the element's content is wider than the element shows (something cut or scrolled away). */
+const overflowsItself = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((element) => element.scrollWidth > element.clientWidth + 1);
+
+/** Checks an element lies wholly within the viewport's width. */
+async function expectOnScreen(page: Page, selector: string, what: string) {
+  const box = await page.locator(selector).first().boundingBox();
+  expect(box, what).not.toBeNull();
+  expect(box!.x, what).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, what).toBeLessThanOrEqual(page.viewportSize()!.width);
+}
+
+let spender: { username: string; password: string; tokenName: string; logs: number };
+const MODEL = 'gpt-4o-mini';
+const CLAUDE = 'claude-sonnet-4-5-20250929';
+
+beforeAll(async () => {
+  const { root } = suite.stack;
+  // An intranet chat on plain http: the menu gains Chat, and /chat may frame it.
+  await suite.stack.setOptions({ ChatLink: 'http://10.1.2.3:3000/', DisplayInCurrencyEnabled: true });
+  for (const channel of [
+    { type: 1, models: MODEL, base_url: suite.upstream.url },
+    // An Anthropic channel: its Claude model has a catalogue price with a 1-hour cache write.
+    { type: 14, models: CLAUDE, base_url: 'http://127.0.0.1:9' },
+  ]) {
+    const answer = await root.post('/api/channel/', {
+      name: uniqueName('ct'),
+      key: 'sk-upstream',
+      other: '',
+      model_mapping: '',
+      system_prompt: '',
+      group: 'default',
+      config: '{}',
+      ...channel,
+    });
+    expect(answer.body.success, answer.body.message).toBe(true);
+  }
+  const { username, password } = await createUser(suite.stack);
+  const client = suite.stack.client();
+  await client.login(username, password);
+  // Eleven top-ups and three calls: fourteen logs, two pages.
+  const codes = (await root.post('/api/redemption/', { name: uniqueName('cr'), quota: 100_000, count: 11 })).body
+    .data as string[];
+  for (const code of codes) expect((await client.post('/api/user/topup', { key: code })).body.success).toBe(true);
+  const tokenName = uniqueName('tk');
+  const token = (
+    await client.post('/api/token/', { name: tokenName, remain_quota: 0, unlimited_quota: true, expired_time: -1 })
+  ).body.data as { key: string };
+  for (let call = 0; call < 3; call += 1) {
+    suite.upstream.set({ usage: { prompt_tokens: 1200, completion_tokens: 800 } });
+    const relay = await fetch(`${suite.stack.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], max_tokens: 900 }),
+    });
+    expect(relay.status).toBe(200);
+  }
+  suite.upstream.reset();
+  const count = async () => (await client.get('/api/log/self/count')).body.data as { total: number; exact: boolean };
+  await vi.waitFor(async () => expect((await count()).total).toBe(14), { timeout: 15_000, interval: 200 });
+  // The relay's outcome counts reach the status page with the next flush (every 5 s).
+  await vi.waitFor(
+    async () => {
+      const report = (await root.get('/api/status/models')).body.data as {
+        models: Array<{ model: string; last_hour: { requests: number } }>;
+      };
+      expect(report.models.find((entry) => entry.model === MODEL)?.last_hour.requests).toBe(3);
+    },
+    { timeout: 20_000, interval: 500 },
+  );
+  spender = { username, password, tokenName, logs: 14 };
+});
+
+describe.each(MATRIX)('the console at $width px in $language', ({ width, language }) => {
+  const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
+  const narrow = width <= 600;
+  const shot = (name: string) => `${name}-${width}-${language === 'en' ? 'en' : 'zh'}`;
+
+  it('shows the median latency as the bucket that holds it, never a made-up midpoint (point 1)', async () => {
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/status');
+    const median = rowWith(page, MODEL).getByTestId('median-latency').first();
+    await median.waitFor();
+    // The mock vendor answers on this machine: the median is one of the fine buckets up to 250 ms.
+    const ms = (value: number) => t('status.unit.ms', { value });
+    const buckets = [
+      t('status.latency.atMost', { value: ms(10) }),
+      ...[
+        [10, 25],
+        [25, 50],
+        [50, 100],
+        [100, 250],
+      ].map(([from, to]) => t('status.latency.between', { from: ms(from!), to: ms(to!) })),
+    ];
+    expect(buckets).toContain(await median.innerText());
+    expect(await median.innerText()).not.toMatch(/0\.13/);
+    await screenshot(page, shot('status'));
+    await view.close();
+  });
+
+  it('shows the log total, jumps to the last page, offers test logs and names the zone (points 4, 5)', async () => {
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, spender.username, spender.password);
+    await page.goto('/log');
+    await page
+      .getByTestId('log-total')
+      .getByText(t('log.pager.total', { count: spender.logs }))
+      .waitFor();
+    // The time column says its zone: a table heading, or each card's label on a phone.
+    const zoned = narrow ? '[data-testid="row-card"]' : 'th';
+    expect(await page.locator(zoned, { hasText: /UTC[+-]\d\d:\d\d/ }).count()).toBeGreaterThan(0);
+    await page
+      .getByTestId('log-export-zone')
+      .getByText(/UTC[+-]\d\d:\d\d/)
+      .waitFor();
+    await page.getByTestId('log-total').scrollIntoViewIfNeeded();
+    await screenshot(page, shot('log-pager'));
+    // The last page holds the four oldest logs: the first top-ups.
+    if (narrow) await page.getByRole('button', { name: label(language, 'log.pager.last') }).click();
+    else await page.locator('.ant-pagination-item-2').click();
+    await expect
+      .poll(async () => page.locator('tr.ant-table-row, [data-testid="row-card"]').count())
+      .toBe(spender.logs - 10);
+    // The type filter offers test logs (type 5).
+    if (narrow) await page.getByRole('button', { name: t('log.filter.toggle') }).click();
+    await page.getByRole('combobox', { name: t('log.filter.type') }).click();
+    await page
+      .locator('.ant-select-item-option', { hasText: t('log.type.5') })
+      .first()
+      .waitFor();
+    await view.close();
+  });
+
+  it('fits a receipt on screen, amount column included (point 3)', async () => {
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, spender.username, spender.password);
+    await page.goto('/log');
+    // Once the list has settled (its total arrived), the button stays put.
+    await page.getByTestId('log-total').waitFor();
+    await page.getByTestId('receipt-button').first().click();
+    await page.getByTestId('receipt-total-quota').first().waitFor();
+    expect(await overflowsItself(page, '[data-testid="receipt"]')).toBe(false);
+    await expectOnScreen(page, '[data-testid="receipt"]', 'the receipt');
+    await expectOnScreen(page, '[data-testid="receipt-total-quota"]', 'the receipt total');
+    if (narrow) await screenshot(page, shot('receipt'));
+    await view.close();
+  });
+
+  it('shows every price a user pays, with the vendor and only vendors that have models (point 2)', async () => {
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await page.goto('/about');
+    const pricing = (await (await fetch(`${suite.stack.baseUrl}/api/pricing`)).json()) as {
+      data: { models: Array<{ model: string; price: { cache_write_1h?: number } | null }> };
+    };
+    const claude = pricing.data.models.find((entry) => entry.model === CLAUDE);
+    expect(claude?.price?.cache_write_1h).toBeGreaterThan(0);
+    const oneHour = t('about.price.cacheWrite1h', { price: 'X' }).split('X')[0]!;
+    const card = narrow
+      ? page.getByTestId('catalogue-card').filter({ hasText: CLAUDE })
+      : page.locator('tr.ant-table-row', { hasText: CLAUDE });
+    await card.first().waitFor();
+    await card.filter({ hasText: oneHour }).first().waitFor();
+    await card.getByText(t('about.provider.anthropic')).first().waitFor();
+    expect(await card.getByText(text(language, 'common.unknown'), { exact: true }).count()).toBe(0);
+    // The strip: all, OpenAI and Anthropic; no chip that selects nothing.
+    expect(await page.locator('[data-testid^="provider-"]').count()).toBe(3);
+    await page.getByTestId('provider-anthropic').waitFor();
+    // The price is on screen without scrolling sideways.
+    await expectOnScreen(
+      page,
+      narrow
+        ? '[data-testid="catalogue-card"] [data-testid="catalogue-price"]'
+        : 'th:has-text("' + t('about.column.price') + '")',
+      'the price',
+    );
+    await screenshot(page, shot('about'));
+    await view.close();
+  });
+
+  it('orders a user menu Home › Chat › Token and lets /chat frame the http chat link (point 8)', async () => {
+    const { username, password } = await createUser(suite.stack);
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, username, password);
+    const chatPage = await fetch(`${suite.stack.baseUrl}/chat`);
+    expect(chatPage.headers.get('content-security-policy')).toMatch(
+      /frame-src 'self' https: http:\/\/10\.1\.2\.3:3000(;|$)/,
+    );
+    await page.goto('/about');
+    await page.getByTestId('catalogue-count').getByText(/\d/).waitFor();
+    const expected = [t('header.menu.home'), t('header.menu.chat'), t('header.menu.token')];
+    if (narrow) {
+      await page.getByTestId('menu-toggle').click();
+      const items = page.getByTestId('mobile-menu').locator('.ant-menu-item');
+      await expect.poll(async () => (await items.allTextContents()).slice(0, 3)).toEqual(expected);
+    } else {
+      const items = page.locator('.ant-menu-horizontal > .ant-menu-item');
+      await expect.poll(async () => (await items.allTextContents()).slice(0, 3)).toEqual(expected);
+    }
+    await view.close();
+  });
+});
+
+describe('first load of /log', () => {
+  it('asks /api/status before the page code and reports the first rows (point 9)', async () => {
+    const view = await suite.open({ width: 1440, language: 'zh-CN' });
+    const { page } = view;
+    await signInThroughApi(page, spender.username, spender.password);
+    await page.goto('/about');
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    const started = Date.now();
+    await page.goto('/log');
+    await rowWith(page, spender.tokenName).waitFor();
+    const firstRowsMs = Date.now() - started;
+    // Reported, not asserted (no timing assertions): the issue's target is under 1 s on a warm local server.
+    console.log(`/log first rows after ${firstRowsMs} ms and ${requests.length} requests`);
+    // /api/status goes out as soon as the entry runs, not after the page's code and texts.
+    const status = requests.indexOf('/api/status');
+    const pageCode = requests.findIndex((path) => /^\/assets\/log-page-/.test(path));
+    expect(status).toBeGreaterThan(-1);
+    expect(pageCode).toBeGreaterThan(-1);
+    expect(status).toBeLessThan(pageCode);
+    await view.close();
+  });
+});
