@@ -35,11 +35,25 @@ function midnightIn(timeZone: string, year: number, month: number, day: number):
   return asUtc - offset;
 }
 
+/** The last span found per period and zone, and when: reused until it ends (no Intl work on most calls). */
+const lastSpans = new Map<string, { span: BudgetPeriodSpan; foundAtMs: number }>();
+
 /**
  * The day, the week (Monday to Sunday, ISO) or the month that holds `nowMs` on the zone's clock: a budget's
  * spend counts within it and starts again at its end.
  */
 export function budgetPeriodAt(period: string, timeZone: string, nowMs: number): BudgetPeriodSpan {
+  const cacheKey = `${period}|${timeZone}`;
+  const last = lastSpans.get(cacheKey);
+  // Between when it was found and its end, the span holds; a clock set back finds it again.
+  if (last && last.foundAtMs <= nowMs && nowMs < last.span.endsAtMs) return last.span;
+  const span = findPeriod(period, timeZone, nowMs);
+  if (lastSpans.size > 100) lastSpans.clear();
+  lastSpans.set(cacheKey, { span, foundAtMs: nowMs });
+  return span;
+}
+
+function findPeriod(period: string, timeZone: string, nowMs: number): BudgetPeriodSpan {
   const { year, month, day } = wallClock(timeZone, nowMs);
   if (period === 'month') {
     const next = month === 12 ? [year + 1, 1] : [year, month + 1];
