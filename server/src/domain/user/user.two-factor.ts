@@ -10,10 +10,14 @@ import { nowSeconds } from '../../lib/time.js';
  * TOTP (RFC 6238: SHA-1, 6 digits, 30 s, one step of drift either way) and ten single-use backup codes
  * (decision 0030). The secret is stored AES-256-GCM encrypted under a key derived from SESSION_SECRET and
  * is shown once, at setup; backup codes are stored as SHA-256 hashes. A TOTP code is accepted once: the
- * step it belongs to is remembered, so a code seen over a shoulder cannot be replayed.
+ * step it belongs to is remembered, so a code seen over a shoulder cannot be replayed. Ten wrong codes in
+ * fifteen minutes refuse the account's codes until the window ends.
  */
 const backupCodeCount = 10;
 const twoFactorTopic = 'two-factor';
+/** Wrong codes one account may send in a window, from any number of addresses, before codes are refused. */
+const failureLimit = 10;
+const failureWindowSeconds = 15 * 60;
 
 export const TwoFactorErrors = {
   wrongCode: () =>
@@ -27,6 +31,11 @@ export const TwoFactorErrors = {
     }),
   notEnabled: () =>
     new AppError('2fa_not_enabled', { zh: '两步验证未启用', en: 'Two-factor authentication is not on' }),
+  tooManyFailures: () =>
+    new AppError('2fa_too_many_failures', {
+      zh: '验证码错误次数过多，请 15 分钟后再试',
+      en: 'Too many wrong codes: try again in 15 minutes',
+    }),
   required: () =>
     new AppError('2fa_required', { zh: '请输入两步验证码', en: 'Enter your two-factor code' }, 200, {
       require_2fa: true,
@@ -63,6 +72,51 @@ function totpFor(context: AppContext, username: string, base32: string): TOTP {
     label: username,
     secret: Secret.fromBase32(base32),
   });
+}
+
+/**
+ * Wrong codes per account (the per-IP limit alone lets many addresses share one account's million codes):
+ * counted in Redis when configured, so every node sees them, else on this node.
+ */
+const localFailures = new Map<number, { count: number; since: number }>();
+const failureKey = (userId: number) => `two-factor-failures:${userId}`;
+
+async function failuresOf(context: AppContext, userId: number): Promise<number> {
+  if (context.redis) {
+    try {
+      return Number((await context.redis.get(failureKey(userId))) ?? 0);
+    } catch {
+      // Redis away: this node's count below
+    }
+  }
+  const entry = localFailures.get(userId);
+  return entry && nowSeconds() - entry.since < failureWindowSeconds ? entry.count : 0;
+}
+
+async function recordFailure(context: AppContext, userId: number): Promise<void> {
+  const now = nowSeconds();
+  const entry = localFailures.get(userId);
+  if (entry && now - entry.since < failureWindowSeconds) entry.count++;
+  else localFailures.set(userId, { count: 1, since: now });
+  if (localFailures.size > 10_000)
+    for (const [id, old] of localFailures) if (now - old.since >= failureWindowSeconds) localFailures.delete(id);
+  if (!context.redis) return;
+  try {
+    const count = await context.redis.incr(failureKey(userId));
+    if (count === 1) await context.redis.expire(failureKey(userId), failureWindowSeconds);
+  } catch {
+    // Redis away: counted on this node
+  }
+}
+
+async function clearFailures(context: AppContext, userId: number): Promise<void> {
+  localFailures.delete(userId);
+  if (!context.redis) return;
+  try {
+    await context.redis.del(failureKey(userId));
+  } catch {
+    // Redis away: the key expires by itself
+  }
 }
 
 const enabledCaches = new WeakMap<AppContext, LocalCache<boolean>>();
@@ -137,6 +191,19 @@ export async function setUpTwoFactor(context: AppContext, user: UserRow): Promis
  * one code cannot both pass.
  */
 async function checkCode(
+  context: AppContext,
+  user: Pick<UserRow, 'id' | 'username'>,
+  code: string,
+  allowBackup: boolean,
+): Promise<boolean> {
+  if ((await failuresOf(context, user.id)) >= failureLimit) throw TwoFactorErrors.tooManyFailures();
+  const passed = await matchCode(context, user, code, allowBackup);
+  if (passed) await clearFailures(context, user.id);
+  else await recordFailure(context, user.id);
+  return passed;
+}
+
+async function matchCode(
   context: AppContext,
   user: Pick<UserRow, 'id' | 'username'>,
   code: string,

@@ -195,6 +195,30 @@ describe.each(await availableEngines())('account security on $label', (engine) =
     await new ApiClient(server.url).login(username, 'password123');
   });
 
+  test('ten wrong codes for one account refuse its codes, even a right one, whatever the address', async () => {
+    const username = uniqueName('brt');
+    const { client } = await signUp(server, username);
+    const { secret } = (await client.post('/api/user/2fa/setup')).body.data;
+    const phone = authenticator(secret);
+    expect((await client.post('/api/user/2fa/enable', { code: phone.now() })).body.success).toBe(true);
+    const attempt = (code: string) =>
+      new ApiClient(server.url).post('/api/user/login', { username, password: 'password123', totp_code: code });
+    for (let guess = 0; guess < 10; guess++)
+      expect((await attempt(String(100000 + guess))).body.message).toBe('验证码错误或已使用');
+    expect((await attempt(phone.next())).body).toEqual({
+      success: false,
+      message: '验证码错误次数过多，请 15 分钟后再试',
+    });
+    // The window passes: a right code signs in again.
+    vi.restoreAllMocks();
+    moveClock(16 * 60_000);
+    const late = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    // Redis counts in its own time, which the moved clock does not reach: its key's expiry is done by hand.
+    if (server.context.redis)
+      await server.context.redis.del(`two-factor-failures:${(await client.get('/api/user/self')).body.data.id}`);
+    expect((await attempt(late)).body.success).toBe(true);
+  });
+
   test('price writes need a sign-in or re-authentication within five minutes', async () => {
     const root = await server.rootClient();
     const price = { model: `reauth-${uniqueName('m')}`, price: { input: 1, output: 2 } };
