@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import pg from 'pg';
 import { ApiClient } from '../../test/api-client.js';
 import { availableEngines, redisUrl } from '../../test/engines.js';
 import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
@@ -366,4 +367,62 @@ describe.skipIf(!engine)('the work of a relayed call and of a channel write (Pos
       }, 120_000);
     },
   );
+});
+
+/**
+ * Issue 31: the Redis round trips of a call whose token carries every limit (rpm, tpm, concurrency and a
+ * monthly budget, each far above the load): the admission (one script for every limit), the attempt's hold on
+ * the budget (decision 0031) and the end (one script, not awaited). Without a budget it is two. (The budget's
+ * spend is written once a second, not per call, so its statements depend on the pace and are not compared.)
+ */
+const limitedBudget = { redisCommands: 3 };
+
+describe.skipIf(!engine)('the work of a call with every limit (PostgreSQL + Redis)', () => {
+  test('a limited call costs three Redis round trips', async () => {
+    const upstream = await MockOpenAIUpstream.start();
+    started.push(upstream);
+    const database = await freshDatabase(engine!);
+    started.push({ close: () => database.drop() });
+    const relayKey = await seedInstallation(
+      database.env,
+      [{ type: 1, key: 'sk-upstream', name: 'chat', base_url: upstream.url, models: chatModel }],
+      { fillerChannels: 0, fillerTokens: 0 },
+    );
+    const admin = new pg.Client({ connectionString: database.env.SQL_DSN });
+    await admin.connect();
+    await admin.query(
+      `update tokens set rpm_limit = 1000000, tpm_limit = 1000000000, concurrency_limit = 1000,
+         budget_quota = 1000000000000, budget_period = 'month' where key = $1`,
+      [relayKey],
+    );
+    await admin.end();
+    const meterPort = await freePort();
+    const node = await startNodeProcess(
+      {
+        ...database.env,
+        REDIS_CONN_STRING: redisUrl,
+        REDIS_KEY_PREFIX: `mgwork:${randomBytes(4).toString('hex')}:`,
+        NODE_HEARTBEAT_INTERVAL: '3600',
+        WORK_METER_PORT: String(meterPort),
+      },
+      60_000,
+      ['--import', workMeter],
+    );
+    started.push({ close: () => node.stop() });
+    const metered: MeteredNode = {
+      node,
+      relayKey,
+      counts: async () => (await (await fetch(`http://127.0.0.1:${meterPort}/`)).json()) as Counts,
+    };
+    const limited = new OpenAI({ apiKey: `sk-${relayKey}`, baseURL: `${node.url}/v1`, maxRetries: 0 });
+    const chat = async () => {
+      const { response } = await limited.chat.completions
+        .create({ model: chatModel, messages: [{ role: 'user', content: 'Say hello.' }] })
+        .withResponse();
+      // The limits answered: this is a limited call.
+      expect(response.headers.get('x-ratelimit-limit-requests')).toBe('1000000');
+    };
+    const figures = rounded(await workPerCall(metered, chat, upstream.url));
+    expect({ redisCommands: figures.redisCommands }).toEqual(limitedBudget);
+  }, 240_000);
 });
