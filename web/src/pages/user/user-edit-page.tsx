@@ -1,4 +1,4 @@
-import { Form, Input, InputNumber, Select } from 'antd';
+import { Form, Input, InputNumber, Select, Space } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileUpdate } from '../../api/types';
@@ -19,7 +19,15 @@ interface EditUserValues {
   original_password?: string;
   group: string;
   quota: number;
+  /** Issue 31: the user's limits (0 or empty = none) and budget per period ('' = no budget); admins set them. */
+  rpm_limit?: number | null;
+  tpm_limit?: number | null;
+  concurrency_limit?: number | null;
+  budget_quota?: number | null;
+  budget_period?: '' | 'day' | 'week' | 'month';
 }
+
+const rateLimits = ['rpm_limit', 'tpm_limit', 'concurrency_limit'] as const;
 
 /** Edit a user: another one by id (admin, with group and quota) or oneself (/user/edit). */
 export default function UserEditPage() {
@@ -40,7 +48,7 @@ export default function UserEditPage() {
       loadedQuota.current = row.quota ?? 0;
       return { ...row, password: '', group: row.group || 'default', quota: loadedQuota.current };
     },
-    save: (profile: ProfileUpdate & Partial<Pick<EditUserValues, 'group' | 'quota'>>) =>
+    save: (profile: ProfileUpdate & Partial<Omit<EditUserValues, 'username' | 'display_name' | 'password'>>) =>
       asAdmin
         ? updateUser({ ...profile, id: Math.trunc(userId), original_quota: loadedQuota.current })
         : updateSelf(profile).then(() => undefined),
@@ -65,7 +73,17 @@ export default function UserEditPage() {
       password: values.password ?? '',
       ...(values.password && ownAccount ? { original_password: values.original_password ?? '' } : {}),
     };
-    editor.save(asAdmin ? { ...profile, group: values.group, quota: Math.trunc(Number(values.quota) || 0) } : profile);
+    const whole = (value: number | null | undefined) => Math.max(0, Math.trunc(Number(value) || 0));
+    const limits = {
+      rpm_limit: whole(values.rpm_limit),
+      tpm_limit: whole(values.tpm_limit),
+      concurrency_limit: whole(values.concurrency_limit),
+      budget_quota: whole(values.budget_quota),
+      budget_period: values.budget_period ?? '',
+    };
+    editor.save(
+      asAdmin ? { ...profile, group: values.group, quota: Math.trunc(Number(values.quota) || 0), ...limits } : profile,
+    );
   };
 
   const groupOptions = [...new Set([...(user?.group ? [user.group] : []), ...groups])].map((name) => ({
@@ -107,6 +125,27 @@ export default function UserEditPage() {
           </Form.Item>
           <Form.Item name="quota" label={t('user.form.quota', { quota: renderQuota(Number(quota) || 0) })}>
             <InputNumber min={Math.min(0, loadedQuota.current)} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item label={t('user.form.limits')} extra={t('user.form.limitsHint')}>
+            <Space wrap align="start">
+              {rateLimits.map((name) => (
+                <Form.Item key={name} name={name} label={t(`token.form.${name}`)}>
+                  <InputNumber min={0} precision={0} style={{ width: 180 }} />
+                </Form.Item>
+              ))}
+              <Form.Item name="budget_quota" label={t('token.form.budget_quota')}>
+                <InputNumber min={0} precision={0} style={{ width: 180 }} />
+              </Form.Item>
+              <Form.Item name="budget_period" label={t('token.form.budget_period')}>
+                <Select
+                  style={{ width: 140 }}
+                  options={(['', 'day', 'week', 'month'] as const).map((period) => ({
+                    value: period,
+                    label: t(`token.budgetPeriod.${period || 'none'}`),
+                  }))}
+                />
+              </Form.Item>
+            </Space>
           </Form.Item>
         </>
       )}

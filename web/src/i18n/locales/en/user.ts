@@ -52,6 +52,9 @@ const user: Record<keyof typeof zh, string> = {
   'user.form.originalPassword': 'Current password',
   'user.form.originalPasswordRequired': 'Enter your current password to change it',
   'user.form.group': 'Group',
+  'user.form.limits': 'Limits and budget',
+  'user.form.limitsHint':
+    "Each 0 or empty = none. They hold for all of the user's tokens together; a token's own limits cannot exceed them. The budget resets at the start of each period in the operator's time zone.",
   'user.form.groupHint': 'Add groups in the system settings by editing the group ratios',
   'user.form.quota': 'Remaining quota {{quota}}',
   'user.form.github': 'Bound GitHub account',

@@ -51,6 +51,9 @@ const user = {
   'user.form.originalPassword': '原密码',
   'user.form.originalPasswordRequired': '修改密码需要输入原密码',
   'user.form.group': '分组',
+  'user.form.limits': '限制与预算',
+  'user.form.limitsHint':
+    '填 0 或留空表示不限制。对该用户的所有令牌合计生效，令牌自身的限制不能超过它们；预算在运营时区每个周期开始时重置。',
   'user.form.groupHint': '请在系统设置页面编辑分组倍率以添加新的分组',
   'user.form.quota': '剩余额度 {{quota}}',
   'user.form.github': '已绑定的 GitHub 账户',
