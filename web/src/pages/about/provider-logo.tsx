@@ -1,6 +1,7 @@
 import { Avatar, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Provider } from './catalogue-types';
+import { readableMarkColour } from './mark-colour';
 
 /** Each provider's mark: brand colour and a short monogram. */
 const marks: Record<Provider, { color: string; monogram: string }> = {
@@ -24,7 +25,11 @@ const marks: Record<Provider, { color: string; monogram: string }> = {
 export function ProviderMark({ provider, size = 24 }: { provider: Provider; size?: number }) {
   const mark = marks[provider];
   return (
-    <Avatar size={size} style={{ background: mark.color, fontSize: size * 0.4, flexShrink: 0 }} aria-hidden>
+    <Avatar
+      size={size}
+      style={{ background: readableMarkColour(mark.color), fontSize: size * 0.4, flexShrink: 0 }}
+      aria-hidden
+    >
       {mark.monogram}
     </Avatar>
   );
