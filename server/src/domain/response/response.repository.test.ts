@@ -105,6 +105,34 @@ describe.each(await availableEngines())('stored Responses API responses on $labe
     }
   });
 
+  test('saves of one turn go in one insert; a row that cannot be written fails alone', async () => {
+    const statements: string[] = [];
+    const counting = db().withPlugin({
+      transformQuery: ({ node }) => {
+        if (node.kind === 'InsertQueryNode') statements.push(node.kind);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const ids = Array.from({ length: 150 }, (_, index) => `resp_batch_${index}`);
+    await Promise.all(ids.map((id) => saveResponse(counting, stored(id))));
+    // 150 rows, 100 a statement.
+    expect(statements).toHaveLength(2);
+    for (const id of ids) expect((await findResponseOfUser(db(), 1, id, now))?.id).toBe(id);
+
+    statements.length = 0;
+    const outcomes = await Promise.allSettled([
+      saveResponse(counting, stored('resp_batch_new_1')),
+      saveResponse(counting, stored('resp_batch_0')), // already there: the primary key refuses it
+      saveResponse(counting, stored('resp_batch_new_2')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // The batch, then each row again on its own.
+    expect(statements).toHaveLength(4);
+    expect((await findResponseOfUser(db(), 1, 'resp_batch_new_1', now))?.id).toBe('resp_batch_new_1');
+    expect((await findResponseOfUser(db(), 1, 'resp_batch_new_2', now))?.id).toBe('resp_batch_new_2');
+  });
+
   test('deleting works once, and only for the owner', async () => {
     await saveResponse(db(), stored('resp_delete'));
     expect(await deleteResponseOfUser(db(), 2, 'resp_delete')).toBe(false);

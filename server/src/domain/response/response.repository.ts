@@ -34,24 +34,75 @@ function parsed<T>(text: string | null, fallback: T): T {
   }
 }
 
-/** Saves a response the client let store (`store` not false); it expires after the retention period. */
-export async function saveResponse(db: Db, response: NewStoredResponse): Promise<void> {
-  await db
-    .insertInto('responses')
-    .values({
-      id: response.id,
-      user_id: response.userId,
-      token_id: response.tokenId,
-      model: response.model,
-      status: response.status,
-      created_at: response.createdAt,
-      expires_at: response.createdAt + responseRetentionSeconds,
-      input_items: JSON.stringify(response.inputItems),
-      output_items: JSON.stringify(response.outputItems),
-      usage: JSON.stringify(response.usage),
-      settings: JSON.stringify(response.settings),
-    })
-    .execute();
+const rowOf = (response: NewStoredResponse) => ({
+  id: response.id,
+  user_id: response.userId,
+  token_id: response.tokenId,
+  model: response.model,
+  status: response.status,
+  created_at: response.createdAt,
+  expires_at: response.createdAt + responseRetentionSeconds,
+  input_items: JSON.stringify(response.inputItems),
+  output_items: JSON.stringify(response.outputItems),
+  usage: JSON.stringify(response.usage),
+  settings: JSON.stringify(response.settings),
+});
+type ResponseRow = ReturnType<typeof rowOf>;
+
+/** Rows per statement: 11 values each, far under every engine's limit on bound parameters. */
+const rowsPerInsert = 100;
+
+/** The saves asked for during one turn of the event loop, written together at its end. */
+interface PendingSaves {
+  rows: ResponseRow[];
+  settle: { resolve: () => void; reject: (error: unknown) => void }[];
+}
+const pendingOf = new WeakMap<Db, PendingSaves>();
+
+async function insertRows(db: Db, pending: PendingSaves): Promise<void> {
+  for (let start = 0; start < pending.rows.length; start += rowsPerInsert) {
+    const rows = pending.rows.slice(start, start + rowsPerInsert);
+    const settle = pending.settle.slice(start, start + rowsPerInsert);
+    try {
+      await db.insertInto('responses').values(rows).execute();
+      for (const { resolve } of settle) resolve();
+    } catch {
+      // One bad row must not cost the others theirs: each again on its own, its own error to its caller.
+      for (const [index, row] of rows.entries())
+        await db
+          .insertInto('responses')
+          .values(row)
+          .execute()
+          .then(settle[index]!.resolve, settle[index]!.reject);
+    }
+  }
+}
+
+/**
+ * Saves a response the client let store (`store` not false); it expires after the retention period. The saves
+ * of one event-loop turn go in one insert: each was a statement (on SQLite a commit) of its own, the largest
+ * part of a Responses call's work on the gateway (issue 28). Settles once its row is written.
+ */
+export function saveResponse(db: Db, response: NewStoredResponse): Promise<void> {
+  let row: ResponseRow;
+  try {
+    row = rowOf(response);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+  let pending = pendingOf.get(db);
+  if (!pending) {
+    const batch: PendingSaves = { rows: [], settle: [] };
+    pendingOf.set(db, (pending = batch));
+    setImmediate(() => {
+      pendingOf.delete(db);
+      void insertRows(db, batch);
+    });
+  }
+  return new Promise<void>((resolve, reject) => {
+    pending.rows.push(row);
+    pending.settle.push({ resolve, reject });
+  });
 }
 
 /** The response with this id if this user stored it and it has not expired. */
