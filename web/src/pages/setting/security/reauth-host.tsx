@@ -117,9 +117,11 @@ export default function ReauthHost() {
       <Form layout="vertical" onFinish={() => void submit()}>
         <Form.Item
           label={method === 'password' ? t('setting.security.reauth.password') : t('setting.security.reauth.code')}
+          htmlFor="reauth-secret"
         >
           {method === 'password' ? (
             <Input.Password
+              id="reauth-secret"
               value={value}
               onChange={(event) => setValue(event.target.value)}
               autoComplete="current-password"
@@ -127,6 +129,7 @@ export default function ReauthHost() {
             />
           ) : (
             <Input
+              id="reauth-secret"
               value={value}
               onChange={(event) => setValue(event.target.value)}
               autoComplete="one-time-code"
