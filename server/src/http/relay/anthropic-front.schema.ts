@@ -1,15 +1,9 @@
 // The Messages API's request schemas live in the shared wire package (they describe /v1 for the OpenAPI document).
 export { anthropicBodyProblem, anthropicCountTokensBody, anthropicMessagesBody } from '@modelgate/wire';
 
-type Json = Record<string, unknown>;
+import { isIntegerIn, isNumberIn, isObject, isStringUpTo, isText, type Json } from './body-checks.js';
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isText = (value: unknown) => typeof value === 'string' && value.length <= 10_000_000;
-const isShort = (value: unknown, max: number) => typeof value === 'string' && value.length <= max;
-const isNumberIn = (value: unknown, min: number, max: number) =>
-  typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
-const isNonNegativeInteger = (value: unknown) =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isNonNegativeInteger = (value: unknown) => isIntegerIn(value, 0, Number.MAX_SAFE_INTEGER);
 
 /** A block of the kinds the front converts, with that kind's fields; any other kind only needs its `type`. */
 function blockPasses(block: unknown): boolean {
@@ -23,9 +17,9 @@ function blockPasses(block: unknown): boolean {
     case 'document':
       return isObject(block.source) && typeof block.source.type === 'string';
     case 'tool_use':
-      return isShort(block.id, 256) && isShort(block.name, 256) && isObject(block.input);
+      return isStringUpTo(block.id, 256) && isStringUpTo(block.name, 256) && isObject(block.input);
     case 'tool_result': {
-      if (!isShort(block.tool_use_id, 256)) return false;
+      if (!isStringUpTo(block.tool_use_id, 256)) return false;
       const content = block.content;
       if (content === undefined || isText(content)) return true;
       return Array.isArray(content) && content.every((part) => isObject(part) && typeof part.type === 'string');
@@ -54,8 +48,7 @@ export function anthropicMessagesPasses(body: unknown): body is Json {
   if (!isObject(body)) return false;
   const { model, max_tokens, messages, system, stream, temperature, top_p, top_k, stop_sequences } = body;
   if (typeof model !== 'string' || model.length < 1 || model.length > 200) return false;
-  if (!(Number.isSafeInteger(max_tokens) && (max_tokens as number) > 0 && (max_tokens as number) <= 1_073_741_823))
-    return false;
+  if (!isIntegerIn(max_tokens, 1, 1_073_741_823)) return false;
   if (!Array.isArray(messages) || messages.length < 1 || messages.length > 10_000) return false;
   for (const message of messages)
     if (!isObject(message) || !roles.has(message.role) || !contentPasses(message.content)) return false;
@@ -67,7 +60,7 @@ export function anthropicMessagesPasses(body: unknown): body is Json {
   if (top_k !== undefined && !isNonNegativeInteger(top_k)) return false;
   if (
     stop_sequences !== undefined &&
-    !(Array.isArray(stop_sequences) && stop_sequences.length <= 16 && stop_sequences.every((s) => isShort(s, 1000)))
+    !(Array.isArray(stop_sequences) && stop_sequences.length <= 16 && stop_sequences.every((s) => isStringUpTo(s, 1000)))
   )
     return false;
   const { tools, tool_choice, metadata } = body;
@@ -89,7 +82,7 @@ export function anthropicMessagesPasses(body: unknown): body is Json {
     )
   )
     return false;
-  if (metadata !== undefined && !(isObject(metadata) && (metadata.user_id === undefined || isShort(metadata.user_id, 256))))
+  if (metadata !== undefined && !(isObject(metadata) && (metadata.user_id === undefined || isStringUpTo(metadata.user_id, 256))))
     return false;
   return true;
 }

@@ -42,7 +42,7 @@ import { frontRelayJob, parseJsonBody } from './front-job.js';
 import { openAIErrorAnswer, type ErrorAnswer } from './openai-error.js';
 import type { RelayEndpoint, RelayRoute } from './relay-entry.js';
 import { sendJson } from './relay-entry.js';
-import { responsesBodyProblem, responsesCreateBody } from './responses-front.schema.js';
+import { responsesBodyProblem, responsesCreateBody, responsesCreatePasses } from './responses-front.schema.js';
 
 const bodyLimitBytes = 32 * 1024 * 1024;
 /** Output item ids remembered per node for `item_reference` (some 100 bytes each). */
@@ -56,7 +56,11 @@ const responsesErrorAnswer: ErrorAnswer = (error, requestId, acceptLanguage, log
 };
 
 export function parseCreateBody(raw: Buffer): ResponsesRequest {
-  const checked = responsesCreateBody.safeParse(parseJsonBody(raw));
+  const parsed = parseJsonBody(raw);
+  // The schema's copy is the body itself (no defaults, no transforms), so a body that certainly passes is used as is.
+  const checked = responsesCreatePasses(parsed)
+    ? { success: true as const, data: parsed as ResponsesRequest }
+    : responsesCreateBody.safeParse(parsed);
   if (!checked.success) {
     const problem = responsesBodyProblem(checked.error);
     throw new ResponsesRequestError(problem.param, problem.detail);
