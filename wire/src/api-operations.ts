@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountSecurityOperations } from './account-security.js';
 import { auditOperations } from './audit.js';
 import { emailBindQuery, emailQuery, loginBody, oauthCallbackQuery, registerBody, resetPasswordBody } from './auth.js';
 import {
@@ -520,5 +521,6 @@ export const apiOperations: Operation[] = [
   },
   ...pricingOperations,
   ...auditOperations,
+  ...accountSecurityOperations,
   ...modelPricingOperations,
 ];
