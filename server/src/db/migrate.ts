@@ -17,6 +17,7 @@ import * as addLimits from './migrations/2026_11_29_0900_add_limits.js';
 import * as createAuditLogs from './migrations/2026_11_29_1000_create_audit_logs.js';
 import * as createUserSessions from './migrations/2026_11_30_0100_create_user_sessions.js';
 import * as createLimitBudgetSpend from './migrations/2026_11_30_0200_create_limit_budget_spend.js';
+import * as createUserPasskeys from './migrations/2026_11_30_0300_create_user_passkeys.js';
 import * as relayOutcomesFineLatency from './migrations/2026_11_29_1130_relay_outcomes_fine_latency.js';
 
 /** A migration that knows which engine it runs on (column types differ a little). */
@@ -44,6 +45,7 @@ const migrations: Record<string, DialectMigration> = {
   '2026_11_29_1130_relay_outcomes_fine_latency': relayOutcomesFineLatency,
   '2026_11_30_0100_create_user_sessions': createUserSessions,
   '2026_11_30_0200_create_limit_budget_spend': createLimitBudgetSpend,
+  '2026_11_30_0300_create_user_passkeys': createUserPasskeys,
 };
 
 class StaticProvider implements MigrationProvider {

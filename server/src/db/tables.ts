@@ -22,6 +22,7 @@ export interface Database {
   responses: ResponseTable;
   user_sessions: UserSessionTable;
   user_two_factors: UserTwoFactorTable;
+  user_passkeys: UserPasskeyTable;
 }
 
 type Flag = ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
@@ -75,6 +76,19 @@ export interface UserTwoFactorTable {
   backup_codes: ColumnType<string | null, string | null | undefined, string | null>;
   last_step: ColumnType<number, number | undefined, number>;
   created_at: number;
+}
+
+/** A user's passkey: a WebAuthn credential, a sign-in that counts as a second factor (decision 0030). */
+export interface UserPasskeyTable {
+  id: Generated<number>;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: ColumnType<number, number | undefined, number>;
+  transports: ColumnType<string, string | undefined, string>;
+  name: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  last_used_at: ColumnType<number, number | undefined, number>;
 }
 
 export interface TokenTable {
