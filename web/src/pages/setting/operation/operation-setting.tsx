@@ -1,6 +1,7 @@
 import { Skeleton } from 'antd';
 import { lazy, Suspense } from 'react';
 import { loadNamespaces } from '../../../i18n';
+import { LimitsSection } from './limits-section';
 import { LogCleanup } from './log-cleanup';
 import type { OptionField } from './option-fields';
 import { OptionSection } from './option-section';
@@ -61,6 +62,7 @@ export function OperationSetting() {
       </OptionSection>
       <OptionSection titleKey="settingAdmin.section.quota" fields={QUOTA} {...common} />
       <RatioSection options={options} />
+      <LimitsSection options={options} />
       <Suspense fallback={<Skeleton active />}>
         <PriceSetting />
       </Suspense>
