@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { idParams, plainName } from './fields.js';
 import type { Operation } from './operation.js';
+import { user } from './user.js';
 
 /** Issue 32, points 1 and 2: one signed-in session of the caller (decision 0002). */
 export const userSession = z.object({
@@ -31,6 +33,38 @@ export const twoFactorStatus = z.object({ enabled: z.boolean(), backup_codes_lef
 export const reauthBody = z
   .object({ password: z.string().max(128).optional(), totp_code: z.string().trim().max(64).optional() })
   .refine((body) => Boolean(body.password || body.totp_code), 'password or totp_code is required');
+
+/**
+ * A WebAuthn answer as @simplewebauthn/browser gives it (PublicKeyCredential's JSON): checked field by field
+ * on the server by @simplewebauthn/server.
+ */
+const webAuthnResponse = z
+  .object({
+    id: z.string().min(1).max(1400),
+    rawId: z.string().min(1).max(1400),
+    type: z.literal('public-key'),
+    response: z.record(z.string(), z.unknown()),
+    clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
+    authenticatorAttachment: z.string().max(32).optional(),
+  })
+  .loose();
+
+/** Adds a passkey: the browser's answer to the registration options and a name for the list. */
+export const passkeyRegisterBody = z.object({
+  response: webAuthnResponse,
+  name: plainName(z.string().trim().max(64)).optional(),
+});
+
+/** Signs in with a passkey: the browser's answer to the sign-in options. */
+export const passkeyLoginBody = z.object({ response: webAuthnResponse });
+
+export const passkeyParams = idParams;
+
+/** One of the caller's passkeys (its key never leaves the server). */
+export const passkey = z.object({ id: z.number(), name: z.string(), created_at: z.number(), last_used_at: z.number() });
+
+/** WebAuthn options (PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON) for the browser. */
+const webAuthnOptions = z.object({ challenge: z.string(), rpId: z.string().optional() }).loose();
 
 export const accountSecurityOperations: Operation[] = [
   {
@@ -96,5 +130,49 @@ export const accountSecurityOperations: Operation[] = [
     access: 'user',
     body: reauthBody,
     answer: z.object({ two_factor: z.boolean() }),
+  },
+  {
+    method: 'GET',
+    path: '/api/user/passkeys',
+    summary: "The caller's passkeys",
+    access: 'user',
+    answer: z.array(passkey),
+  },
+  {
+    method: 'POST',
+    path: '/api/user/passkey/register/options',
+    summary: 'WebAuthn options to create a passkey (the challenge is kept in the session for five minutes)',
+    access: 'user',
+    answer: webAuthnOptions,
+  },
+  {
+    method: 'POST',
+    path: '/api/user/passkey/register',
+    summary: "Add a passkey from the browser's answer to the registration options",
+    access: 'user',
+    body: passkeyRegisterBody,
+    answer: passkey,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/user/passkeys/:id',
+    summary: "Remove one of the caller's passkeys (asks for re-authentication after five minutes)",
+    access: 'user',
+    params: passkeyParams,
+  },
+  {
+    method: 'POST',
+    path: '/api/user/passkey/login/options',
+    summary: 'WebAuthn options to sign in with a discoverable passkey (the challenge is kept in the session)',
+    access: 'public',
+    answer: webAuthnOptions,
+  },
+  {
+    method: 'POST',
+    path: '/api/user/passkey/login',
+    summary: 'Sign in with a passkey; it counts as the second factor',
+    access: 'public',
+    body: passkeyLoginBody,
+    answer: user,
   },
 ];

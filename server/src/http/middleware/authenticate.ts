@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/tables.js';
 import { Role, UserStatus } from '../../domain/user/user.constants.js';
 import { getCachedUser, getUserByAccessToken } from '../../domain/user/user.cache.js';
 import { isSessionLive } from '../../domain/user/user.sessions.js';
-import { hasTwoFactor } from '../../domain/user/user.two-factor.js';
+import { hasSecondFactor } from '../../domain/user/passkey.js';
 import { nowSeconds } from '../../lib/time.js';
 import { AppError } from '../../lib/errors.js';
 import { verifyCsrf } from './csrf.js';
@@ -107,7 +107,11 @@ export function authenticate(context: AppContext, minimumRole: number): preHandl
     if (request.authMethod === 'session') verifyCsrf(request, reply);
     // AdminRequire2FA: an administrator without a second factor reaches their own account (to set one up)
     // and nothing an administrator may do.
-    if (minimumRole >= Role.Admin && context.options.bool('AdminRequire2FA') && !(await hasTwoFactor(context, user.id)))
+    if (
+      minimumRole >= Role.Admin &&
+      context.options.bool('AdminRequire2FA') &&
+      !(await hasSecondFactor(context, user.id))
+    )
       throw secondFactorNeeded();
     request.user = user;
   };

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/tables.js';
+import type { PendingChallenge } from '../../domain/user/passkey.js';
 import { createSession, renewSession } from '../../domain/user/user.sessions.js';
 import { nowSeconds } from '../../lib/time.js';
 
@@ -20,6 +21,8 @@ export interface SessionData {
   pendingUserId?: number;
   pendingAt?: number;
   oauthState?: string;
+  /** A passkey ceremony's challenge, answered once within five minutes (decision 0030). */
+  passkeyChallenge?: PendingChallenge;
   turnstile?: boolean;
   /** Secret behind the XSRF-TOKEN cookie (double-submit CSRF protection). */
   csrfSecret?: string;

@@ -1,5 +1,24 @@
-import { reauthBody, sessionParams, twoFactorCodeBody } from '@modelgate/wire';
+import {
+  passkeyLoginBody,
+  passkeyParams,
+  passkeyRegisterBody,
+  reauthBody,
+  sessionParams,
+  twoFactorCodeBody,
+} from '@modelgate/wire';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { FastifyRequest } from 'fastify';
 import bcrypt from 'bcryptjs';
+import {
+  deletePasskey,
+  listPasskeys,
+  loginOptions,
+  registerPasskey,
+  registrationOptions,
+  relyingParty,
+  verifyPasskeyLogin,
+} from '../../../domain/user/passkey.js';
+import { presentSignedInUser } from '../../../domain/user/user.presenter.js';
 import { listSessions, revokeOtherSessions, revokeSession } from '../../../domain/user/user.sessions.js';
 import {
   disableTwoFactor,
@@ -11,11 +30,16 @@ import {
 } from '../../../domain/user/user.two-factor.js';
 import { AppError } from '../../../lib/errors.js';
 import { nowSeconds } from '../../../lib/time.js';
-import { currentUser } from '../../middleware/authenticate.js';
-import { readSession, updateSession } from '../../middleware/session.js';
+import { currentUser, requireRecentAuth } from '../../middleware/authenticate.js';
+import { issueCsrfToken } from '../../middleware/csrf.js';
+import { readSession, startUserSession, updateSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
 import type { RouteModule } from '../route-kit.js';
+
+/** The relying party of this request (ServerAddress, or the request's own loopback Host: see relyingParty). */
+const partyOf = (context: Parameters<RouteModule>[1]['context'], request: FastifyRequest) =>
+  relyingParty(context, { protocol: request.protocol, host: request.headers.host ?? '' });
 
 const reauthFailed = () => new AppError('reauth_failed', { zh: '密码或验证码错误', en: 'Wrong password or code' });
 
@@ -72,5 +96,57 @@ export const userSecurityRoutes: RouteModule = (app, { context, requireUser, cri
     if (!passed) throw reauthFailed();
     if (request.authMethod === 'session') updateSession(request, reply, { authAt: nowSeconds() });
     return ok({ two_factor: await hasTwoFactor(context, user.id) });
+  });
+
+  // Passkeys (decision 0030): each ceremony's challenge waits in the session and is answered once.
+  app.get('/user/passkeys', { preHandler: requireUser }, async (request) =>
+    ok(await listPasskeys(context, currentUser(request).id)),
+  );
+
+  app.post('/user/passkey/register/options', { preHandler: requireUser }, async (request, reply) => {
+    const { options, pending } = await registrationOptions(context, currentUser(request), partyOf(context, request));
+    updateSession(request, reply, { passkeyChallenge: pending });
+    return ok(options);
+  });
+
+  app.post('/user/passkey/register', { onRequest: criticalLimit, preHandler: requireUser }, async (request, reply) => {
+    const { response, name } = validate(passkeyRegisterBody, request.body);
+    const pending = readSession(request).passkeyChallenge;
+    // Cleared before anything can fail: a challenge is answered once.
+    updateSession(request, reply, { passkeyChallenge: undefined });
+    const party = partyOf(context, request);
+    const user = currentUser(request);
+    return ok(
+      await registerPasskey(context, user, party, pending, response as unknown as RegistrationResponseJSON, name ?? ''),
+    );
+  });
+
+  // Removing a sign-in method asks for the password or a code again after five minutes, as price writes do.
+  app.delete('/user/passkeys/:id', { preHandler: [requireUser, requireRecentAuth] }, async (request) => {
+    const { id } = validate(passkeyParams, request.params);
+    await deletePasskey(context, currentUser(request).id, id);
+    return ok();
+  });
+
+  app.post('/user/passkey/login/options', { onRequest: criticalLimit }, async (request, reply) => {
+    const { options, pending } = await loginOptions(partyOf(context, request));
+    updateSession(request, reply, { passkeyChallenge: pending });
+    return ok(options);
+  });
+
+  // A passkey verifies its user on the authenticator: it signs in without the TOTP code (decision 0030).
+  app.post('/user/passkey/login', { onRequest: criticalLimit }, async (request, reply) => {
+    const { response } = validate(passkeyLoginBody, request.body);
+    const pending = readSession(request).passkeyChallenge;
+    updateSession(request, reply, { passkeyChallenge: undefined });
+    const user = await verifyPasskeyLogin(
+      context,
+      partyOf(context, request),
+      pending,
+      response as unknown as AuthenticationResponseJSON,
+    );
+    await startUserSession(context, request, reply, user);
+    issueCsrfToken(request, reply);
+    return ok(presentSignedInUser(user));
   });
 };
