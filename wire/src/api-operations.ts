@@ -16,6 +16,7 @@ import {
   updateChannelBody,
 } from './channel.js';
 import { idParams, statusChangeBody, statusOnlyQuery } from './fields.js';
+import { limitsUsage, limitsUsageQuery, tokenLimitsUsage } from './limits.js';
 import {
   log,
   logCount,
@@ -301,6 +302,21 @@ export const apiOperations: Operation[] = [
     access: 'user',
     query: tokenSearchQuery,
     answer: z.array(token),
+  },
+  {
+    method: 'GET',
+    path: '/api/token/limits_usage',
+    summary: "What the caller's tokens use now of their rpm, tpm, concurrency limits and budgets",
+    access: 'user',
+    query: limitsUsageQuery,
+    answer: tokenLimitsUsage,
+  },
+  {
+    method: 'GET',
+    path: '/api/user/self/limits_usage',
+    summary: 'What the caller uses now of their own limits and budget (shown next to the balance)',
+    access: 'user',
+    answer: limitsUsage,
   },
   { method: 'GET', path: '/api/token/:id', summary: 'One token', access: 'user', params: idParams, answer: token },
   {

@@ -56,3 +56,35 @@ export const groupLimits = z.record(
   groupLimit.extend({ models: z.record(z.string(), groupLimit).optional() }).strict(),
 );
 export type GroupLimits = z.infer<typeof groupLimits>;
+
+/** GET /api/token/limits_usage: the caller's tokens by id, comma-separated (at most 100). */
+export const limitsUsageQuery = z.object({
+  ids: z
+    .string({ message: 'ids must be token ids separated by commas' })
+    .regex(/^\d+(,\d+)*$/, 'ids must be token ids separated by commas')
+    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .refine((ids) => ids.length <= 100, 'ids may name at most 100 tokens'),
+});
+
+/** One rate limit's current use: `limit` 0 = none (then `used` is 0). */
+const limitUse = z.object({ used: z.number(), limit: z.number() });
+
+/** A budget's spend in its current period (holds of calls in flight included); null when none is set. */
+export const budgetUse = z
+  .object({
+    spent: z.number(),
+    quota: z.number(),
+    period: z.enum(budgetPeriods),
+    /** Unix seconds at which the period ends and the spend starts again from 0. */
+    resets_at: z.number(),
+  })
+  .nullable();
+export type BudgetUse = z.infer<typeof budgetUse>;
+
+/** What a token or a user uses now of each of its own limits (issue 31's console). */
+export const limitsUsage = z.object({ rpm: limitUse, tpm: limitUse, concurrency: limitUse, budget: budgetUse });
+export type LimitsUsage = z.infer<typeof limitsUsage>;
+
+/** Per token id (as text) that the caller owns; ids of other users' tokens are left out. */
+export const tokenLimitsUsage = z.record(z.string(), limitsUsage);
+export type TokenLimitsUsage = z.infer<typeof tokenLimitsUsage>;

@@ -21,6 +21,7 @@ import { redemptionRoutes } from './redemption/redemption.routes.js';
 import { serviceStatusRoutes } from './service-status/service-status.routes.js';
 import type { RouteKit, RouteModule } from './route-kit.js';
 import { statusRoutes } from './status/status.routes.js';
+import { limitsUsageRoutes } from './token/limits-usage.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
 import { userRoutes } from './user/user.routes.js';
 
@@ -32,6 +33,7 @@ const modules: RouteModule[] = [
   oauthRoutes,
   userRoutes,
   tokenRoutes,
+  limitsUsageRoutes,
   redemptionRoutes,
   logRoutes,
   optionRoutes,

@@ -71,6 +71,19 @@ export function limitsStatus(context: AppContext): { mode: LimitsMode; nodes: nu
   return { mode, nodes: mode === 'shared' ? (runtimes.get(context)?.liveNodes ?? 1) : 1 };
 }
 
+/** What each limit's counter holds now, creating none: Redis's while it answers, else this node's (the console's usage). */
+export async function limitsUsed(context: AppContext, checks: LimitCheck[]): Promise<number[]> {
+  const runtime = limitsRuntime(context);
+  if (runtime.redisStore && isRedisReady(context.redis)) {
+    try {
+      return await runtime.redisStore.peek(checks);
+    } catch {
+      // Redis failed meanwhile: this node's counters are the ones it enforces now.
+    }
+  }
+  return runtime.memory.peek(checks);
+}
+
 /** Re-reads the live nodes at most every heartbeat interval, in the background (no call waits for it). */
 function refreshLiveNodes(context: AppContext, runtime: LimitsRuntime): void {
   // The monotonic clock: a wall clock set back must not stop the reads.

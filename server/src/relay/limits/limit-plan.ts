@@ -44,6 +44,14 @@ function addBudget(checks: LimitCheck[], scope: string, row: LimitedRow, timeZon
   });
 }
 
+/** A token's or a user's own limits (`t:<id>` or `u:<id>`), with the same keys as a call's plan (the console's usage). */
+export function ownLimitChecks(scope: string, row: LimitedRow, timeZone: string, nowMs: number): LimitCheck[] {
+  const checks: LimitCheck[] = [];
+  addRates(checks, scope, row.rpm_limit, row.tpm_limit, row.concurrency_limit);
+  addBudget(checks, scope, row, timeZone, nowMs);
+  return checks;
+}
+
 /**
  * Every limit that applies to a call: the token's, the user's (a limit the user has none of comes from the
  * user's group in GroupLimits), the group's for the model (per user), and the budgets. Undefined, without

@@ -42,6 +42,8 @@ export interface LimitStore {
   /** Adds `amount` (a hold, less what refunds gave back) to every budget in `checks`, all or none. */
   holdBudgets(checks: LimitCheck[], amount: number, scale: number): Promise<BudgetRefusal | undefined>;
   finish(checks: LimitCheck[], states: CheckState[], lease: string, settlement: Settlement): Promise<void>;
+  /** What each counter holds now, creating none (the console's usage): a budget Redis lacks reads the database. */
+  peek(checks: LimitCheck[]): Promise<number[]>;
 }
 
 export const scaled = (limit: number, scale: number) => (scale === 1 ? limit : Math.max(1, Math.floor(limit / scale)));
@@ -162,6 +164,22 @@ export class MemoryLimitStore implements LimitStore {
       }
     });
     this.sweep(now);
+  }
+
+  async peek(checks: LimitCheck[]): Promise<number[]> {
+    const now = Date.now();
+    const used: number[] = [];
+    for (const check of checks) {
+      if (check.kind === 'c') used.push(this.slots.get(check.key)?.size ?? 0);
+      else if (check.kind === 'b') {
+        const counter = this.budgets.get(check.key);
+        used.push(counter && now < counter.endsAtMs ? counter.used : await this.spentOf(check.key));
+      } else {
+        const window = this.windows.get(check.key);
+        used.push(window && now < window.start + windowMs ? window.used : 0);
+      }
+    }
+    return used;
   }
 
   /** A window that ended is a new one from now. */

@@ -144,7 +144,32 @@ end
 return 1
 `;
 
+/**
+ * What each counter (KEYS) holds now, read only: ARGV the window ms, then each key's kind. A window that ended
+ * holds 0, expired leases do not count, a budget Redis lacks answers -1 (the database tells its spend).
+ */
+const peekScript = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local span, result = tonumber(ARGV[1]), {}
+for i, key in ipairs(KEYS) do
+  local kind = ARGV[i + 1]
+  if kind == 'c' then
+    table.insert(result, redis.call('ZCOUNT', key, '(' .. string.format('%d', now), '+inf'))
+  elseif kind == 'b' then
+    table.insert(result, tonumber(redis.call('GET', key) or '-1'))
+  else
+    local state = redis.call('HMGET', key, 's', 'n')
+    local start, used = tonumber(state[1]), tonumber(state[2])
+    if start == nil or now >= start + span then used = 0 end
+    table.insert(result, used)
+  end
+end
+return result
+`;
+
 interface LimitCommands {
+  limitPeek(keys: number, ...args: (string | number)[]): Promise<number[]>;
   limitAdmit(keys: number, ...args: (string | number)[]): Promise<number[]>;
   limitHold(keys: number, ...args: (string | number)[]): Promise<number[]>;
   limitSeed(keys: number, ...args: (string | number)[]): Promise<number>;
@@ -179,6 +204,7 @@ export class RedisLimitStore implements LimitStore {
     redis.defineCommand('limitSeed', { lua: seedScript });
     redis.defineCommand('limitFinish', { lua: finishScript });
     redis.defineCommand('limitRenew', { lua: renewScript });
+    redis.defineCommand('limitPeek', { lua: peekScript });
     this.commands = redis as unknown as LimitCommands;
   }
 
@@ -254,6 +280,18 @@ export class RedisLimitStore implements LimitStore {
       }),
     );
     return batch;
+  }
+
+  async peek(checks: LimitCheck[]): Promise<number[]> {
+    if (checks.length === 0) return [];
+    const keys = checks.map((check) => `lim:${check.key}`);
+    const answer = await this.commands.limitPeek(
+      checks.length,
+      ...keys,
+      windowMs,
+      ...checks.map((check) => check.kind),
+    );
+    return Promise.all(answer.map((used, index) => (used < 0 ? this.spentOf(checks[index]!.key) : used)));
   }
 
   /** Renews the leases of this node's calls in flight (every third of the lease time). */
