@@ -80,5 +80,12 @@ const token: Record<keyof typeof zh, string> = {
   'token.form.remainQuota': 'Quota (dollars) {{quota}}',
   'token.form.dollarPrefix': '$',
   'token.form.unlimited': 'Unlimited quota',
+  'token.column.limits': 'Limits in use',
+  'token.limitsUsage.rpm': 'RPM {{used}} / {{limit}}',
+  'token.limitsUsage.tpm': 'TPM {{used}} / {{limit}}',
+  'token.limitsUsage.concurrency': 'In flight {{used}} / {{limit}}',
+  'token.limitsUsage.budget.day': 'Budget {{spent}} / {{quota}} today',
+  'token.limitsUsage.budget.week': 'Budget {{spent}} / {{quota}} this week',
+  'token.limitsUsage.budget.month': 'Budget {{spent}} / {{quota}} this month',
 };
 export default token;

@@ -78,5 +78,12 @@ const token = {
   'token.form.remainQuota': '额度（美元）{{quota}}',
   'token.form.dollarPrefix': '$',
   'token.form.unlimited': '设为无限额度',
+  'token.column.limits': '限制用量',
+  'token.limitsUsage.rpm': 'RPM {{used}} / {{limit}}',
+  'token.limitsUsage.tpm': 'TPM {{used}} / {{limit}}',
+  'token.limitsUsage.concurrency': '并发 {{used}} / {{limit}}',
+  'token.limitsUsage.budget.day': '预算 今日 {{spent}} / {{quota}}',
+  'token.limitsUsage.budget.week': '预算 本周 {{spent}} / {{quota}}',
+  'token.limitsUsage.budget.month': '预算 本月 {{spent}} / {{quota}}',
 };
 export default token;
