@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../../api/client';
 import { renderPage } from '../../test/render';
 import TopUpPage, { ENLARGE_MS } from './topup-page';
 
@@ -19,6 +20,8 @@ vi.mock('../../api/user', () => ({
 describe('TopUpPage', () => {
   beforeEach(() => {
     localStorage.setItem('display_in_currency', 'true');
+    // The budget line's read (budget-line.test.tsx): no budget here.
+    vi.spyOn(api, 'get').mockResolvedValue(null);
   });
 
   it('adds the redeemed amount, clears the code and enlarges the circles for 3 s', async () => {

@@ -10,6 +10,7 @@ import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { useStatus } from '../../stores/status.store';
 import { BalanceCircles } from './balance-circles';
+import { BudgetLine } from './budget-line';
 
 /** How long the circles stay enlarged after a redeem. */
 export const ENLARGE_MS = 3000;
@@ -67,6 +68,7 @@ export default function TopUpPage() {
           renderQuota={renderQuota}
           enlarged={enlarged}
         />
+        <BudgetLine renderQuota={renderQuota} />
         {added !== null && (
           <Alert
             style={{ marginBottom: 16 }}

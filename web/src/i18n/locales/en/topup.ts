@@ -11,5 +11,8 @@ const topup: Record<keyof typeof zh, string> = {
   'topup.linkMissing': 'Super admin has not set a top-up link!',
   'topup.success': 'Top-up succeeded!',
   'topup.confirm': 'Added {{amount}}; balance now {{balance}}',
+  'topup.budget.day': 'Budget: {{spent}} of {{quota}} spent today',
+  'topup.budget.week': 'Budget: {{spent}} of {{quota}} spent this week',
+  'topup.budget.month': 'Budget: {{spent}} of {{quota}} spent this month',
 };
 export default topup;

@@ -10,5 +10,8 @@ const topup = {
   'topup.linkMissing': '超级管理员未设置充值链接！',
   'topup.success': '充值成功！',
   'topup.confirm': '已充值 {{amount}}，当前余额 {{balance}}',
+  'topup.budget.day': '预算：今日已用 {{spent}} / {{quota}}',
+  'topup.budget.week': '预算：本周已用 {{spent}} / {{quota}}',
+  'topup.budget.month': '预算：本月已用 {{spent}} / {{quota}}',
 };
 export default topup;
