@@ -104,7 +104,7 @@ describe.each(VIEWS)('limits at $width px in $language', ({ width, language, zon
     await card.getByRole('button', { name: label(language, 'settingAdmin.save') }).click();
     await expectToast(page, text(language, 'settingAdmin.toast.saved'));
     await expect.poll(async () => (await options()).TimeZone).toBe(zone);
-    expect(JSON.parse((await options()).GroupLimits)).toEqual(limits);
+    expect(JSON.parse((await options()).GroupLimits ?? '')).toEqual(limits);
     await view.close();
   });
 
