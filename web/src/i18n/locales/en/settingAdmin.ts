@@ -143,11 +143,13 @@ const settingAdmin: Record<keyof typeof zh, string> = {
   'settingAdmin.option.GroupLimits': 'Group and model limits',
   'settingAdmin.option.TimeZone': 'Time zone',
   'settingAdmin.placeholder.groupLimits': '{"default": {"rpm_limit": 60, "models": {"gpt-4o": {"tpm_limit": 100000}}}}',
-  'settingAdmin.hint.groupLimits': "Defaults per user group, and per model within a group: rpm_limit (requests per minute), tpm_limit (tokens per minute), concurrency_limit (calls in flight); 0 = none. The tightest of the token's, the user's, the group's and the model's applies",
+  'settingAdmin.hint.groupLimits':
+    "Defaults per user group, and per model within a group: rpm_limit (requests per minute), tpm_limit (tokens per minute), concurrency_limit (calls in flight); 0 = none. The tightest of the token's, the user's, the group's and the model's applies",
   'settingAdmin.placeholder.timeZone': 'UTC or an IANA zone such as Asia/Shanghai',
   'settingAdmin.hint.timeZone': 'Budgets reset at the start of the day, week (Monday) or month in this zone',
   'settingAdmin.limits.invalid.json': 'Group and model limits is not a valid JSON string',
-  'settingAdmin.limits.invalid.shape': 'Group and model limits: each group holds only rpm_limit, tpm_limit, concurrency_limit (whole numbers ≥ 0) and models',
+  'settingAdmin.limits.invalid.shape':
+    'Group and model limits: each group holds only rpm_limit, tpm_limit, concurrency_limit (whole numbers ≥ 0) and models',
   'settingAdmin.limits.invalid.timeZone': 'The time zone is not a known IANA zone (e.g. UTC, Asia/Shanghai)',
 };
 export default settingAdmin;

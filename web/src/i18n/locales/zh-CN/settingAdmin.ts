@@ -142,11 +142,13 @@ const settingAdmin = {
   'settingAdmin.option.GroupLimits': '分组与模型限制',
   'settingAdmin.option.TimeZone': '时区',
   'settingAdmin.placeholder.groupLimits': '{"default": {"rpm_limit": 60, "models": {"gpt-4o": {"tpm_limit": 100000}}}}',
-  'settingAdmin.hint.groupLimits': '每个用户分组的默认限制，以及分组内每个模型的限制：rpm_limit（每分钟请求数）、tpm_limit（每分钟 Token 数）、concurrency_limit（同时进行的调用数）；0 表示不限。令牌、用户、分组与模型中最严的一项生效',
+  'settingAdmin.hint.groupLimits':
+    '每个用户分组的默认限制，以及分组内每个模型的限制：rpm_limit（每分钟请求数）、tpm_limit（每分钟 Token 数）、concurrency_limit（同时进行的调用数）；0 表示不限。令牌、用户、分组与模型中最严的一项生效',
   'settingAdmin.placeholder.timeZone': 'UTC 或 IANA 时区，如 Asia/Shanghai',
   'settingAdmin.hint.timeZone': '预算在此时区的每天、每周（周一）或每月开始时重置',
   'settingAdmin.limits.invalid.json': '分组与模型限制不是合法的 JSON 字符串',
-  'settingAdmin.limits.invalid.shape': '分组与模型限制：每个分组只能包含 rpm_limit、tpm_limit、concurrency_limit（不小于 0 的整数）和 models',
+  'settingAdmin.limits.invalid.shape':
+    '分组与模型限制：每个分组只能包含 rpm_limit、tpm_limit、concurrency_limit（不小于 0 的整数）和 models',
   'settingAdmin.limits.invalid.timeZone': '时区不是已知的 IANA 时区（如 UTC、Asia/Shanghai）',
 };
 export default settingAdmin;
