@@ -116,4 +116,27 @@ describe.each([
       });
     expect((await owner.client.get('/api/token/limits_usage')).body.success).toBe(false);
   }, 90_000);
+
+  test('a call in flight holds one of the token’s concurrency slots until it ends', async () => {
+    const token = (
+      await owner.client.post('/api/token/', { name: 'slots', unlimited_quota: true, concurrency_limit: 3 })
+    ).body.data as { id: number; key: string };
+    const slots = async () =>
+      (await owner.client.get(`/api/token/limits_usage?ids=${token.id}`)).body.data[token.id].concurrency;
+    // A stream of 40 chunks: it is still running while the usage is read.
+    const stream = await new OpenAI({
+      apiKey: `sk-${token.key}`,
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+    }).chat.completions.create({
+      model: 'gpt-3.5-turbo',
+      messages: [{ role: 'user', content: 'fault:slow' }],
+      stream: true,
+    });
+    const chunks = stream[Symbol.asyncIterator]();
+    await chunks.next();
+    expect(await slots()).toEqual({ used: 1, limit: 3 });
+    while (!(await chunks.next()).done);
+    await waitFor('the slot given back', async () => (await slots()).used === 0);
+  }, 90_000);
 });
