@@ -1,3 +1,4 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { api, requestEnvelope } from './client';
 import type { ProfileUpdate, RegistrationPayload, SessionUser, User } from './types';
 
@@ -12,6 +13,17 @@ export const login = (credentials: { username?: string; password?: string; totp_
     method: 'POST',
     data: credentials,
   });
+
+/**
+ * Signs in with a passkey (decision 0030): the browser offers the passkeys it holds for this site, no username
+ * asked; a passkey counts as the second factor. Throws when the browser prompt is cancelled.
+ */
+export async function loginWithPasskey(): Promise<SessionUser> {
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  const optionsJSON = await api.post<PublicKeyCredentialRequestOptionsJSON>('/api/user/passkey/login/options');
+  const response = await startAuthentication({ optionsJSON });
+  return api.post<SessionUser>('/api/user/passkey/login', { response });
+}
 
 export const logout = () => api.get<unknown>('/api/user/logout', { silent: true });
 

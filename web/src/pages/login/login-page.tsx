@@ -1,5 +1,6 @@
 import {
   GithubOutlined,
+  KeyOutlined,
   LockOutlined,
   SafetyCertificateOutlined,
   SendOutlined,
@@ -12,9 +13,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { wechatLogin } from '../../api/oauth';
 import type { SessionUser } from '../../api/types';
-import { login } from '../../api/user';
+import { login, loginWithPasskey } from '../../api/user';
 import { AuthCard } from '../../components/auth-card/auth-card';
 import { useSystemBrand } from '../../components/header/use-system-brand';
+import { notifyPasskeyFailure } from '../setting/security/passkeys-card';
 import { WechatCodeModal } from '../../components/wechat-modal/wechat-code-modal';
 import { useThirdPartySignIn } from '../../hooks/use-third-party-sign-in';
 import { DEFAULT_ROOT_PASSWORD } from '../../lib/limits';
@@ -83,6 +85,20 @@ export default function LoginPage() {
       }
     } catch {
       // the common handler has shown why
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // A passkey verifies its user on the device: it signs in with no password and no second-factor code.
+  const submitPasskey = async () => {
+    setBusy(true);
+    try {
+      signIn(await loginWithPasskey());
+      notify.success(t('login.success'));
+      navigate('/token');
+    } catch (error) {
+      notifyPasskeyFailure(error, t('login.passkeyFailed'));
     } finally {
       setBusy(false);
     }
@@ -166,6 +182,15 @@ export default function LoginPage() {
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={busy}>
             {t('login.submit')}
+          </Button>
+          <Button
+            icon={<KeyOutlined />}
+            block
+            style={{ marginTop: 12 }}
+            disabled={busy}
+            onClick={() => void submitPasskey()}
+          >
+            {t('login.passkey')}
           </Button>
         </Form>
       )}

@@ -24,6 +24,7 @@ import { signIn, signOut, useUser } from '../../stores/user.store';
 import { BindEmailModal } from './bind-email-modal';
 import { DeleteAccountModal } from './delete-account-modal';
 import { invitationLink } from './invitation-link';
+import { PasskeysCard } from './security/passkeys-card';
 import { SessionsCard } from './security/sessions-card';
 import { TwoFactorCard } from './security/two-factor-card';
 
@@ -240,6 +241,7 @@ export function PersonalSetting() {
               </Flex>
             </Card>
             <TwoFactorCard />
+            <PasskeysCard />
             <Card title={t('setting.personal.dangerZone')}>
               <Button danger icon={<DeleteOutlined />} onClick={() => setModal('delete')}>
                 {t('setting.personal.deleteAccount')}

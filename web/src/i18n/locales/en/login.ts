@@ -26,5 +26,7 @@ const login: Record<keyof typeof zh, string> = {
   'login.twoFactor.code': 'Code',
   'login.twoFactor.codeRequired': 'Please enter the code',
   'login.twoFactor.back': 'Back',
+  'login.passkey': 'Sign in with a passkey',
+  'login.passkeyFailed': 'Could not sign in with a passkey: cancelled, timed out or not supported by this browser',
 };
 export default login;

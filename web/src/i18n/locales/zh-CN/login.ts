@@ -25,5 +25,7 @@ const login = {
   'login.twoFactor.code': '验证码',
   'login.twoFactor.codeRequired': '请输入验证码',
   'login.twoFactor.back': '返回',
+  'login.passkey': '使用通行密钥登录',
+  'login.passkeyFailed': '未能使用通行密钥登录：操作已取消、超时或此浏览器不支持',
 };
 export default login;

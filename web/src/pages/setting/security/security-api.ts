@@ -1,4 +1,5 @@
-import type { twoFactorSetup, twoFactorStatus, userSession } from '@modelgate/wire';
+import type { passkey, twoFactorSetup, twoFactorStatus, userSession } from '@modelgate/wire';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import type { z } from 'zod';
 import { api } from '../../../api/client';
 
@@ -21,3 +22,18 @@ export const setUpTwoFactor = () => api.post<TwoFactorSetup>('/api/user/2fa/setu
 export const enableTwoFactor = (code: string) => api.post<null>('/api/user/2fa/enable', { code });
 
 export const disableTwoFactor = (code: string) => api.post<null>('/api/user/2fa/disable', { code });
+
+export type Passkey = z.infer<typeof passkey>;
+
+/** Passkeys (WebAuthn, decision 0030). */
+export const fetchPasskeys = async () => (await api.get<Passkey[] | null>('/api/user/passkeys')) ?? [];
+
+export const deletePasskey = (id: number) => api.delete<null>(`/api/user/passkeys/${id}`);
+
+/** Asks the browser's authenticator for a new passkey and adds it under `name`. */
+export async function addPasskey(name: string): Promise<Passkey> {
+  const { startRegistration } = await import('@simplewebauthn/browser');
+  const optionsJSON = await api.post<PublicKeyCredentialCreationOptionsJSON>('/api/user/passkey/register/options');
+  const response = await startRegistration({ optionsJSON });
+  return api.post<Passkey>('/api/user/passkey/register', { response, name });
+}
