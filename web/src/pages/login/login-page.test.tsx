@@ -7,7 +7,8 @@ import { renderRoutes } from '../../test/render';
 import LoginPage from './login-page';
 
 const login = vi.hoisted(() => vi.fn());
-vi.mock('../../api/user', () => ({ login }));
+const loginWithPasskey = vi.hoisted(() => vi.fn());
+vi.mock('../../api/user', () => ({ login, loginWithPasskey }));
 
 const routes = [
   { path: '/login', element: <LoginPage /> },
@@ -25,7 +26,10 @@ async function submit(username: string, password: string) {
 }
 
 describe('LoginPage', () => {
-  beforeEach(() => login.mockReset());
+  beforeEach(() => {
+    login.mockReset();
+    loginWithPasskey.mockReset();
+  });
   afterEach(() => {
     act(() => statusStore.set({}));
     client.defaults.adapter = undefined;
@@ -108,5 +112,19 @@ describe('LoginPage', () => {
       { url: '/api/oauth/wechat', params: { code: '123456', state: 'state1' } },
     ]);
     expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ username: 'wechat_7' });
+  });
+
+  it('signs in with a passkey without a username or a code, and says so when the prompt is cancelled', async () => {
+    loginWithPasskey.mockRejectedValueOnce(new DOMException('The operation was aborted.', 'NotAllowedError'));
+    const { router } = renderRoutes(routes, '/login');
+    fireEvent.click(screen.getByRole('button', { name: /使用通行密钥登录/ }));
+    expect(await screen.findByText('未能使用通行密钥登录：操作已取消、超时或此浏览器不支持')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+
+    loginWithPasskey.mockResolvedValueOnce({ id: 5, username: 'carol', display_name: 'Carol', role: 1, status: 1 });
+    fireEvent.click(screen.getByRole('button', { name: /使用通行密钥登录/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/token'));
+    expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ username: 'carol' });
+    expect(login).not.toHaveBeenCalled();
   });
 });
