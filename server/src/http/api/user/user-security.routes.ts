@@ -128,7 +128,8 @@ export const userSecurityRoutes: RouteModule = (app, { context, requireUser, cri
     return ok();
   });
 
-  app.post('/user/passkey/login/options', { onRequest: criticalLimit }, async (request, reply) => {
+  // Cheap and stateless on the server (the challenge rides in the cookie): only the answer takes the sign-in limit.
+  app.post('/user/passkey/login/options', async (request, reply) => {
     const { options, pending } = await loginOptions(partyOf(context, request));
     updateSession(request, reply, { passkeyChallenge: pending });
     return ok(options);
