@@ -42,7 +42,7 @@ function lazyPage({ module, texts }: RouteDefinition): LazyExoticComponent<Compo
 /** The route table of spec section 2. */
 export const routeDefinitions: RouteDefinition[] = [
   { path: '/', access: 'public', module: 'home/home-page', texts: ['home'] },
-  { path: '/login', access: 'public', module: 'login/login-page', texts: ['login'] },
+  { path: '/login', access: 'public', module: 'login/login-page', texts: ['login', 'setting'] },
   { path: '/register', access: 'public', module: 'register/register-page', texts: ['register'] },
   { path: '/reset', access: 'public', module: 'reset/reset-request-page', texts: ['reset'] },
   { path: '/user/reset', access: 'public', module: 'reset/reset-confirm-page', texts: ['reset'] },
@@ -67,8 +67,8 @@ export const routeDefinitions: RouteDefinition[] = [
   { path: '/redemption/edit/:id', access: 'admin', module: 'redemption/redemption-edit-page', texts: ['redemption'] },
   { path: '/user', access: 'admin', module: 'user/user-list-page', texts: ['user'] },
   { path: '/user/add', access: 'admin', module: 'user/user-add-page', texts: ['user'] },
-  { path: '/user/edit/:id', access: 'admin', module: 'user/user-edit-page', texts: ['user'] },
-  { path: '/user/edit', access: 'signedIn', module: 'user/user-edit-page', texts: ['user'] },
+  { path: '/user/edit/:id', access: 'admin', module: 'user/user-edit-page', texts: ['user', 'token'] },
+  { path: '/user/edit', access: 'signedIn', module: 'user/user-edit-page', texts: ['user', 'token'] },
   { path: '/topup', access: 'signedIn', module: 'topup/topup-page', texts: ['topup'] },
   { path: '/log', access: 'signedIn', module: 'log/log-page', texts: ['log'] },
   { path: '/audit', access: 'admin', module: 'audit/audit-page', texts: ['audit'] },
