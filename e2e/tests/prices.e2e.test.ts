@@ -122,10 +122,15 @@ describe.each(VIEWPORTS)('prices at $width px in $language', ({ width, language 
   });
 });
 
-/** Each model's row on /about reads the input and output prices of /api/pricing (or says it is unpriced). */
+/**
+ * Each model's row (a card on a phone) on /about reads the input and output prices of /api/pricing (or says it is
+ * unpriced).
+ */
 async function expectCataloguePrices(page: Page, language: Language, models: ModelPricing[], unit: PriceUnit) {
   for (const model of models) {
-    const row = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: model.model }).filter({
+    const row = page.locator('.ant-table-tbody tr.ant-table-row, [data-testid="catalogue-card"]', {
+      hasText: model.model,
+    }).filter({
       has: page.getByText(model.model, { exact: true }),
     });
     const cell = row.getByTestId('catalogue-price');
@@ -172,7 +177,8 @@ describe.each([
     expect(receipt.texts[0]).toContain(t('log.receipt.unit.usdPerMillion', { price: input }));
 
     await page.goto('/about');
-    const about = page.locator('.ant-table-tbody tr.ant-table-row').filter({
+    // A table row, or a card on a phone.
+    const about = page.locator('.ant-table-tbody tr.ant-table-row, [data-testid="catalogue-card"]').filter({
       has: page.getByText('gpt-4o-mini', { exact: true }),
     });
     await about
