@@ -128,11 +128,13 @@ describe.each(VIEWPORTS)('prices at $width px in $language', ({ width, language 
  */
 async function expectCataloguePrices(page: Page, language: Language, models: ModelPricing[], unit: PriceUnit) {
   for (const model of models) {
-    const row = page.locator('.ant-table-tbody tr.ant-table-row, [data-testid="catalogue-card"]', {
-      hasText: model.model,
-    }).filter({
-      has: page.getByText(model.model, { exact: true }),
-    });
+    const row = page
+      .locator('.ant-table-tbody tr.ant-table-row, [data-testid="catalogue-card"]', {
+        hasText: model.model,
+      })
+      .filter({
+        has: page.getByText(model.model, { exact: true }),
+      });
     const cell = row.getByTestId('catalogue-price');
     if (!model.price) {
       await row.getByText(text(language, 'about.price.unpriced'), { exact: true }).waitFor();

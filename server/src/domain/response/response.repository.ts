@@ -69,11 +69,7 @@ async function insertRows(db: Db, pending: PendingSaves): Promise<void> {
     } catch {
       // One bad row must not cost the others theirs: each again on its own, its own error to its caller.
       for (const [index, row] of rows.entries())
-        await db
-          .insertInto('responses')
-          .values(row)
-          .execute()
-          .then(settle[index]!.resolve, settle[index]!.reject);
+        await db.insertInto('responses').values(row).execute().then(settle[index]!.resolve, settle[index]!.reject);
     }
   }
 }

@@ -55,7 +55,13 @@ const fields: Record<string, unknown[]> = {
   top_k: [undefined, 0, 40, 1.5, -1],
   stop_sequences: [undefined, ['\n\nHuman:'], Array.from({ length: 17 }, () => 's'), ['x'.repeat(1001)], 'stop'],
   tools: [undefined, [{ name: 'Bash', input_schema: {} }], [{ name: '' }], [{}], {}],
-  tool_choice: [undefined, { type: 'auto' }, { type: 'tool', name: 'Bash' }, { type: 'some' }, { type: 'tool', name: 1 }],
+  tool_choice: [
+    undefined,
+    { type: 'auto' },
+    { type: 'tool', name: 'Bash' },
+    { type: 'some' },
+    { type: 'tool', name: 1 },
+  ],
   metadata: [undefined, { user_id: 'u' }, { user_id: 'x'.repeat(257) }, { user_id: 1 }, 'u'],
 };
 const valid = {

@@ -60,7 +60,11 @@ export function anthropicMessagesPasses(body: unknown): body is Json {
   if (top_k !== undefined && !isNonNegativeInteger(top_k)) return false;
   if (
     stop_sequences !== undefined &&
-    !(Array.isArray(stop_sequences) && stop_sequences.length <= 16 && stop_sequences.every((s) => isStringUpTo(s, 1000)))
+    !(
+      Array.isArray(stop_sequences) &&
+      stop_sequences.length <= 16 &&
+      stop_sequences.every((s) => isStringUpTo(s, 1000))
+    )
   )
     return false;
   const { tools, tool_choice, metadata } = body;
@@ -69,7 +73,9 @@ export function anthropicMessagesPasses(body: unknown): body is Json {
     !(
       Array.isArray(tools) &&
       tools.length <= 512 &&
-      tools.every((tool) => isObject(tool) && typeof tool.name === 'string' && tool.name.length >= 1 && tool.name.length <= 128)
+      tools.every(
+        (tool) => isObject(tool) && typeof tool.name === 'string' && tool.name.length >= 1 && tool.name.length <= 128,
+      )
     )
   )
     return false;
@@ -82,7 +88,10 @@ export function anthropicMessagesPasses(body: unknown): body is Json {
     )
   )
     return false;
-  if (metadata !== undefined && !(isObject(metadata) && (metadata.user_id === undefined || isStringUpTo(metadata.user_id, 256))))
+  if (
+    metadata !== undefined &&
+    !(isObject(metadata) && (metadata.user_id === undefined || isStringUpTo(metadata.user_id, 256)))
+  )
     return false;
   return true;
 }

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { responsesCreateBody, responsesCreatePasses } from './responses-front.schema.js';
 
 const codexRequest = JSON.parse(
-  readFileSync(new URL('../../relay/fronts/responses/__fixtures__/codex-0.169.0-request.json', import.meta.url), 'utf8'),
+  readFileSync(
+    new URL('../../relay/fronts/responses/__fixtures__/codex-0.169.0-request.json', import.meta.url),
+    'utf8',
+  ),
 ) as Record<string, unknown>;
 
 const long = (length: number) => 'x'.repeat(length);

@@ -49,8 +49,7 @@ export function responsesCreatePasses(body: unknown): boolean {
 }
 
 function restPasses(body: Record<string, unknown>): boolean {
-  const { parallel_tool_calls, text, reasoning, max_output_tokens, temperature, top_p, user, metadata, include } =
-    body;
+  const { parallel_tool_calls, text, reasoning, max_output_tokens, temperature, top_p, user, metadata, include } = body;
   return (
     nullable(parallel_tool_calls, isBoolean) &&
     optional(text, (value) => isObject(value) && optional(value.format, isTyped)) &&
@@ -68,8 +67,7 @@ function restPasses(body: Record<string, unknown>): boolean {
     nullable(
       metadata,
       (value) =>
-        isObject(value) &&
-        Object.entries(value).every(([key, entry]) => key.length <= 64 && isStringUpTo(entry, 512)),
+        isObject(value) && Object.entries(value).every(([key, entry]) => key.length <= 64 && isStringUpTo(entry, 512)),
     ) &&
     nullable(include, (value) => isArrayOf(value, 64, (name) => isStringUpTo(name, 128)))
   );
