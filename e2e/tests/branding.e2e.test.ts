@@ -111,7 +111,9 @@ describe('language', () => {
 });
 
 describe('chat entry', () => {
-  it('is third in the menu, asks visitors to sign in and opens the chat frame for users', async () => {
+  // The spec puts Chat at index 2 of the whole menu (Home, Channel, Chat, Token …): a visitor, who sees neither
+  // Channel nor Token, has it second.
+  it('takes index 2 of the menu, asks visitors to sign in and opens the chat frame for users', async () => {
     await suite.stack.setOptions({ ChatLink: CHAT_LINK });
     const view = await openView({ width: 1280, language: 'zh-CN' });
     await view.context.route(`${CHAT_LINK}/**`, (route) =>
@@ -124,8 +126,8 @@ describe('chat entry', () => {
       .poll(() => items.allTextContents())
       .toEqual([
         text('zh-CN', 'header.menu.home'),
-        text('zh-CN', 'header.menu.about'),
         text('zh-CN', 'header.menu.chat'),
+        text('zh-CN', 'header.menu.about'),
       ]);
     expect(await page.evaluate(() => localStorage.getItem('chat_link'))).toBe(CHAT_LINK);
     await items.filter({ hasText: text('zh-CN', 'header.menu.chat') }).click();
