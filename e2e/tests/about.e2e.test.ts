@@ -28,7 +28,9 @@ beforeAll(async () => {
   expect(created.body.success).toBe(true);
 });
 
-const rowNames = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row td:first-child').allInnerTexts();
+/** The models listed: the table's first column, or each card's name on a phone. */
+const rowNames = (page: Page) =>
+  page.locator('.ant-table-tbody tr.ant-table-row td:first-child, [data-testid="catalogue-card-name"]').allInnerTexts();
 
 async function chooseOption(page: Page, testId: string, option: string) {
   await page.getByTestId(testId).click();
@@ -54,7 +56,7 @@ describe.each(VIEWPORTS)('model list at $width px in $language', ({ width, langu
     const pricing = (await (await fetch(`${suite.stack.baseUrl}/api/pricing`)).json()).data as PricingList;
     const mini = pricing.models.find((model) => model.model === 'gpt-4o-mini')?.price?.input ?? NaN;
     expect(mini).toBeGreaterThan(0);
-    const firstRow = page.locator('.ant-table-tbody tr.ant-table-row').first();
+    const firstRow = page.locator('.ant-table-tbody tr.ant-table-row, [data-testid="catalogue-card"]').first();
     await firstRow
       .getByText(text(language, 'about.price.input', { price: `$${priceInUnit(mini, '1M')} / 1M` }))
       .waitFor();

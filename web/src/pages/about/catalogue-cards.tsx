@@ -30,7 +30,12 @@ export function CatalogueCards({ rows, unit, loading }: { rows: CatalogueRow[]; 
           <List.Item key={row.key} style={{ padding: '6px 0' }}>
             <Card size="small" style={{ width: '100%' }} data-testid="catalogue-card">
               <Flex vertical gap={6}>
-                <Typography.Text copyable={{ text: row.name }} strong style={{ wordBreak: 'break-all' }}>
+                <Typography.Text
+                  copyable={{ text: row.name }}
+                  strong
+                  style={{ wordBreak: 'break-all' }}
+                  data-testid="catalogue-card-name"
+                >
                   {row.name}
                 </Typography.Text>
                 <Flex wrap gap={8} align="center">
