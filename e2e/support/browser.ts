@@ -260,3 +260,8 @@ export function label(language: Language, key: string, values?: Record<string, s
   const value = text(language, key, values);
   return new RegExp([...value].map(escapeRegExp).join('\\s?'));
 }
+
+/** `label`, but the whole accessible name: the sign-in button beside "sign in with a passkey". */
+export function exactLabel(language: Language, key: string, values?: Record<string, string | number>): RegExp {
+  return new RegExp(`^\\s*${label(language, key, values).source}\\s*$`);
+}

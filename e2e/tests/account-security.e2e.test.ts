@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../server/test/api-client.ts';
-import { expectToast, label, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
+import { exactLabel, expectToast, label, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { createUser } from '../support/users.ts';
 import { confirmPopup } from './page-helpers.ts';
@@ -104,14 +104,14 @@ describe.each(VIEWPORTS)('account security at $width px in $language', ({ width,
     await fresh.page.getByLabel(t('login.form.password')).fill(user.password);
     await fresh.page
       .getByRole('main')
-      .getByRole('button', { name: label(language, 'login.submit') })
+      .getByRole('button', { name: exactLabel(language, 'login.submit') })
       .click();
     const code = fresh.page.getByLabel(t('login.twoFactor.code'));
     await code.waitFor(pageLoad);
     await code.fill(backupCodes[0]!);
     await fresh.page
       .getByRole('main')
-      .getByRole('button', { name: label(language, 'login.submit') })
+      .getByRole('button', { name: exactLabel(language, 'login.submit') })
       .click();
     await expectToast(fresh.page, t('login.success'));
     await fresh.page.waitForURL(/\/token$/);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectToast,
+  exactLabel,
   label,
   settledPopup,
   signInThroughApi,
@@ -22,7 +23,7 @@ describe.each(VIEWPORTS)('sign-in at $width px in $language', ({ width, language
     await page.getByPlaceholder(text(language, 'login.form.passwordPlaceholder')).fill('wrong-password');
     await page
       .locator('.auth-card')
-      .getByRole('button', { name: label(language, 'login.submit') })
+      .getByRole('button', { name: exactLabel(language, 'login.submit') })
       .click();
     const toast = page.locator('.ant-notification-notice-error');
     await toast.waitFor();
@@ -39,7 +40,7 @@ describe.each(VIEWPORTS)('sign-in at $width px in $language', ({ width, language
     await page.getByPlaceholder(text(language, 'login.form.passwordPlaceholder')).fill(user.password);
     await page
       .locator('.auth-card')
-      .getByRole('button', { name: label(language, 'login.submit') })
+      .getByRole('button', { name: exactLabel(language, 'login.submit') })
       .click();
     await page.waitForURL('**/token');
     await expectToast(page, text(language, 'login.success'));
@@ -91,7 +92,7 @@ describe('root with the default password', () => {
     await page.getByPlaceholder(text('zh-CN', 'login.form.passwordPlaceholder')).fill('123456');
     await page
       .locator('.auth-card')
-      .getByRole('button', { name: label('zh-CN', 'login.submit') })
+      .getByRole('button', { name: exactLabel('zh-CN', 'login.submit') })
       .click();
     await page.waitForURL('**/user/edit');
     await expectToast(page, text('zh-CN', 'login.defaultPasswordWarning'));
