@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { label, text, type Language } from '../support/browser.ts';
+import { exactLabel, text, type Language } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
 import { ROW_CELL, rowWith } from './page-helpers.ts';
@@ -59,7 +59,7 @@ describe.each(CASES)('the $console console in a $browser browser', ({ console: l
     const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/user/login');
     await page
       .locator('.auth-card')
-      .getByRole('button', { name: label(language, 'login.submit') })
+      .getByRole('button', { name: exactLabel(language, 'login.submit') })
       .click();
     expect((await sent).headers()['accept-language']).toBe(language);
     expect(((await (await answered).json()) as { message: string }).message).toBe(WRONG_PASSWORD[language]);
@@ -74,7 +74,7 @@ describe.each(CASES)('the $console console in a $browser browser', ({ console: l
     await page.getByPlaceholder(t('login.form.passwordPlaceholder')).fill(spender.password);
     await page
       .locator('.auth-card')
-      .getByRole('button', { name: label(language, 'login.submit') })
+      .getByRole('button', { name: exactLabel(language, 'login.submit') })
       .click();
     await page.waitForURL(/\/token$/);
     await page.goto('/log');
