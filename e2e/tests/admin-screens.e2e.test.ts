@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectToast, label, settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
@@ -134,6 +135,13 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     const view = await suite.open({ width, language });
     const { page } = view;
     await signInThroughApi(page, 'root', '123456');
+    // Each section of the operation tab is a card with its own save button.
+    const saveCardOf = (field: Locator) =>
+      page
+        .locator('.ant-card')
+        .filter({ has: field })
+        .getByRole('button', { name: label(language, 'settingAdmin.save') })
+        .click();
     await page.goto('/setting?tab=other');
     const systemName = page.getByLabel(t('settingAdmin.option.SystemName'), { exact: true });
     await expect.poll(() => systemName.inputValue()).not.toBe('');
@@ -149,10 +157,7 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     const ratio = page.getByLabel(t('settingAdmin.option.GroupRatio'), { exact: true });
     await expect.poll(() => ratio.inputValue()).toContain('default');
     await ratio.fill('{broken');
-    await page
-      .getByRole('button', { name: label(language, 'settingAdmin.save') })
-      .last()
-      .click();
+    await saveCardOf(ratio);
     await expectToast(page, t('settingAdmin.ratio.invalid.GroupRatio'));
     expect(
       JSON.parse(
@@ -166,10 +171,7 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
     const price = page.getByLabel(t('settingAdmin.option.WebSearchPrice'), { exact: true });
     await expect.poll(() => price.inputValue()).toBe('10.00');
     await price.fill('12.5');
-    await page
-      .getByRole('button', { name: label(language, 'settingAdmin.save') })
-      .last()
-      .click();
+    await saveCardOf(price);
     await expectToast(page, t('settingAdmin.toast.saved'));
     const saved = async () =>
       (await suite.stack.root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'WebSearchPrice')
