@@ -16,6 +16,8 @@ const timeBound = z.preprocess(
 /** The filters of the log views, as query strings; unknown keys are ignored. */
 export const logFilterQuery = z.object({
   type: nonNegative,
+  /** Not in one-api: leaves out the logs of this type (the console's 'hide test logs' sends 5). */
+  exclude_type: nonNegative,
   start_timestamp: timeBound,
   end_timestamp: timeBound,
   username: name,

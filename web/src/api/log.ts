@@ -13,7 +13,12 @@ export interface LogFilters {
   end_timestamp: number;
   username: string;
   channel: string;
+  /** Leaves out channel tests' logs (type 5) unless the type filter asks for them (`exclude_type=5`). */
+  hide_test: boolean;
 }
+
+/** The log type channel tests write. */
+export const TEST_LOG_TYPE = 5;
 
 export type { UsagePoint };
 
@@ -25,6 +30,7 @@ function query(filters: LogFilters, admin: boolean): Record<string, string | num
     start_timestamp: filters.start_timestamp,
     end_timestamp: filters.end_timestamp,
   };
+  if (filters.hide_test && filters.type !== TEST_LOG_TYPE) params.exclude_type = TEST_LOG_TYPE;
   if (admin) {
     params.username = filters.username.trim();
     params.channel = filters.channel.trim();

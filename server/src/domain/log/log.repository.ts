@@ -11,6 +11,8 @@ export interface LogFilters {
   /** Restricts to one user's logs (the self views), by id rather than one-api's copied username. */
   userId?: number;
   type?: number;
+  /** Leaves out the logs of this type (0 / omitted: none left out). */
+  excludeType?: number;
   /** Inclusive Unix-seconds bounds. */
   startTimestamp?: number;
   endTimestamp?: number;
@@ -26,6 +28,7 @@ export function logFilter(filters: LogFilters) {
     const conditions = [];
     if (filters.userId !== undefined) conditions.push(eb('user_id', '=', filters.userId));
     if (filters.type) conditions.push(eb('type', '=', filters.type));
+    if (filters.excludeType) conditions.push(eb('type', '<>', filters.excludeType));
     if (filters.startTimestamp) conditions.push(eb('created_at', '>=', filters.startTimestamp));
     if (filters.endTimestamp) conditions.push(eb('created_at', '<=', filters.endTimestamp));
     if (filters.username) conditions.push(eb('username', '=', filters.username));
@@ -164,16 +167,18 @@ const COUNTED_TYPES = [LogType.Unknown, LogType.TopUp, LogType.Manage, LogType.S
  * (type, id) index and capped at LOG_COUNT_CAP rows (`exact: false` past it).
  */
 export async function countLogs(db: Db, filters: LogFilters): Promise<{ total: number; exact: boolean }> {
-  const wantsConsume = !filters.type || filters.type === LogType.Consume;
-  const consume = wantsConsume ? (await consumptionTotals(db, filters)).calls : 0;
+  const { excludeType, ...kept } = filters;
+  const wantsConsume = (!filters.type || filters.type === LogType.Consume) && excludeType !== LogType.Consume;
+  const consume = wantsConsume ? (await consumptionTotals(db, kept)).calls : 0;
   if (filters.type === LogType.Consume) return { total: consume, exact: true };
-  const types = filters.type ? [filters.type] : COUNTED_TYPES;
+  const types = (filters.type ? [filters.type] : COUNTED_TYPES).filter((type) => type !== excludeType);
+  if (types.length === 0) return { total: consume, exact: true };
   const row = await db
     .selectFrom((eb) =>
       eb
         .selectFrom('logs')
         .select('id')
-        .where(logFilter({ ...filters, type: undefined }))
+        .where(logFilter({ ...kept, type: undefined }))
         .where('type', 'in', types)
         .limit(LOG_COUNT_CAP + 1)
         .as('counted'),

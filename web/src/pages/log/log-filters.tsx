@@ -1,9 +1,9 @@
 import { DownOutlined, FilterOutlined, UpOutlined } from '@ant-design/icons';
-import { Button, Col, DatePicker, Flex, Form, Input, Row, Select, Tag } from 'antd';
+import { Button, Checkbox, Col, DatePicker, Flex, Form, Input, Row, Select, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LogFilters } from '../../api/log';
+import { TEST_LOG_TYPE, type LogFilters } from '../../api/log';
 import { useWindowWidth } from '../../hooks/use-media';
 import { NARROW_SCREEN_PX } from '../../lib/menu';
 import { countSetFilters } from './log-range';
@@ -21,7 +21,7 @@ export interface LogFilterBarProps {
 const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 /**
- * The log filters: type, token, model, time range, and for admins username and channel. On a phone the seven
+ * The log filters: type (and 'hide test logs'), token, model, time range, and for admins username and channel. On a phone the seven
  * fields would push the first log more than a screen down, so they fold behind a toggle that says how many are set.
  */
 export function LogFilterBar({ value, defaults, admin, onChange, onApply }: LogFilterBarProps) {
@@ -70,6 +70,17 @@ export function LogFilterBar({ value, defaults, admin, onChange, onApply }: LogF
               }))}
               aria-label={t('log.filter.type')}
             />
+          </Form.Item>
+          {/* Channel tests write a log each (type 5); with many channels they crowd out the calls. */}
+          <Form.Item style={{ marginTop: -16 }}>
+            <Checkbox
+              checked={value.hide_test && value.type !== TEST_LOG_TYPE}
+              disabled={value.type === TEST_LOG_TYPE}
+              onChange={(event) => set('hide_test', event.target.checked)}
+              data-testid="log-hide-test"
+            >
+              {t('log.filter.hideTest')}
+            </Checkbox>
           </Form.Item>
         </Col>
         <Col {...column}>

@@ -10,7 +10,7 @@ import { logColumns } from './log-columns';
 import { LogExportButton } from './log-export-button';
 import { LogFilterBar } from './log-filters';
 import { LogPager } from './log-pager';
-import { defaultLogFilters } from './log-range';
+import { defaultLogFilters, rememberedHideTest, rememberHideTest } from './log-range';
 import { useLogData, type AppliedLogFilters } from './use-log-data';
 
 const UsageChart = lazy(() => import('./usage-chart'));
@@ -20,7 +20,7 @@ export default function LogPage() {
   const { t, i18n } = useTranslation();
   const admin = isAdmin(useUser());
   const renderQuota = useRenderQuota();
-  const [defaults] = useState(() => defaultLogFilters());
+  const [defaults] = useState(() => defaultLogFilters(Date.now(), rememberedHideTest()));
   const [draft, setDraft] = useState(defaults);
   const [applied, setApplied] = useState<AppliedLogFilters>({ filters: draft, run: 0 });
   const data = useLogData(applied, admin);
@@ -36,7 +36,10 @@ export default function LogPage() {
           defaults={defaults}
           admin={admin}
           onChange={setDraft}
-          onApply={() => setApplied(({ run }) => ({ filters: { ...draft }, run: run + 1 }))}
+          onApply={() => {
+            rememberHideTest(draft.hide_test);
+            setApplied(({ run }) => ({ filters: { ...draft }, run: run + 1 }));
+          }}
         />
         <div style={{ marginTop: 12 }}>
           <LogExportButton filters={applied.filters} admin={admin} />

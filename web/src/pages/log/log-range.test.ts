@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chartRange, countSetFilters, defaultLogFilters } from './log-range';
+import {
+  chartRange,
+  countSetFilters,
+  defaultLogFilters,
+  HIDE_TEST_KEY,
+  rememberedHideTest,
+  rememberHideTest,
+} from './log-range';
 
 describe('log range', () => {
   it('defaults from 2024-01-01 to an hour from now', () => {
@@ -24,5 +31,20 @@ describe('log range', () => {
     const admin = { ...defaults, username: 'alice', channel: '3' };
     expect(countSetFilters(admin, defaults, true)).toBe(2);
     expect(countSetFilters(admin, defaults, false)).toBe(0);
+    // Hidden test logs count as set (rows are left out), except when the type filter asks for test logs.
+    const hiding = defaultLogFilters(new Date(2026, 5, 1).getTime(), true);
+    expect(countSetFilters(hiding, hiding, false)).toBe(1);
+    expect(countSetFilters({ ...hiding, type: 5 }, hiding, false)).toBe(1);
+    expect(countSetFilters({ ...hiding, type: 2 }, hiding, false)).toBe(2);
+  });
+  it('remembers the hide-test-logs choice in local storage', () => {
+    localStorage.removeItem(HIDE_TEST_KEY);
+    expect(rememberedHideTest()).toBe(false);
+    rememberHideTest(true);
+    expect(localStorage.getItem(HIDE_TEST_KEY)).toBe('true');
+    expect(rememberedHideTest()).toBe(true);
+    expect(defaultLogFilters(0, rememberedHideTest()).hide_test).toBe(true);
+    rememberHideTest(false);
+    expect(rememberedHideTest()).toBe(false);
   });
 });

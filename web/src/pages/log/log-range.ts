@@ -1,4 +1,4 @@
-import type { LogFilters } from '../../api/log';
+import { TEST_LOG_TYPE, type LogFilters } from '../../api/log';
 
 /** The default range starts here (local time). */
 const DEFAULT_START = new Date(2024, 0, 1, 0, 0, 0);
@@ -9,8 +9,29 @@ const MAX_SERIES_BUCKETS = 800;
 /** Ranges up to this long are charted by hour, longer ones by day. */
 const HOURLY_UP_TO_SECONDS = 7 * DAY_SECONDS;
 
-/** Default filters: every type, from 2024-01-01 to one hour from now. */
-export function defaultLogFilters(nowMs: number = Date.now()): LogFilters {
+/** Where the log page remembers 'hide test logs' (this browser's choice, kept across visits). */
+export const HIDE_TEST_KEY = 'log_hide_test';
+
+/** The remembered 'hide test logs' choice; false when never set or unreadable. */
+export function rememberedHideTest(): boolean {
+  try {
+    return localStorage.getItem(HIDE_TEST_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+export function rememberHideTest(hide: boolean): void {
+  try {
+    if (hide) localStorage.setItem(HIDE_TEST_KEY, 'true');
+    else localStorage.removeItem(HIDE_TEST_KEY);
+  } catch {
+    // Storage refused (private mode, quota): the choice then lasts only for this page.
+  }
+}
+
+/** Default filters: every type (test logs hidden when so remembered), from 2024-01-01 to one hour from now. */
+export function defaultLogFilters(nowMs: number = Date.now(), hideTest = false): LogFilters {
   return {
     type: 0,
     token_name: '',
@@ -19,13 +40,18 @@ export function defaultLogFilters(nowMs: number = Date.now()): LogFilters {
     end_timestamp: Math.floor(nowMs / 1000) + HOUR_SECONDS,
     username: '',
     channel: '',
+    hide_test: hideTest,
   };
 }
 
-/** How many filters differ from the page's starting ones (username and channel count for admins only). */
+/**
+ * How many filters differ from the page's starting ones (username and channel count for admins only); hidden
+ * test logs count whenever they are hidden, remembered or not, since the list then leaves rows out.
+ */
 export function countSetFilters(filters: LogFilters, defaults: LogFilters, admin: boolean): number {
   const set = [
     filters.type !== defaults.type,
+    filters.hide_test && filters.type !== TEST_LOG_TYPE,
     filters.token_name.trim() !== '',
     filters.model_name.trim() !== '',
     filters.start_timestamp !== defaults.start_timestamp,

@@ -76,6 +76,43 @@ describe.each(await availableEngines())('log count and last page on $label', (en
     expect(typeof refused.body.message).toBe('string');
   });
 
+  // Issue 33 point 5: the console can hide channel tests' logs (type 5); list, count and export agree.
+  test('exclude_type leaves a type out of the list, the count and the export', async () => {
+    const root = await server.rootClient();
+    const listed = async (client: typeof root, path: string) => {
+      const types: number[] = [];
+      for (let page = 0; page < 5; page += 1) {
+        const rows = (await client.get(`${path}&p=${page}`)).body.data as Array<{ type: number }>;
+        types.push(...rows.map((row) => row.type));
+        if (rows.length < 10) break;
+      }
+      return types;
+    };
+    const all = await listed(root, '/api/log/?exclude_type=0');
+    expect(all.filter((type) => type === 5)).toHaveLength(2);
+    const withoutTests = await listed(root, '/api/log/?exclude_type=5');
+    expect(withoutTests).toHaveLength(28);
+    expect(withoutTests).not.toContain(5);
+    expect((await root.get('/api/log/count?exclude_type=5')).body.data).toEqual({ total: 28, exact: true });
+    expect((await root.get('/api/log/count?exclude_type=2')).body.data).toEqual({ total: 3, exact: true });
+    expect((await root.get('/api/log/count?type=5&exclude_type=5')).body.data).toEqual({ total: 0, exact: true });
+    expect((await root.get('/api/log/?type=5&exclude_type=5')).body.data).toEqual([]);
+    // The self views, time-bounded (the created_at path of the list) and counted alike.
+    const own = await listed(alice.client, `/api/log/self/?exclude_type=5&start_timestamp=${day}`);
+    expect(own).toHaveLength(24);
+    expect(own).not.toContain(5);
+    expect((await alice.client.get('/api/log/self/count?exclude_type=5')).body.data).toEqual({
+      total: 24,
+      exact: true,
+    });
+    const exported = await root.get('/api/log/export?exclude_type=5');
+    expect(exported.headers.get('x-total-count')).toBe('28');
+    expect(exported.text.trim().split('\n')).toHaveLength(29);
+    const refused = await root.get('/api/log/count?exclude_type=-1');
+    expect(refused.body.success).toBe(false);
+    expect(typeof refused.body.message).toBe('string');
+  });
+
   test('the CSV export sends the count it expects', async () => {
     const root = await server.rootClient();
     const answer = await root.get('/api/log/export?type=5');

@@ -30,6 +30,7 @@ const maxSeriesBuckets = 800;
 
 const toFilters = (query: LogFilterQuery): LogFilters => ({
   type: query.type,
+  excludeType: query.exclude_type,
   startTimestamp: query.start_timestamp,
   endTimestamp: query.end_timestamp,
   username: query.username,

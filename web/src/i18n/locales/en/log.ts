@@ -9,6 +9,7 @@ const log: Record<keyof typeof zh, string> = {
   'log.filter.end': 'End time',
   'log.filter.username': 'Username',
   'log.filter.channel': 'Channel ID',
+  'log.filter.hideTest': 'Hide test logs',
   'log.filter.apply': 'Search',
   'log.type.all': 'All',
   'log.type.1': 'Top-up',

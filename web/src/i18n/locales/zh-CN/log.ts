@@ -8,6 +8,7 @@ const log = {
   'log.filter.end': '结束时间',
   'log.filter.username': '用户名称',
   'log.filter.channel': '渠道 ID',
+  'log.filter.hideTest': '隐藏测试日志',
   'log.filter.apply': '查询',
   'log.type.all': '全部',
   'log.type.1': '充值',
