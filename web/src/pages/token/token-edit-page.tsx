@@ -10,6 +10,7 @@ import { useRenderQuota } from '../../hooks/use-quota';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { formatTimestamp, nowSeconds } from '../../lib/time';
+import { LimitFields } from '../shared/limit-fields';
 import { emptyTokenForm, formToToken, tokenToForm, type TokenFormValues } from './token-form-values';
 import { dollarsToQuota, EXPIRY_PICKS, expiryFromPick, NEVER_EXPIRES, QUOTA_PICKS_DOLLARS } from './token-quick-picks';
 
@@ -131,25 +132,7 @@ export default function TokenEditPage() {
         {t('token.form.unlimited')}
       </Flex>
       <Alert style={{ marginBottom: 16 }} type="info" title={t('token.form.limitsNotice')} />
-      <Space wrap align="start">
-        {(['rpm_limit', 'tpm_limit', 'concurrency_limit'] as const).map((name) => (
-          <Form.Item key={name} name={name} label={t(`token.form.${name}`)}>
-            <InputNumber min={0} precision={0} style={{ width: 180 }} />
-          </Form.Item>
-        ))}
-        <Form.Item name="budget_quota" label={t('token.form.budget_quota')}>
-          <InputNumber min={0} precision={0} style={{ width: 180 }} />
-        </Form.Item>
-        <Form.Item name="budget_period" label={t('token.form.budget_period')}>
-          <Select
-            style={{ width: 140 }}
-            options={(['', 'day', 'week', 'month'] as const).map((period) => ({
-              value: period,
-              label: t(`token.budgetPeriod.${period || 'none'}`),
-            }))}
-          />
-        </Form.Item>
-      </Space>
+      <LimitFields />
     </EditPage>
   );
 }

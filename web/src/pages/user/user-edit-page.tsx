@@ -1,4 +1,4 @@
-import { Form, Input, InputNumber, Select, Space } from 'antd';
+import { Form, Input, InputNumber, Select } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileUpdate } from '../../api/types';
@@ -11,6 +11,7 @@ import { useRenderQuota } from '../../hooks/use-quota';
 import { MIN_PASSWORD_LENGTH } from '../../lib/limits';
 import { notify } from '../../lib/notify';
 import { useUser } from '../../stores/user.store';
+import { LimitFields } from '../shared/limit-fields';
 
 interface EditUserValues {
   username: string;
@@ -26,8 +27,6 @@ interface EditUserValues {
   budget_quota?: number | null;
   budget_period?: '' | 'day' | 'week' | 'month';
 }
-
-const rateLimits = ['rpm_limit', 'tpm_limit', 'concurrency_limit'] as const;
 
 /** Edit a user: another one by id (admin, with group and quota) or oneself (/user/edit). */
 export default function UserEditPage() {
@@ -127,25 +126,7 @@ export default function UserEditPage() {
             <InputNumber min={Math.min(0, loadedQuota.current)} precision={0} style={{ width: '100%' }} />
           </Form.Item>
           <Form.Item label={t('user.form.limits')} extra={t('user.form.limitsHint')}>
-            <Space wrap align="start">
-              {rateLimits.map((name) => (
-                <Form.Item key={name} name={name} label={t(`token.form.${name}`)}>
-                  <InputNumber min={0} precision={0} style={{ width: 180 }} />
-                </Form.Item>
-              ))}
-              <Form.Item name="budget_quota" label={t('token.form.budget_quota')}>
-                <InputNumber min={0} precision={0} style={{ width: 180 }} />
-              </Form.Item>
-              <Form.Item name="budget_period" label={t('token.form.budget_period')}>
-                <Select
-                  style={{ width: 140 }}
-                  options={(['', 'day', 'week', 'month'] as const).map((period) => ({
-                    value: period,
-                    label: t(`token.budgetPeriod.${period || 'none'}`),
-                  }))}
-                />
-              </Form.Item>
-            </Space>
+            <LimitFields />
           </Form.Item>
         </>
       )}
