@@ -1,40 +1,22 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { signUp, uniqueName } from '../../../../test/account-helpers.js';
 import { ApiClient } from '../../../../test/api-client.js';
-import { availableEngines } from '../../../../test/engines.js';
-import { startTestServer, type TestServer } from '../../../../test/test-server.js';
+import { sharedEngines, twoNodes } from '../../../../test/two-nodes-kit.js';
 
-// Two nodes need a database and a cache both can reach: PostgreSQL with Redis.
-const sharedEngines = (await availableEngines()).filter((engine) => engine.name === 'postgres' && engine.redis);
+const engines = await sharedEngines();
 const notSignedIn = { success: false, message: '无权进行此操作，未登录且未提供 access token' };
 
-describe.skipIf(sharedEngines.length === 0).each(sharedEngines)('sessions on two nodes sharing $label', (engine) => {
-  let nodeA: TestServer;
-  let nodeB: TestServer;
-  beforeAll(async () => {
-    nodeA = await startTestServer({ engine });
-    nodeB = await startTestServer({ engine, shareDatabaseWith: nodeA });
-  });
-  afterAll(async () => {
-    await nodeB?.close();
-    await nodeA?.close();
-  });
-
-  /** The same signed-in browser, pointed at node B. */
-  const onNodeB = (client: ApiClient) => {
-    const moved = new ApiClient(nodeB.url);
-    for (const [name, value] of client.cookies) moved.cookies.set(name, value);
-    return moved;
-  };
+describe.skipIf(engines.length === 0).each(engines)('sessions on two nodes sharing $label', (engine) => {
+  const nodes = twoNodes(engine);
 
   test('a session ended on node A is refused by node B at once, though B had it cached', async () => {
     const username = uniqueName('mns');
-    const { client: laptop } = await signUp(nodeA, username);
-    const phone = new ApiClient(nodeA.url);
+    const { client: laptop } = await signUp(nodes.a, username);
+    const phone = new ApiClient(nodes.a.url);
     await phone.login(username, 'password123');
-    const phoneOnB = onNodeB(phone);
-    const laptopOnB = onNodeB(laptop);
+    const phoneOnB = nodes.onNodeB(phone);
+    const laptopOnB = nodes.onNodeB(laptop);
     expect((await phoneOnB.get('/api/user/self')).body.success).toBe(true);
     expect((await laptopOnB.get('/api/user/self')).body.success).toBe(true);
 
@@ -44,7 +26,7 @@ describe.skipIf(sharedEngines.length === 0).each(sharedEngines)('sessions on two
     expect((await laptopOnB.get('/api/user/self')).body.success).toBe(true);
 
     // "Sign out all others" asked on B ends a session that A had cached.
-    const tablet = new ApiClient(nodeA.url);
+    const tablet = new ApiClient(nodes.a.url);
     await tablet.login(username, 'password123');
     expect((await tablet.get('/api/user/self')).body.success).toBe(true);
     expect((await laptopOnB.post('/api/user/sessions/logout_others')).body.data).toEqual({ ended: 1 });
@@ -54,14 +36,14 @@ describe.skipIf(sharedEngines.length === 0).each(sharedEngines)('sessions on two
 
   test('a second factor turned on at node A is asked for by node B at the next sign-in', async () => {
     const username = uniqueName('mnf');
-    const { client } = await signUp(nodeA, username);
+    const { client } = await signUp(nodes.a, username);
     // Node B signs the user in first (and learns there is no second factor).
-    await new ApiClient(nodeB.url).login(username, 'password123');
+    await new ApiClient(nodes.b.url).login(username, 'password123');
     const { secret } = (await client.post('/api/user/2fa/setup')).body.data;
     const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
     expect((await client.post('/api/user/2fa/enable', { code })).body.success).toBe(true);
     expect(
-      (await new ApiClient(nodeB.url).post('/api/user/login', { username, password: 'password123' })).body,
+      (await new ApiClient(nodes.b.url).post('/api/user/login', { username, password: 'password123' })).body,
     ).toEqual({ success: false, message: '请输入两步验证码', data: { require_2fa: true } });
   });
 });
