@@ -44,8 +44,8 @@ const reauthNeeded = () =>
   new AppError(
     'reauth_required',
     {
-      zh: '此操作需要再次验证身份：请输入密码或两步验证码',
-      en: 'This action needs you to confirm who you are: enter your password or two-factor code',
+      zh: '此操作需要再次验证身份：请输入密码、两步验证码或使用通行密钥',
+      en: 'This action needs you to confirm who you are: enter your password or a two-factor code, or use a passkey',
     },
     200,
     { require_reauth: true },
@@ -119,13 +119,16 @@ export function authenticate(context: AppContext, minimumRole: number): preHandl
 
 /**
  * After `authenticate`: a session must have proved who it is (sign-in, POST /api/user/reauth) within the
- * last five minutes. Access tokens are credentials of their own and pass.
+ * last five minutes. Access tokens are credentials of their own and pass. For a route that guards only some
+ * of its writes (PUT /api/option/ for the price options); `requireRecentAuth` guards a whole route.
  */
-export const requireRecentAuth: preHandlerAsyncHookHandler = async (request) => {
+export function assertRecentAuth(request: FastifyRequest): void {
   if (request.authMethod !== 'session') return;
   const { authAt } = readSession(request);
   if (!authAt || nowSeconds() - authAt > reauthWindowSeconds) throw reauthNeeded();
-};
+}
+
+export const requireRecentAuth: preHandlerAsyncHookHandler = async (request) => assertRecentAuth(request);
 
 /** The signed-in user; only for handlers behind `authenticate`. */
 export function currentUser(request: FastifyRequest): UserRow {

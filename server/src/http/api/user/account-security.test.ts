@@ -229,7 +229,7 @@ describe.each(await availableEngines())('account security on $label', (engine) =
     const stale = await root.put('/api/price/', price);
     expect(stale.body).toEqual({
       success: false,
-      message: '此操作需要再次验证身份：请输入密码或两步验证码',
+      message: '此操作需要再次验证身份：请输入密码、两步验证码或使用通行密钥',
       data: { require_reauth: true },
     });
     expect((await root.delete(`/api/price/?model=${price.model}`)).body.data).toEqual({ require_reauth: true });
@@ -251,9 +251,58 @@ describe.each(await availableEngines())('account security on $label', (engine) =
     moveClock(12 * 60_000);
     expect((await root.delete(`/api/price/?model=${price.model}`)).body.data).toEqual({ require_reauth: true });
 
-    // An access token is a credential of its own and is not asked again.
+    // A new access token is a credential for every route: asked for too. An access token is a credential of
+    // its own and is not asked again.
+    expect((await root.get('/api/user/token')).body).toMatchObject({ success: false, data: { require_reauth: true } });
+    expect((await root.post('/api/user/reauth', { password: '123456' })).body.success).toBe(true);
     const token = (await root.get('/api/user/token')).body.data as string;
+    expect(token).toMatch(/^\w{20,}/);
+    vi.restoreAllMocks();
+    moveClock(18 * 60_000);
     expect((await server.client(token).delete(`/api/price/?model=${price.model}`)).body.success).toBe(true);
+    expect((await server.client(token).get('/api/user/token')).body.success).toBe(true);
+  });
+
+  test('price options through PUT /api/option/ need a recent sign-in too; other options do not', async () => {
+    const root = await server.rootClient();
+    const stored = async (key: string) =>
+      ((await root.get('/api/option/')).body.data as { key: string; value: string }[]).find((o) => o.key === key)
+        ?.value;
+    const writes: Record<string, string> = {
+      ModelRatio: JSON.stringify({ 'reauth-model': 3 }),
+      CompletionRatio: JSON.stringify({ 'reauth-model': 2 }),
+      GroupRatio: JSON.stringify({ default: 1, reauth: 0.5 }),
+      QuotaPerUnit: '250000',
+      WebSearchPrice: '12',
+      DefaultModelPrice: JSON.stringify({ input: 1, output: 2 }),
+    };
+    const before = Object.fromEntries(await Promise.all(Object.keys(writes).map(async (k) => [k, await stored(k)])));
+
+    moveClock(6 * 60_000);
+    for (const [key, value] of Object.entries(writes)) {
+      expect((await root.put('/api/option/', { key, value })).body, key).toMatchObject({
+        success: false,
+        data: { require_reauth: true },
+      });
+      expect(await stored(key), key).toBe(before[key]);
+    }
+    // Options that set no price are saved as before.
+    expect((await root.put('/api/option/', { key: 'Notice', value: 'reauth notice' })).body.success).toBe(true);
+
+    expect((await root.post('/api/user/reauth', { password: '123456' })).body.success).toBe(true);
+    for (const [key, value] of Object.entries(writes)) {
+      expect((await root.put('/api/option/', { key, value })).body, key).toMatchObject({ success: true });
+      expect(await stored(key), key).toBe(value);
+    }
+    // Put back what other tests of this server price with, by an access token (never asked again).
+    vi.restoreAllMocks();
+    moveClock(12 * 60_000);
+    expect((await root.post('/api/user/reauth', { password: '123456' })).body.success).toBe(true);
+    const token = (await root.get('/api/user/token')).body.data as string;
+    for (const [key, value] of Object.entries(before))
+      expect((await server.client(token).put('/api/option/', { key, value: value ?? '' })).body, key).toMatchObject({
+        success: true,
+      });
   });
 
   test('a user with TOTP re-authenticates with a code', async () => {

@@ -9,7 +9,7 @@ import {
   regenerateAccessToken,
   updateSelf,
 } from '../../../domain/user/user.self.js';
-import { currentUser } from '../../middleware/authenticate.js';
+import { currentUser, requireRecentAuth } from '../../middleware/authenticate.js';
 import { clearSession, renewUserSession } from '../../middleware/session.js';
 import { ok } from '../../reply.js';
 import { validate } from '../../validate.js';
@@ -39,8 +39,11 @@ export const userRoutes: RouteModule = async (app, kit) => {
   });
 
   // A GET that replaces the access token (one-api's shape): a cross-site link must not break a user's scripts.
-  app.get('/user/token', { preHandler: requireUser, config: { writesOnGet: true } }, async (request) =>
-    ok(await regenerateAccessToken(context, currentUser(request))),
+  // A new token is a credential for every route: a session asks for a recent sign-in (decision 0030).
+  app.get(
+    '/user/token',
+    { preHandler: [requireUser, requireRecentAuth], config: { writesOnGet: true } },
+    async (request) => ok(await regenerateAccessToken(context, currentUser(request))),
   );
 
   app.get('/user/aff', { preHandler: requireUser }, async (request) =>
