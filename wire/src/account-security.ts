@@ -29,11 +29,6 @@ export const twoFactorSetup = z.object({
 
 export const twoFactorStatus = z.object({ enabled: z.boolean(), backup_codes_left: z.number() });
 
-/** Proves again who is behind the session: the password, or a TOTP or backup code (decision 0030). */
-export const reauthBody = z
-  .object({ password: z.string().max(128).optional(), totp_code: z.string().trim().max(64).optional() })
-  .refine((body) => Boolean(body.password || body.totp_code), 'password or totp_code is required');
-
 /**
  * A WebAuthn answer as @simplewebauthn/browser gives it (PublicKeyCredential's JSON): checked field by field
  * on the server by @simplewebauthn/server.
@@ -48,6 +43,21 @@ const webAuthnResponse = z
     authenticatorAttachment: z.string().max(32).optional(),
   })
   .loose();
+
+/**
+ * Proves again who is behind the session (decision 0030): the password, a TOTP or backup code, or a passkey's
+ * answer to the options of POST /api/user/passkey/reauth/options.
+ */
+export const reauthBody = z
+  .object({
+    password: z.string().max(128).optional(),
+    totp_code: z.string().trim().max(64).optional(),
+    passkey: webAuthnResponse.optional(),
+  })
+  .refine(
+    (body) => Boolean(body.password || body.totp_code || body.passkey),
+    'password, totp_code or passkey is required',
+  );
 
 /** Adds a passkey: the browser's answer to the registration options and a name for the list. */
 export const passkeyRegisterBody = z.object({
@@ -126,7 +136,8 @@ export const accountSecurityOperations: Operation[] = [
   {
     method: 'POST',
     path: '/api/user/reauth',
-    summary: 'Confirm the password or a code: price writes are allowed for five minutes',
+    summary:
+      'Confirm the password, a code or a passkey: price writes and a new access token are allowed for five minutes',
     access: 'user',
     body: reauthBody,
     answer: z.object({ two_factor: z.boolean() }),
@@ -152,6 +163,13 @@ export const accountSecurityOperations: Operation[] = [
     access: 'user',
     body: passkeyRegisterBody,
     answer: passkey,
+  },
+  {
+    method: 'POST',
+    path: '/api/user/passkey/reauth/options',
+    summary: 'WebAuthn options to confirm the caller with one of their passkeys (answered to POST /api/user/reauth)',
+    access: 'user',
+    answer: webAuthnOptions,
   },
   {
     method: 'DELETE',

@@ -86,7 +86,8 @@ function safeUrl(text: string): URL | undefined {
 export interface PendingChallenge {
   challenge: string;
   at: number;
-  purpose: 'register' | 'login';
+  /** register: add a passkey; login: sign in; reauth: confirm the signed-in user (userId) again. */
+  purpose: 'register' | 'login' | 'reauth';
   userId?: number;
 }
 
@@ -108,16 +109,45 @@ async function spendChallenge(context: AppContext, challenge: string): Promise<b
   return true;
 }
 
-/** The pending challenge of `purpose`, checked fresh and spent; throws when absent, stale or already used. */
-async function takeChallenge(
+/**
+ * The one check of every ceremony's answer: the pending challenge of `purpose` (and of `userId`, when the
+ * ceremony belongs to a signed-in user) is fresh and spent now; then the authenticator's answer must sign that
+ * challenge, for this relying party's id and origin, with its user verified. `verify` runs @simplewebauthn's
+ * check with `expected`; any failure of it is the one refusal.
+ */
+async function checkCeremony<T extends { verified: boolean }>(
   context: AppContext,
+  party: RelyingParty,
   pending: PendingChallenge | undefined,
   purpose: PendingChallenge['purpose'],
-): Promise<PendingChallenge> {
+  userId: number | undefined,
+  verify: (expected: CeremonyExpectation) => Promise<T>,
+): Promise<T> {
   if (!pending || pending.purpose !== purpose || nowSeconds() - pending.at > challengeSeconds)
     throw PasskeyErrors.expired();
   if (!(await spendChallenge(context, pending.challenge))) throw PasskeyErrors.expired();
-  return pending;
+  if (pending.userId !== userId) throw PasskeyErrors.expired();
+  let verification: T;
+  try {
+    verification = await verify({
+      expectedChallenge: pending.challenge,
+      expectedOrigin: party.origin,
+      expectedRPID: party.id,
+      requireUserVerification: true,
+    });
+  } catch {
+    // A counter that did not grow (a cloned authenticator) is refused here too.
+    throw PasskeyErrors.refused();
+  }
+  if (!verification.verified) throw PasskeyErrors.refused();
+  return verification;
+}
+
+interface CeremonyExpectation {
+  expectedChallenge: string;
+  expectedOrigin: string;
+  expectedRPID: string;
+  requireUserVerification: true;
 }
 
 const userHandle = (userId: number) => new TextEncoder().encode(`modelgate:${userId}`);
@@ -167,21 +197,10 @@ export async function registerPasskey(
   response: RegistrationResponseJSON,
   name: string,
 ): Promise<PresentedPasskey> {
-  const { challenge, userId } = await takeChallenge(context, pending, 'register');
-  if (userId !== user.id) throw PasskeyErrors.expired();
-  let verification;
-  try {
-    verification = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: party.origin,
-      expectedRPID: party.id,
-      requireUserVerification: true,
-    });
-  } catch {
-    throw PasskeyErrors.refused();
-  }
-  if (!verification.verified || !verification.registrationInfo) throw PasskeyErrors.refused();
+  const verification = await checkCeremony(context, party, pending, 'register', user.id, (expected) =>
+    verifyRegistrationResponse({ response, ...expected }),
+  );
+  if (!verification.registrationInfo) throw PasskeyErrors.refused();
   const { credential } = verification.registrationInfo;
   if (credential.id.length > 191) throw PasskeyErrors.refused();
   if ((await listRows(context, user.id)).length >= maxPasskeysPerUser) throw PasskeyErrors.tooMany();
@@ -224,49 +243,90 @@ export async function loginOptions(
 }
 
 /**
- * The user whose passkey signed the challenge. Every failure answers the same message, so the answer does not
- * tell whether a credential exists. The counter is written conditionally, so two answers racing with one
- * counter value cannot both pass.
+ * Options to confirm the signed-in user again with one of their passkeys (POST /api/user/reauth): the
+ * authenticator is offered this user's credentials only.
  */
-export async function verifyPasskeyLogin(
+export async function reauthOptions(
+  context: AppContext,
+  user: UserRow,
+  party: RelyingParty,
+): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; pending: PendingChallenge }> {
+  const rows = await listRows(context, user.id);
+  if (rows.length === 0) throw PasskeyErrors.notFound();
+  const options = await generateAuthenticationOptions({
+    rpID: party.id,
+    allowCredentials: rows.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),
+    userVerification: 'required',
+    timeout: challengeSeconds * 1000,
+  });
+  return { options, pending: { challenge: options.challenge, at: nowSeconds(), purpose: 'reauth', userId: user.id } };
+}
+
+/**
+ * The user whose passkey signed the challenge. Every failure answers the same message, so the answer does not
+ * tell whether a credential exists.
+ */
+export function verifyPasskeyLogin(
   context: AppContext,
   party: RelyingParty,
   pending: PendingChallenge | undefined,
   response: AuthenticationResponseJSON,
 ): Promise<UserRow> {
-  const { challenge } = await takeChallenge(context, pending, 'login');
+  return verifyAssertion(context, party, pending, response, 'login', undefined);
+}
+
+/** Confirms the signed-in `user` again: the answer must come from one of that user's own passkeys. */
+export async function verifyPasskeyReauth(
+  context: AppContext,
+  user: UserRow,
+  party: RelyingParty,
+  pending: PendingChallenge | undefined,
+  response: AuthenticationResponseJSON,
+): Promise<void> {
+  await verifyAssertion(context, party, pending, response, 'reauth', user.id);
+}
+
+/**
+ * An assertion (sign-in or re-authentication) checked as every ceremony is, by a stored credential of an
+ * enabled user (of `userId` when given). The counter is written conditionally, so two answers racing with one
+ * counter value cannot both pass.
+ */
+async function verifyAssertion(
+  context: AppContext,
+  party: RelyingParty,
+  pending: PendingChallenge | undefined,
+  response: AuthenticationResponseJSON,
+  purpose: 'login' | 'reauth',
+  userId: number | undefined,
+): Promise<UserRow> {
   const db = context.database.db;
   const row = await db
     .selectFrom('user_passkeys')
     .selectAll()
     .where('credential_id', '=', response.id)
     .executeTakeFirst();
-  if (!row) throw PasskeyErrors.refused();
   const returnedHandle = response.response.userHandle;
-  if (returnedHandle && returnedHandle !== Buffer.from(userHandle(row.user_id)).toString('base64url'))
-    throw PasskeyErrors.refused();
-  const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
-  if (!user || user.status !== UserStatus.Enabled) throw PasskeyErrors.refused();
-  let verification;
-  try {
-    verification = await verifyAuthenticationResponse({
+  const user =
+    row && (userId === undefined || row.user_id === userId)
+      ? await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst()
+      : undefined;
+  // The challenge is spent whatever the answer, so a refused answer cannot be tried again with it.
+  const verification = await checkCeremony(context, party, pending, purpose, userId, (expected) => {
+    if (!row || !user || user.status !== UserStatus.Enabled) throw PasskeyErrors.refused();
+    if (returnedHandle && returnedHandle !== Buffer.from(userHandle(row.user_id)).toString('base64url'))
+      throw PasskeyErrors.refused();
+    return verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge,
-      expectedOrigin: party.origin,
-      expectedRPID: party.id,
+      ...expected,
       credential: {
         id: row.credential_id,
         publicKey: new Uint8Array(Buffer.from(row.public_key, 'base64url')),
         counter: Number(row.counter),
         transports: transportsOf(row.transports),
       },
-      requireUserVerification: true,
     });
-  } catch {
-    // A counter that did not grow (a cloned authenticator) is refused here too.
-    throw PasskeyErrors.refused();
-  }
-  if (!verification.verified) throw PasskeyErrors.refused();
+  });
+  if (!row || !user) throw PasskeyErrors.refused();
   const written = await db
     .updateTable('user_passkeys')
     .set({ counter: verification.authenticationInfo.newCounter, last_used_at: nowSeconds() })

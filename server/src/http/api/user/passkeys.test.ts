@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { setOptions, signUp, uniqueName } from '../../../../test/account-helpers.js';
 import { ApiClient } from '../../../../test/api-client.js';
 import { availableEngines } from '../../../../test/engines.js';
@@ -13,6 +13,28 @@ import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 
 const refused = { success: false, message: '通行密钥验证失败，请重试' };
 const expired = { success: false, message: '通行密钥请求已过期，请重试' };
+
+const reauthNeeded = { require_reauth: true };
+
+/** The server's clock (Date.now, which the re-authentication window reads) moved by `offsetMs`. */
+function moveClock(offsetMs: number) {
+  const real = Date.now.bind(Date);
+  vi.spyOn(Date, 'now').mockImplementation(() => real() + offsetMs);
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Confirms the signed-in client again with the authenticator; answers POST /api/user/reauth's envelope. */
+async function passkeyReauth(
+  client: ApiClient,
+  authenticator: SoftAuthenticator,
+  sign = authenticator.get.bind(authenticator),
+) {
+  const options = (await client.post('/api/user/passkey/reauth/options')).body;
+  expect(options.success).toBe(true);
+  return (await client.post('/api/user/reauth', { passkey: sign(options.data) })).body;
+}
 
 /** Adds a passkey for the signed-in client; answers the registration's envelope. */
 async function addPasskey(client: ApiClient, authenticator: SoftAuthenticator, name = 'Laptop') {
@@ -198,6 +220,92 @@ describe.each(await availableEngines())('passkeys on $label', (engine) => {
       expect(answer.body.success).toBe(false);
     }
     expect((await server.client().post('/api/user/passkey/register/options')).body.success).toBe(false);
+  });
+});
+
+describe('a passkey as the re-authentication factor', () => {
+  const server = startedForSuite(() => startTestServer());
+
+  test('after five minutes a passkey of the user confirms the session again: a new access token, a price', async () => {
+    const { client } = await signUp(server, uniqueName('pkr'));
+    const authenticator = new SoftAuthenticator(server.url);
+    const added = await addPasskey(client, authenticator);
+    expect(added.success).toBe(true);
+
+    moveClock(6 * 60_000);
+    expect((await client.get('/api/user/token')).body).toMatchObject({ success: false, data: reauthNeeded });
+    // The options offer this user's passkeys only.
+    const options = (await client.post('/api/user/passkey/reauth/options')).body.data;
+    expect(options).toMatchObject({ rpId: '127.0.0.1', userVerification: 'required' });
+    expect(options.allowCredentials).toEqual([
+      expect.objectContaining({ id: authenticator.credentials[0]!.id.toString('base64url'), type: 'public-key' }),
+    ]);
+    const answer = authenticator.get(options);
+    expect((await client.post('/api/user/reauth', { passkey: answer })).body).toEqual({
+      success: true,
+      message: '',
+      data: { two_factor: false },
+    });
+    expect((await client.get('/api/user/token')).body.success).toBe(true);
+    expect((await client.get('/api/user/passkeys')).body.data[0].last_used_at).toBeGreaterThan(0);
+
+    // The same answer again: the challenge was spent.
+    vi.restoreAllMocks();
+    moveClock(12 * 60_000);
+    expect((await client.post('/api/user/reauth', { passkey: answer })).body).toEqual(expired);
+    expect((await client.get('/api/user/token')).body.data).toEqual(reauthNeeded);
+
+    // Root re-authenticates with a passkey before a price write through PUT /api/option/.
+    const root = await server.rootClient();
+    const rootKeys = new SoftAuthenticator(server.url);
+    expect((await addPasskey(root, rootKeys)).success).toBe(true);
+    vi.restoreAllMocks();
+    moveClock(18 * 60_000);
+    const ratio = { key: 'GroupRatio', value: JSON.stringify({ default: 1, vip: 1, svip: 1, pk: 2 }) };
+    expect((await root.put('/api/option/', ratio)).body.data).toEqual(reauthNeeded);
+    expect((await passkeyReauth(root, rootKeys)).success).toBe(true);
+    expect((await root.put('/api/option/', ratio)).body.success).toBe(true);
+  });
+
+  test("another user's passkey, a sign-in challenge, a forged signature or no passkey do not confirm a session", async () => {
+    const { client: alice } = await signUp(server, uniqueName('pkr'));
+    const { client: bob } = await signUp(server, uniqueName('pkr'));
+    const aliceKeys = new SoftAuthenticator(server.url);
+    const bobKeys = new SoftAuthenticator(server.url);
+    expect((await addPasskey(alice, aliceKeys)).success).toBe(true);
+    expect((await addPasskey(bob, bobKeys)).success).toBe(true);
+    moveClock(6 * 60_000);
+
+    // Bob's own passkey answering Alice's re-authentication options does not confirm Alice.
+    expect(await passkeyReauth(alice, bobKeys)).toEqual(refused);
+    // A forged signature with Alice's credential id.
+    const forger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    expect(await passkeyReauth(alice, aliceKeys, (o) => aliceKeys.get(o, undefined, { signWith: forger }))).toEqual(
+      refused,
+    );
+    // Another origin.
+    expect(
+      await passkeyReauth(alice, aliceKeys, (o) => aliceKeys.get(o, undefined, { origin: 'https://evil.example' })),
+    ).toEqual(refused);
+    // A sign-in challenge is not a re-authentication challenge, nor is an answer without options.
+    const loginOptions = (await alice.post('/api/user/passkey/login/options')).body.data;
+    expect((await alice.post('/api/user/reauth', { passkey: aliceKeys.get(loginOptions) })).body).toEqual(expired);
+    const stray = aliceKeys.get({ challenge: 'bm90LWlzc3VlZA' });
+    expect((await alice.post('/api/user/reauth', { passkey: stray })).body).toEqual(expired);
+    expect((await alice.get('/api/user/token')).body.data).toEqual(reauthNeeded);
+
+    // Re-authentication options for a user with no passkey, or for nobody.
+    const { client: carol } = await signUp(server, uniqueName('pkr'));
+    expect((await carol.post('/api/user/passkey/reauth/options')).body).toEqual({
+      success: false,
+      message: '通行密钥不存在',
+    });
+    expect((await server.client().post('/api/user/passkey/reauth/options')).body.success).toBe(false);
+    expect((await carol.post('/api/user/reauth', { passkey: 'x' })).body.success).toBe(false);
+
+    // Alice's own passkey still works after all that.
+    expect((await passkeyReauth(alice, aliceKeys)).success).toBe(true);
+    expect((await alice.get('/api/user/token')).body.success).toBe(true);
   });
 });
 

@@ -7,16 +7,18 @@ import {
   twoFactorCodeBody,
 } from '@modelgate/wire';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import bcrypt from 'bcryptjs';
 import {
   deletePasskey,
   listPasskeys,
   loginOptions,
+  reauthOptions,
   registerPasskey,
   registrationOptions,
   relyingParty,
   verifyPasskeyLogin,
+  verifyPasskeyReauth,
 } from '../../../domain/user/passkey.js';
 import { presentSignedInUser } from '../../../domain/user/user.presenter.js';
 import { listSessions, revokeOtherSessions, revokeSession } from '../../../domain/user/user.sessions.js';
@@ -40,6 +42,13 @@ import type { RouteModule } from '../route-kit.js';
 /** The relying party of this request (ServerAddress, or the request's own loopback Host: see relyingParty). */
 const partyOf = (context: Parameters<RouteModule>[1]['context'], request: FastifyRequest) =>
   relyingParty(context, { protocol: request.protocol, host: request.headers.host ?? '' });
+
+/** The ceremony's challenge waiting in the session, cleared before anything can fail: it is answered once. */
+function takePendingChallenge(request: FastifyRequest, reply: FastifyReply) {
+  const pending = readSession(request).passkeyChallenge;
+  updateSession(request, reply, { passkeyChallenge: undefined });
+  return pending;
+}
 
 const reauthFailed = () => new AppError('reauth_failed', { zh: '密码或验证码错误', en: 'Wrong password or code' });
 
@@ -86,14 +95,22 @@ export const userSecurityRoutes: RouteModule = (app, { context, requireUser, cri
     return ok();
   });
 
-  // Proves again who is behind this session: the guarded routes (prices) accept it for five minutes.
+  // Proves again who is behind this session: the guarded routes (prices, the access token) accept it for five
+  // minutes. The password, a TOTP or backup code, or an answer of one of the user's passkeys to the options of
+  // POST /api/user/passkey/reauth/options.
   app.post('/user/reauth', { onRequest: criticalLimit, preHandler: requireUser }, async (request, reply) => {
-    const { password, totp_code: code } = validate(reauthBody, request.body);
+    const { password, totp_code: code, passkey } = validate(reauthBody, request.body);
     const user = currentUser(request);
-    const passed = code
-      ? await verifySecondFactor(context, user, code)
-      : Boolean(password && user.password && (await bcrypt.compare(password, user.password)));
-    if (!passed) throw reauthFailed();
+    if (passkey) {
+      const pending = takePendingChallenge(request, reply);
+      const response = passkey as unknown as AuthenticationResponseJSON;
+      await verifyPasskeyReauth(context, user, partyOf(context, request), pending, response);
+    } else {
+      const passed = code
+        ? await verifySecondFactor(context, user, code)
+        : Boolean(password && user.password && (await bcrypt.compare(password, user.password)));
+      if (!passed) throw reauthFailed();
+    }
     if (request.authMethod === 'session') updateSession(request, reply, { authAt: nowSeconds() });
     return ok({ two_factor: await hasTwoFactor(context, user.id) });
   });
@@ -111,14 +128,19 @@ export const userSecurityRoutes: RouteModule = (app, { context, requireUser, cri
 
   app.post('/user/passkey/register', { onRequest: criticalLimit, preHandler: requireUser }, async (request, reply) => {
     const { response, name } = validate(passkeyRegisterBody, request.body);
-    const pending = readSession(request).passkeyChallenge;
-    // Cleared before anything can fail: a challenge is answered once.
-    updateSession(request, reply, { passkeyChallenge: undefined });
+    const pending = takePendingChallenge(request, reply);
     const party = partyOf(context, request);
     const user = currentUser(request);
     return ok(
       await registerPasskey(context, user, party, pending, response as unknown as RegistrationResponseJSON, name ?? ''),
     );
+  });
+
+  // Options to confirm the signed-in user with one of their passkeys; the answer goes to POST /api/user/reauth.
+  app.post('/user/passkey/reauth/options', { preHandler: requireUser }, async (request, reply) => {
+    const { options, pending } = await reauthOptions(context, currentUser(request), partyOf(context, request));
+    updateSession(request, reply, { passkeyChallenge: pending });
+    return ok(options);
   });
 
   // Removing a sign-in method asks for the password or a code again after five minutes, as price writes do.
@@ -138,8 +160,7 @@ export const userSecurityRoutes: RouteModule = (app, { context, requireUser, cri
   // A passkey verifies its user on the authenticator: it signs in without the TOTP code (decision 0030).
   app.post('/user/passkey/login', { onRequest: criticalLimit }, async (request, reply) => {
     const { response } = validate(passkeyLoginBody, request.body);
-    const pending = readSession(request).passkeyChallenge;
-    updateSession(request, reply, { passkeyChallenge: undefined });
+    const pending = takePendingChallenge(request, reply);
     const user = await verifyPasskeyLogin(
       context,
       partyOf(context, request),
