@@ -102,5 +102,9 @@ const setting: Record<keyof typeof zh, string> = {
     'This action needs you to confirm who you are; you will not be asked again for 5 minutes.',
   'setting.security.reauth.password': 'Password',
   'setting.security.reauth.code': 'Two-factor code',
+  'setting.security.reauth.passkey': 'Passkey',
+  'setting.security.reauth.passkeyHint':
+    'Confirm with a passkey of this account: your browser asks for your fingerprint, face or screen lock.',
+  'setting.security.reauth.usePasskey': 'Use a passkey',
 };
 export default setting;

@@ -94,5 +94,8 @@ const setting = {
   'setting.security.reauth.hint': '此操作需要再次验证身份，5 分钟内无需重复验证。',
   'setting.security.reauth.password': '密码',
   'setting.security.reauth.code': '两步验证码',
+  'setting.security.reauth.passkey': '通行密钥',
+  'setting.security.reauth.passkeyHint': '使用此账户的通行密钥验证：浏览器将请求指纹、面容或屏幕锁。',
+  'setting.security.reauth.usePasskey': '使用通行密钥',
 };
 export default setting;

@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { api, client } from '../../../api/client';
 import { loadNamespaces } from '../../../i18n';
 import { navigateTo } from '../../../lib/navigation';
+import { notifyPasskeyFailure } from './passkeys-card';
+import { fetchPasskeys, reauthWithPasskey } from './security-api';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -39,8 +41,8 @@ const refusal = (response: AxiosResponse): Record<string, unknown> | undefined =
   return body.data as Record<string, unknown>;
 };
 
-// Every call the server refuses with `require_reauth` (price writes, decision 0030) asks for the password or a
-// code in a modal and is sent again once; one refused with `require_2fa_setup` (AdminRequire2FA) leads to the
+// Every call the server refuses with `require_reauth` (price writes, a new access token: decision 0030) asks for
+// the password, a code or one of the user's passkeys in a modal and is sent again once; one refused with `require_2fa_setup` (AdminRequire2FA) leads to the
 // personal settings, where the second factor is set up.
 client.interceptors.response.use(async (response) => {
   const data = refusal(response);
@@ -50,7 +52,7 @@ client.interceptors.response.use(async (response) => {
   return client.request({ ...response.config, reauthRetried: true });
 });
 
-type Method = 'password' | 'code';
+type Method = 'password' | 'code' | 'passkey';
 
 /** The re-authentication modal, mounted once by the app (app.tsx). */
 export default function ReauthHost() {
@@ -59,11 +61,17 @@ export default function ReauthHost() {
   const [method, setMethod] = useState<Method>('password');
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
+  // Offered once the user is known to have a passkey (read each time the modal opens).
+  const [hasPasskey, setHasPasskey] = useState(false);
 
   useEffect(() => {
     showModal = (resolve) => {
       setValue('');
       setAnswer(() => resolve);
+      fetchPasskeys(true).then(
+        (passkeys) => setHasPasskey(passkeys.length > 0),
+        () => setHasPasskey(false),
+      );
     };
     return () => {
       showModal = null;
@@ -74,16 +82,21 @@ export default function ReauthHost() {
     answer?.(result);
     setAnswer(null);
     setValue('');
+    setMethod('password');
   };
 
+  const usePasskey = method === 'passkey' && hasPasskey;
   const submit = async () => {
-    if (!value) return;
+    if (!usePasskey && !value) return;
     setBusy(true);
     try {
-      await api.post('/api/user/reauth', method === 'password' ? { password: value } : { totp_code: value.trim() });
+      if (usePasskey) await reauthWithPasskey();
+      else
+        await api.post('/api/user/reauth', method === 'password' ? { password: value } : { totp_code: value.trim() });
       close(true);
-    } catch {
-      // the common handler has shown why; the modal stays for another try
+    } catch (error) {
+      // the common handler has shown a refusal; a cancelled browser prompt is told here. The modal stays.
+      if (usePasskey) notifyPasskeyFailure(error, t('setting.security.passkeys.failed'));
     } finally {
       setBusy(false);
     }
@@ -93,10 +106,10 @@ export default function ReauthHost() {
     <Modal
       open={answer !== null}
       title={t('setting.security.reauth.title')}
-      okText={t('setting.security.confirm')}
+      okText={usePasskey ? t('setting.security.reauth.usePasskey') : t('setting.security.confirm')}
       cancelText={t('common.cancel')}
       confirmLoading={busy}
-      okButtonProps={{ disabled: !value }}
+      okButtonProps={{ disabled: !usePasskey && !value }}
       onOk={() => void submit()}
       onCancel={() => close(false)}
       destroyOnHidden
@@ -111,34 +124,39 @@ export default function ReauthHost() {
         options={[
           { value: 'password', label: t('setting.security.reauth.password') },
           { value: 'code', label: t('setting.security.reauth.code') },
+          ...(hasPasskey ? [{ value: 'passkey' as const, label: t('setting.security.reauth.passkey') }] : []),
         ]}
         style={{ marginBottom: 12 }}
       />
-      <Form layout="vertical" onFinish={() => void submit()}>
-        <Form.Item
-          label={method === 'password' ? t('setting.security.reauth.password') : t('setting.security.reauth.code')}
-          htmlFor="reauth-secret"
-        >
-          {method === 'password' ? (
-            <Input.Password
-              id="reauth-secret"
-              value={value}
-              onChange={(event) => setValue(event.target.value)}
-              autoComplete="current-password"
-              autoFocus
-            />
-          ) : (
-            <Input
-              id="reauth-secret"
-              value={value}
-              onChange={(event) => setValue(event.target.value)}
-              autoComplete="one-time-code"
-              placeholder={t('setting.security.twoFactor.codePlaceholder')}
-              autoFocus
-            />
-          )}
-        </Form.Item>
-      </Form>
+      {usePasskey ? (
+        <Typography.Paragraph>{t('setting.security.reauth.passkeyHint')}</Typography.Paragraph>
+      ) : (
+        <Form layout="vertical" onFinish={() => void submit()}>
+          <Form.Item
+            label={method === 'password' ? t('setting.security.reauth.password') : t('setting.security.reauth.code')}
+            htmlFor="reauth-secret"
+          >
+            {method === 'password' ? (
+              <Input.Password
+                id="reauth-secret"
+                value={value}
+                onChange={(event) => setValue(event.target.value)}
+                autoComplete="current-password"
+                autoFocus
+              />
+            ) : (
+              <Input
+                id="reauth-secret"
+                value={value}
+                onChange={(event) => setValue(event.target.value)}
+                autoComplete="one-time-code"
+                placeholder={t('setting.security.twoFactor.codePlaceholder')}
+                autoFocus
+              />
+            )}
+          </Form.Item>
+        </Form>
+      )}
     </Modal>
   );
 }

@@ -1,5 +1,8 @@
 import type { passkey, twoFactorSetup, twoFactorStatus, userSession } from '@modelgate/wire';
-import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import type { z } from 'zod';
 import { api } from '../../../api/client';
 
@@ -26,7 +29,8 @@ export const disableTwoFactor = (code: string) => api.post<null>('/api/user/2fa/
 export type Passkey = z.infer<typeof passkey>;
 
 /** Passkeys (WebAuthn, decision 0030). */
-export const fetchPasskeys = async () => (await api.get<Passkey[] | null>('/api/user/passkeys')) ?? [];
+export const fetchPasskeys = async (silent = false) =>
+  (await api.get<Passkey[] | null>('/api/user/passkeys', { silent })) ?? [];
 
 export const deletePasskey = (id: number) => api.delete<null>(`/api/user/passkeys/${id}`);
 
@@ -36,4 +40,12 @@ export async function addPasskey(name: string): Promise<Passkey> {
   const optionsJSON = await api.post<PublicKeyCredentialCreationOptionsJSON>('/api/user/passkey/register/options');
   const response = await startRegistration({ optionsJSON });
   return api.post<Passkey>('/api/user/passkey/register', { response, name });
+}
+
+/** Confirms who is behind this session again with one of the user's passkeys (POST /api/user/reauth). */
+export async function reauthWithPasskey(): Promise<void> {
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  const optionsJSON = await api.post<PublicKeyCredentialRequestOptionsJSON>('/api/user/passkey/reauth/options');
+  const passkey = await startAuthentication({ optionsJSON });
+  await api.post<unknown>('/api/user/reauth', { passkey });
 }
