@@ -197,6 +197,8 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       'gpt-4o-cached': 1,
       'claude-sonnet-4-5': 1,
       'deepseek-chat': 1,
+      'claude-mapped': 1,
+      'claude-prompted': 1,
     };
     await setOption(server, 'ModelRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 1.5 }));
     await setOption(server, 'CompletionRatio', JSON.stringify({ ...ratios, 'claude-3-7-sonnet-20250219': 5 }));
@@ -259,6 +261,23 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       models: 'any-model',
       model_mapping: JSON.stringify({ 'any-model': 'claude-3-5-sonnet-20241022' }),
     });
+    // The native road's body: as sent, model mapped, or rebuilt around a forced system prompt.
+    await createChannel(server, {
+      type: 14,
+      name: 'claude, mapped',
+      key: anthropicMockKey,
+      base_url: claudeMock.url,
+      models: 'claude-mapped',
+      model_mapping: JSON.stringify({ 'claude-mapped': 'claude-3-5-sonnet-20241022' }),
+    });
+    await createChannel(server, {
+      type: 14,
+      name: 'claude, own system prompt',
+      key: anthropicMockKey,
+      base_url: claudeMock.url,
+      models: 'claude-prompted',
+      system_prompt: 'Be brief.',
+    });
     await createChannel(server, {
       type: 36,
       name: 'deepseek (OpenAI-compatible, no file parts)',
@@ -303,10 +322,13 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       stop_reason: 'end_turn',
       usage: { input_tokens: 12, output_tokens: 10 },
     });
-    expect(claudeMock.requests.at(-1)!.json).toMatchObject({
-      system: 'You are terse.',
+    // Anthropic's own API gets the request's bytes as the client sent them (the native road converts nothing).
+    const sent = claudeMock.requests.at(-1)!;
+    expect(sent.json).toEqual({
+      model: 'claude-3-5-sonnet-20241022',
       max_tokens: 256,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      system: 'You are terse.',
+      messages: [{ role: 'user', content: 'hi' }],
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await used()) - before).toBe(22);
@@ -323,6 +345,32 @@ describe.each(await availableEngines())('Anthropic front (POST /v1/messages) on 
       name: 'get_weather',
       input: { city: 'Paris', unit: 'celsius' },
     });
+  });
+
+  test("Anthropic's own API gets the client's bytes, with only the mapped model or a forced system prompt changed", async () => {
+    // Spacing, key order, a field newer than this gateway and cache_control: nothing is rebuilt on the way.
+    const sent = (model: string) =>
+      `{ "max_tokens":64,"model" : "${model}", "future_field": {"x": [1, 2]},\n` +
+      `"messages":[{"role":"user","content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"}}]}],` +
+      `"system":"You are terse.","metadata":{"user_id":"u-1"}}`;
+    const post = async (model: string) => {
+      const response = await fetch(`${server.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+        body: sent(model),
+      });
+      expect(response.status).toBe(200);
+      await response.json();
+      return claudeMock.requests.at(-1)!;
+    };
+    expect((await post('claude-3-5-sonnet-20241022')).body).toBe(sent('claude-3-5-sonnet-20241022'));
+    expect((await post('claude-mapped')).json).toEqual({
+      ...JSON.parse(sent('claude-mapped')),
+      model: 'claude-3-5-sonnet-20241022',
+    });
+    const prompted = (await post('claude-prompted')).json!;
+    expect(prompted.system).toBe('Be brief.');
+    expect(prompted).toMatchObject({ model: 'claude-prompted', max_tokens: 64, future_field: { x: [1, 2] } });
   });
 
   test('a Claude channel streamed: the SDK assembles the event sequence', async () => {

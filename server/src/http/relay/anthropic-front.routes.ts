@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { isAppError } from '../../lib/errors.js';
 import { claudeRequestOriginal } from '../../relay/adaptors/anthropic/claude-original.js';
 import type { ChatCompletion } from '../../relay/adaptors/openai-kit/chat-types.js';
+import type { ClaudeRequest } from '../../relay/adaptors/anthropic/types.js';
 import { assertModelAllowed } from '../../relay/auth/token-auth.js';
 import { anthropicChannelLimit } from '../../relay/fronts/anthropic/claude-channels.js';
 import { anthropicClientHeaders } from '../../relay/fronts/anthropic/client-headers.js';
@@ -103,6 +104,8 @@ export function anthropicFrontRoutes(context: AppContext, runtime: RelayRuntime)
     const chat = anthropicToChatRequest(body, anthropicClientHeaders(request.headers));
     assertModelAllowed(principal.token, chat.model);
     const original = claudeRequestOriginal(chat);
+    // Anthropic's own API gets the request as it came (adaptors/anthropic/request.ts, `clientRequestAsSent`).
+    if (original) original.sent = { body: body as ClaudeRequest, bytes: raw, messages: chat.messages };
     const job = frontRelayJob(context, runtime, { principal, requestId, reply }, chat, {
       native: original && { protocol: 'anthropic', original },
       front: {

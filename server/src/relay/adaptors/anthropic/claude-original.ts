@@ -42,6 +42,24 @@ export interface ClaudeRequestOriginal {
    */
   tools?: ClaudeRequest['tools'];
   toolChoice?: ClaudeToolChoice;
+  /**
+   * The request as its client sent it: Anthropic's own API is sent this (the model, the output limit and the
+   * thinking budget set anew), not a body rebuilt from the conversion (see `clientRequestAsSent`).
+   */
+  sent?: ClaudeRequestAsSent;
+}
+
+/** The Anthropic front's request as it arrived, for the channels that speak it. */
+export interface ClaudeRequestAsSent {
+  /** The parsed body (shared by every attempt: never changed). */
+  body: ClaudeRequest;
+  /** Its bytes, sent unchanged when nothing in the body has to change. */
+  bytes: Buffer;
+  /**
+   * The converted request's messages: while the prepared call still holds this very array, no channel system
+   * prompt was forced into it (the pipeline copies the array to do that).
+   */
+  messages: ChatMessage[];
 }
 
 /**

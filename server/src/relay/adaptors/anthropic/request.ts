@@ -14,7 +14,12 @@ import {
 import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolChoice } from '../openai-kit/chat-types.js';
 import { reasoningEffortOf, thinkingBudgets } from '../openai-kit/reasoning-effort.js';
 import { requiredKey } from '../openai-kit/upstream-errors.js';
-import { claudeOriginalOf, claudeRequestOriginal, unchangedOriginal } from './claude-original.js';
+import {
+  claudeOriginalOf,
+  claudeRequestOriginal,
+  unchangedOriginal,
+  type ClaudeRequestOriginal,
+} from './claude-original.js';
 import { channelBetas, strippedBetaNames } from './request-betas.js';
 import type {
   ClaudeContentBlock,
@@ -361,9 +366,8 @@ export function claudeCallRequest(
  */
 export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
   const key = requiredKey(call.channel.key, 'Anthropic', 'an API key');
-  const request = readChatRequest(call);
-  const front = claudeRequestOriginal(request);
-  const { body, betas } = claudeCallRequest(call, { firstParty: true }, request);
+  const front = call.native?.protocol === 'anthropic' ? call.native.original : undefined;
+  const { body, betas } = (front && clientRequestAsSent(call, front)) ?? claudeCallRequest(call, { firstParty: true });
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: call.stream ? 'text/event-stream' : 'application/json',
@@ -371,5 +375,37 @@ export function buildAnthropicRequest(call: RelayCall): UpstreamRequest {
     'anthropic-version': front?.version ?? anthropicVersion,
   };
   if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
-  return { url: `${call.channel.baseUrl}/v1/messages`, method: 'POST', headers, body: JSON.stringify(body) };
+  return {
+    url: `${call.channel.baseUrl}/v1/messages`,
+    method: 'POST',
+    headers,
+    body: Buffer.isBuffer(body) ? body : JSON.stringify(body),
+  };
+}
+
+/**
+ * An Anthropic front request on Anthropic's own API (the native road): the body its client sent, with only the
+ * upstream model (the channel's mapping), the output limit (a balance cap) and the thinking budget within that
+ * limit set anew; its bytes as they came when none of these changed. Nothing is converted or rebuilt, so what
+ * the client sent reaches Claude whole. Undefined when the channel forces its system prompt: the converted
+ * road puts it in Claude's `system` (`claudeCallRequest`).
+ */
+function clientRequestAsSent(
+  call: RelayCall,
+  front: ClaudeRequestOriginal,
+): { body: ClaudeRequest | Buffer; betas: string[] } | undefined {
+  const prepared = call.body.kind === 'json' ? call.body.value : undefined;
+  if (!front.sent || !prepared || prepared.messages !== front.sent.messages) return undefined;
+  const sent = front.sent.body;
+  const model = modelAliases[call.model] ?? call.model;
+  const maxTokens = typeof prepared.max_tokens === 'number' ? prepared.max_tokens : sent.max_tokens;
+  const thinking = sent.thinking && thinkingWithin(sent.thinking, maxTokens);
+  const unchanged = model === sent.model && maxTokens === sent.max_tokens && thinking === sent.thinking;
+  front.sentToChannel = call.channel.id;
+  const { passed, stripped } = channelBetas(call.channel, front.betas ?? []);
+  noteDropped(call, strippedBetaNames(stripped));
+  if (unchanged) return { body: front.sent.bytes, betas: passed };
+  const body: ClaudeRequest = { ...sent, model, max_tokens: maxTokens };
+  if (sent.thinking) body.thinking = thinking;
+  return { body, betas: passed };
 }
