@@ -6,6 +6,7 @@ import type { RowWriter } from '../../hooks/use-row-write';
 import { copyText } from '../../lib/clipboard';
 import { notify } from '../../lib/notify';
 import { formatTimestamp } from '../../lib/time';
+import { sortedColumns } from '../shared/sorted-columns';
 import { RedemptionStatusTag } from './redemption-status-tag';
 
 export interface RedemptionColumnContext {
@@ -39,33 +40,14 @@ export function redemptionColumns({
       onCopyFailed(key);
     }
   };
+  const sorted = sortedColumns<Redemption>();
   return [
-    { title: t('redemption.column.id'), dataIndex: 'id', sorter: (a, b) => a.id - b.id },
-    { title: t('redemption.column.name'), dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
-    {
-      title: t('redemption.column.status'),
-      dataIndex: 'status',
-      sorter: (a, b) => a.status - b.status,
-      render: (status: number) => <RedemptionStatusTag status={status} />,
-    },
-    {
-      title: t('redemption.column.quota'),
-      dataIndex: 'quota',
-      sorter: (a, b) => a.quota - b.quota,
-      render: (quota: number) => renderQuota(quota),
-    },
-    {
-      title: t('redemption.column.createdTime'),
-      dataIndex: 'created_time',
-      sorter: (a, b) => a.created_time - b.created_time,
-      render: time,
-    },
-    {
-      title: t('redemption.column.redeemedTime'),
-      dataIndex: 'redeemed_time',
-      sorter: (a, b) => a.redeemed_time - b.redeemed_time,
-      render: time,
-    },
+    sorted.number(t('redemption.column.id'), 'id'),
+    sorted.text(t('redemption.column.name'), 'name'),
+    sorted.number(t('redemption.column.status'), 'status', (status) => <RedemptionStatusTag status={status} />),
+    sorted.number(t('redemption.column.quota'), 'quota', (quota) => renderQuota(quota)),
+    sorted.number(t('redemption.column.createdTime'), 'created_time', time),
+    sorted.number(t('redemption.column.redeemedTime'), 'redeemed_time', time),
     {
       title: t('redemption.column.actions'),
       key: 'actions',

@@ -2,6 +2,7 @@ import { Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { formatTimestamp } from '../../lib/time';
+import { sortedColumns } from '../shared/sorted-columns';
 import { TokenActions, type TokenActionsProps } from './token-actions';
 import { TokenModelsCell } from './token-models-cell';
 import { LOW_QUOTA_THRESHOLD, NEVER_EXPIRES } from './token-quick-picks';
@@ -17,55 +18,34 @@ const time = (t: TFunction, seconds: number) => formatTimestamp(seconds) ?? t('c
 
 /** Columns of the token table; header clicks sort the loaded rows. */
 export function tokenColumns({ t, renderQuota, ...actions }: TokenColumnContext): ColumnsType<TokenListRow> {
+  const sorted = sortedColumns<TokenListRow>();
   return [
-    { title: t('token.column.name'), dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
-    {
-      title: t('token.column.status'),
-      dataIndex: 'status',
-      sorter: (a, b) => a.status - b.status,
-      render: (status: number) => <TokenStatusTag status={status} />,
-    },
+    sorted.text(t('token.column.name'), 'name'),
+    sorted.number(t('token.column.status'), 'status', (status) => <TokenStatusTag status={status} />),
     {
       title: t('token.column.models'),
       dataIndex: 'models',
       render: (models: string | null) => <TokenModelsCell models={models} />,
     },
-    {
-      title: t('token.column.usedQuota'),
-      dataIndex: 'used_quota',
-      sorter: (a, b) => a.used_quota - b.used_quota,
-      render: (quota: number) => renderQuota(quota),
-    },
-    {
-      title: t('token.column.remainQuota'),
-      dataIndex: 'remain_quota',
-      sorter: (a, b) => a.remain_quota - b.remain_quota,
-      render: (quota: number, token) =>
-        token.unlimited_quota ? (
-          t('token.quota.unlimited')
-        ) : (
-          <Typography.Text type={quota < LOW_QUOTA_THRESHOLD ? 'danger' : undefined}>
-            {renderQuota(quota)}
-          </Typography.Text>
-        ),
-    },
+    sorted.number(t('token.column.usedQuota'), 'used_quota', (quota) => renderQuota(quota)),
+    sorted.number(t('token.column.remainQuota'), 'remain_quota', (quota, token) =>
+      token.unlimited_quota ? (
+        t('token.quota.unlimited')
+      ) : (
+        <Typography.Text type={quota < LOW_QUOTA_THRESHOLD ? 'danger' : undefined}>
+          {renderQuota(quota)}
+        </Typography.Text>
+      ),
+    ),
     {
       title: t('token.column.limits'),
       key: 'limits',
       render: (_, token) => <LimitsUsageText token={token} t={t} renderQuota={renderQuota} />,
     },
-    {
-      title: t('token.column.createdTime'),
-      dataIndex: 'created_time',
-      sorter: (a, b) => a.created_time - b.created_time,
-      render: (seconds: number) => time(t, seconds),
-    },
-    {
-      title: t('token.column.expiredTime'),
-      dataIndex: 'expired_time',
-      sorter: (a, b) => a.expired_time - b.expired_time,
-      render: (seconds: number) => (seconds === NEVER_EXPIRES ? t('token.expiry.never') : time(t, seconds)),
-    },
+    sorted.number(t('token.column.createdTime'), 'created_time', (seconds) => time(t, seconds)),
+    sorted.number(t('token.column.expiredTime'), 'expired_time', (seconds) =>
+      seconds === NEVER_EXPIRES ? t('token.expiry.never') : time(t, seconds),
+    ),
     {
       title: t('token.column.actions'),
       key: 'actions',
