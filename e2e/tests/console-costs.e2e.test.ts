@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
-import { createUser, uniqueName } from '../support/users.ts';
+import { addMockChannel, userWithBalance } from '../support/seed.ts';
+import { uniqueName } from '../support/users.ts';
 import { ROW_CELL, rowWith } from './page-helpers.ts';
 
 const suite = useSuite({ upstream: true });
@@ -31,12 +32,7 @@ function dollars(quota: number): string {
  * each call's usage is set on the vendor, so its quota is known: (prompt + completion) × the model's ratio.
  */
 async function spender(balance: number, model: string, usages: Array<[number, number]>): Promise<Spender> {
-  const { username, password } = await createUser(suite.stack);
-  const codes = (await suite.stack.root.post('/api/redemption/', { name: uniqueName('c'), quota: balance, count: 1 }))
-    .body.data as string[];
-  const client = suite.stack.client();
-  await client.login(username, password);
-  expect((await client.post('/api/user/topup', { key: codes[0] })).body.success).toBe(true);
+  const { username, password, client } = await userWithBalance(suite, balance);
   const tokenName = uniqueName('t');
   const token = (
     await client.post('/api/token/', { name: tokenName, remain_quota: 0, unlimited_quota: true, expired_time: -1 })
@@ -76,19 +72,7 @@ beforeAll(async () => {
     ModelRatio: JSON.stringify({ 'tiny-model': 0.5, 'dear-model': 25_000 }),
     CompletionRatio: JSON.stringify({ 'tiny-model': 1, 'dear-model': 1 }),
   });
-  const channel = await suite.stack.root.post('/api/channel/', {
-    name: uniqueName('ch'),
-    type: 1,
-    key: 'sk-upstream',
-    base_url: suite.upstream.url,
-    other: '',
-    model_mapping: '',
-    system_prompt: '',
-    models: 'tiny-model,dear-model',
-    group: 'default',
-    config: '{}',
-  });
-  expect(channel.body.success).toBe(true);
+  await addMockChannel(suite, ['tiny-model', 'dear-model']);
   tiny = await spender(PER_DOLLAR, 'tiny-model', [[10, 4]]);
   large = await spender(1_000 * PER_DOLLAR, 'dear-model', [
     [100, 100],

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectToast, label, signInThroughApi, text, textPattern, type Language } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
-import { createUser, uniqueName } from '../support/users.ts';
+import { addMockChannel, userWithBalance } from '../support/seed.ts';
+import { uniqueName } from '../support/users.ts';
 import { rowWith } from './page-helpers.ts';
 
 const suite = useSuite({ upstream: true });
@@ -10,19 +11,7 @@ const MODEL = 'limit-model';
 beforeAll(async () => {
   // A price for the model: an unpriced one is refused.
   await suite.stack.setOptions({ ModelRatio: JSON.stringify({ [MODEL]: 0.5 }) });
-  const channel = await suite.stack.root.post('/api/channel/', {
-    name: uniqueName('ch'),
-    type: 1,
-    key: 'sk-upstream',
-    base_url: suite.upstream.url,
-    other: '',
-    model_mapping: '',
-    system_prompt: '',
-    models: MODEL,
-    group: 'default',
-    config: '{}',
-  });
-  expect(channel.body.success).toBe(true);
+  await addMockChannel(suite, [MODEL]);
 });
 
 /**
@@ -30,13 +19,7 @@ beforeAll(async () => {
  * that has made one call through the relay, its charge settled.
  */
 async function limitedUser() {
-  const { username, password } = await createUser(suite.stack);
-  const codes = (
-    await suite.stack.root.post('/api/redemption/', { name: uniqueName('c'), quota: 50_000_000, count: 1 })
-  ).body.data as string[];
-  const client = suite.stack.client();
-  await client.login(username, password);
-  expect((await client.post('/api/user/topup', { key: codes[0] })).body.success).toBe(true);
+  const { username, password, client } = await userWithBalance(suite, 50_000_000);
   const self = (await client.get('/api/user/self')).body.data as { id: number };
   const budget = await suite.stack.root.put('/api/user/', {
     id: self.id,
