@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startBaichuanMock } from '../../../../test/mock-upstreams/baichuan.js';
-import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { refusal, streamedAnswer, wholeAnswer } from '../../../../test/compatible-round-trip.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { baichuan } from './index.js';
@@ -29,22 +29,20 @@ describe('baichuan', () => {
 
     it('streams, answers, embeds and refuses a wrong key', async () => {
       const streamCall = relayCall({ body, key: 'bc', baseUrl: mock.url });
-      const streamed = await collect(baichuan.readStream(sendStreaming(baichuan.buildRequest(streamCall)), streamCall));
+      const streamed = await streamedAnswer(baichuan, streamCall);
       expect(streamed.content).toBe('你好！我是百川大模型。');
       expect(streamed.usage?.total_tokens).toBe(15);
       const call = relayCall({ body: { ...body, stream: false }, key: 'bc', baseUrl: mock.url });
-      expect(baichuan.readResponse(await sendWhole(baichuan.buildRequest(call)), call).usage?.total_tokens).toBe(15);
+      expect((await wholeAnswer(baichuan, call)).usage?.total_tokens).toBe(15);
       const embeddings = relayCall({
         mode: 'embeddings',
         body: { model: 'Baichuan-Text-Embedding', input: 'x' },
         key: 'bc',
         baseUrl: mock.url,
       });
-      expect(
-        baichuan.readResponse(await sendWhole(baichuan.buildRequest(embeddings)), embeddings).usage?.prompt_tokens,
-      ).toBe(3);
+      expect((await wholeAnswer(baichuan, embeddings)).usage?.prompt_tokens).toBe(3);
       const wrong = relayCall({ body, key: 'no', baseUrl: mock.url });
-      expect(baichuan.readError(await sendWhole(baichuan.buildRequest(wrong)), wrong)).toMatchObject({
+      expect(await refusal(baichuan, wrong)).toMatchObject({
         status: 401,
         code: 'invalid_api_key',
       });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startBaiduV2Mock } from '../../../../test/mock-upstreams/baidu-v2.js';
-import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { refusal, streamedAnswer, wholeAnswer } from '../../../../test/compatible-round-trip.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { baiduV2 } from './index.js';
@@ -22,13 +22,11 @@ describe('baidu v2 (Qianfan)', () => {
 
     it('answers whole and streamed, maps the IAM error', async () => {
       const call = relayCall({ body, key, baseUrl: mock.url });
-      expect(baiduV2.readResponse(await sendWhole(baiduV2.buildRequest(call)), call).usage?.total_tokens).toBe(10);
+      expect((await wholeAnswer(baiduV2, call)).usage?.total_tokens).toBe(10);
       const streamCall = relayCall({ body: { ...body, stream: true }, key, baseUrl: mock.url });
-      expect(
-        (await collect(baiduV2.readStream(sendStreaming(baiduV2.buildRequest(streamCall)), streamCall))).content,
-      ).toBe('你好！我是文心一言。');
+      expect((await streamedAnswer(baiduV2, streamCall)).content).toBe('你好！我是文心一言。');
       const wrong = relayCall({ body, key: 'bce-v3/other', baseUrl: mock.url });
-      expect(baiduV2.readError(await sendWhole(baiduV2.buildRequest(wrong)), wrong)).toMatchObject({
+      expect(await refusal(baiduV2, wrong)).toMatchObject({
         status: 401,
         code: 'invalid_iam_token',
       });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collect, sendStreaming, sendWhole } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startDoubaoMock } from '../../../../test/mock-upstreams/doubao.js';
+import { refusal, streamedAnswer, wholeAnswer } from '../../../../test/compatible-round-trip.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { doubao } from './index.js';
@@ -25,31 +25,24 @@ describe('doubao', () => {
 
     it('answers chat, tools, stream and embeddings; maps Ark errors', async () => {
       const toolCall = relayCall({ body: { ...body, tools }, key: 'ark', baseUrl: mock.url });
-      const answer = JSON.parse(
-        doubao.readResponse(await sendWhole(doubao.buildRequest(toolCall)), toolCall).body.toString(),
-      );
+      const answer = JSON.parse((await wholeAnswer(doubao, toolCall)).body.toString());
       expect(answer.choices[0].message.tool_calls[0].function.name).toBe('get_weather');
       const streamCall = relayCall({ body: { ...body, stream: true }, key: 'ark', baseUrl: mock.url });
-      expect(
-        (await collect(doubao.readStream(sendStreaming(doubao.buildRequest(streamCall)), streamCall))).usage
-          ?.total_tokens,
-      ).toBe(14);
+      expect((await streamedAnswer(doubao, streamCall)).usage?.total_tokens).toBe(14);
       const embeddings = relayCall({
         mode: 'embeddings',
         body: { model: 'ep-embed', input: ['a'] },
         key: 'ark',
         baseUrl: mock.url,
       });
-      expect(
-        doubao.readResponse(await sendWhole(doubao.buildRequest(embeddings)), embeddings).usage?.total_tokens,
-      ).toBe(3);
+      expect((await wholeAnswer(doubao, embeddings)).usage?.total_tokens).toBe(3);
       const unknown = relayCall({ body: { ...body, model: 'Doubao-pro-32k' }, key: 'ark', baseUrl: mock.url });
-      expect(doubao.readError(await sendWhole(doubao.buildRequest(unknown)), unknown)).toMatchObject({
+      expect(await refusal(doubao, unknown)).toMatchObject({
         status: 404,
         code: 'InvalidEndpointOrModel.NotFound',
       });
       const wrong = relayCall({ body, key: 'x', baseUrl: mock.url });
-      expect(doubao.readError(await sendWhole(doubao.buildRequest(wrong)), wrong)).toMatchObject({
+      expect(await refusal(doubao, wrong)).toMatchObject({
         status: 401,
         code: 'AuthenticationError',
       });

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
-import {
-  collect,
-  pieces,
-  sendStreaming,
-  sendWhole,
-  wholeResponse,
-} from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { collect, pieces, sendWhole, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startMinimaxMock } from '../../../../test/mock-upstreams/minimax.js';
+import { streamedAnswer, wholeAnswer } from '../../../../test/compatible-round-trip.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { minimax } from './index.js';
@@ -54,12 +49,9 @@ describe('minimax', () => {
 
     it('answers, streams and refuses a wrong key with HTTP 200', async () => {
       const call = relayCall({ body, key: 'mm-key', baseUrl: mock.url });
-      expect(minimax.readResponse(await sendWhole(minimax.buildRequest(call)), call).usage?.total_tokens).toBe(30);
+      expect((await wholeAnswer(minimax, call)).usage?.total_tokens).toBe(30);
       const streamCall = relayCall({ body: { ...body, stream: true }, key: 'mm-key', baseUrl: mock.url });
-      expect(
-        (await collect(minimax.readStream(sendStreaming(minimax.buildRequest(streamCall)), streamCall))).usage
-          ?.total_tokens,
-      ).toBe(30);
+      expect((await streamedAnswer(minimax, streamCall)).usage?.total_tokens).toBe(30);
       const wrong = relayCall({ body, key: 'other', baseUrl: mock.url });
       const refused = await sendWhole(minimax.buildRequest(wrong));
       expect(refused.status).toBe(200);

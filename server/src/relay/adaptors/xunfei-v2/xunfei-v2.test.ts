@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../../test/mock-upstreams/mock-kit.js';
-import {
-  collect,
-  pieces,
-  sendStreaming,
-  sendWhole,
-  wholeResponse,
-} from '../../../../test/mock-upstreams/relay-call-kit.js';
+import { collect, pieces, wholeResponse } from '../../../../test/mock-upstreams/relay-call-kit.js';
 import { startXunfeiV2Mock } from '../../../../test/mock-upstreams/xunfei-v2.js';
+import { refusal, streamedAnswer, wholeAnswer } from '../../../../test/compatible-round-trip.js';
 import { relayCall } from '../../../../test/relay-call.js';
 import { startedForSuite } from '../../../../test/suite-lifecycle.js';
 import { xunfeiV2 } from './index.js';
@@ -41,18 +36,16 @@ describe('xunfei v2 (HTTP)', () => {
 
     it('answers with the right password and model, refuses otherwise', async () => {
       const call = relayCall({ body, key: 'pw', baseUrl: mock.url });
-      expect(xunfeiV2.readResponse(await sendWhole(xunfeiV2.buildRequest(call)), call).usage?.total_tokens).toBe(13);
+      expect((await wholeAnswer(xunfeiV2, call)).usage?.total_tokens).toBe(13);
       const streamCall = relayCall({ body: { ...body, stream: true }, key: 'pw', baseUrl: mock.url });
-      expect(
-        (await collect(xunfeiV2.readStream(sendStreaming(xunfeiV2.buildRequest(streamCall)), streamCall))).content,
-      ).toContain('星火');
+      expect((await streamedAnswer(xunfeiV2, streamCall)).content).toContain('星火');
       const wrongModel = relayCall({ body: { ...body, model: 'Spark-Max' }, key: 'pw', baseUrl: mock.url });
-      expect(xunfeiV2.readError(await sendWhole(xunfeiV2.buildRequest(wrongModel)), wrongModel)).toMatchObject({
+      expect(await refusal(xunfeiV2, wrongModel)).toMatchObject({
         status: 400,
         code: '10404',
       });
       const wrongKey = relayCall({ body, key: 'nope', baseUrl: mock.url });
-      expect(xunfeiV2.readError(await sendWhole(xunfeiV2.buildRequest(wrongKey)), wrongKey)).toMatchObject({
+      expect(await refusal(xunfeiV2, wrongKey)).toMatchObject({
         status: 401,
         code: '11200',
       });
