@@ -177,7 +177,7 @@ describe.each(VIEWPORTS)('management screens at $width px in $language', ({ widt
       (await suite.stack.root.get('/api/option/')).body.data.find((o: { key: string }) => o.key === 'WebSearchPrice')
         .value;
     expect(await saved()).toBe('12.5');
-    await suite.stack.root.put('/api/option/', { key: 'WebSearchPrice', value: '10' });
+    await suite.stack.setOptions({ WebSearchPrice: '10' });
 
     // Turning password sign-in off asks first; cancelling keeps it on.
     await page.goto('/setting?tab=system');
