@@ -1,4 +1,5 @@
 import type { Locale } from 'antd/es/locale';
+import enUS from 'antd/es/locale/en_US';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { StorageKey } from '../lib/storage-keys';
@@ -30,13 +31,19 @@ const loaders: Record<Language, Record<string, () => Promise<Texts>>> = {
 /**
  * antd's own texts (tables' empty text, pagination, date pickers) in the current language, loaded like a page's
  * texts: before the first page shows, and before a language switch takes effect. Until then antd speaks English.
+ * English is antd's built-in default, part of its ConfigProvider in the initial code anyway: it is never a request
+ * of its own, and only Chinese is loaded, only in Chinese (issue 33 point 9: en_US was a chunk of its own).
+ *
+ * Never undefined: antd's ConfigProvider wraps its children in a locale provider only when given a locale, so a
+ * locale arriving later changed the tree's shape and remounted the whole console (header, logo and all) on its
+ * first load.
  */
-const antLocale = createStore<Locale | undefined>(undefined);
+const antLocale = createStore<Locale>(enUS);
 const antLocaleLoaders: Record<Language, () => Promise<Locale>> = {
   'zh-CN': () => import('antd/es/locale/zh_CN').then((module) => module.default),
-  en: () => import('antd/es/locale/en_US').then((module) => module.default),
+  en: () => Promise.resolve(enUS),
 };
-const antLocales = new Map<Language, Locale>();
+const antLocales = new Map<Language, Locale>([['en', enUS]]);
 
 async function loadAntLocale(language: Language): Promise<Locale> {
   const known = antLocales.get(language);
@@ -47,7 +54,7 @@ async function loadAntLocale(language: Language): Promise<Locale> {
 }
 
 /** antd's texts for the ConfigProvider (app.tsx). */
-export const useAntLocale = (): Locale | undefined => useStore(antLocale);
+export const useAntLocale = (): Locale => useStore(antLocale);
 
 /** The namespaces asked for so far: a language switch loads each of them in the new language first. */
 const wanted = new Set<Namespace>(CORE);

@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { StorageKey } from '../../lib/storage-keys';
 import { useStatus } from '../../stores/status.store';
-
-const DEFAULT_LOGO = '/logo.svg';
+import DEFAULT_LOGO from '../layout/logo.svg';
 
 /** System name and logo from the server status, the stored copies, or the defaults. */
 export function useSystemBrand(): { systemName: string; logo: string } {
