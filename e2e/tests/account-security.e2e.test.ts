@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../server/test/api-client.ts';
-import { exactLabel, expectToast, label, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
+import { exactLabel, expectToast, forgetToasts, label, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { createUser } from '../support/users.ts';
 import { confirmPopup } from './page-helpers.ts';
+import { ageSession } from './session-age.ts';
 
 // Issue 32, points 1 and 2: the signed-in devices and two-factor screens of the personal settings, and the
 // sign-in form asking for the code, in zh at 1280 px and en at 375 px.
@@ -124,6 +125,41 @@ describe.each(VIEWPORTS)('account security at $width px in $language', ({ width,
     await expectToast(page, t('setting.security.twoFactor.disabled'));
     await page.getByRole('button', { name: label(language, 'setting.security.twoFactor.setUp') }).waitFor();
     await suite.stack.client().login(user.username, user.password);
+    await view.close();
+  });
+
+  it('asks for the password again before a new access token, five minutes after sign-in', async () => {
+    const user = await createUser(suite.stack);
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, user.username, user.password);
+    await ageSession(page);
+    await page.goto('/setting');
+    const generate = page.getByRole('button', { name: label(language, 'setting.personal.generateToken') });
+    await generate.waitFor(pageLoad);
+
+    await generate.click();
+    const dialog = page.getByRole('dialog').filter({ hasText: t('setting.security.reauth.title') });
+    await dialog.waitFor(pageLoad);
+    // No passkey on this account: none is offered.
+    await dialog.getByText(t('setting.security.reauth.code'), { exact: true }).waitFor();
+    expect(await dialog.getByText(t('setting.security.reauth.passkey'), { exact: true }).count()).toBe(0);
+    const secret = dialog
+      .getByLabel(t('setting.security.reauth.password'), { exact: true })
+      .and(dialog.locator('input[type="password"]'));
+    await secret.fill('wrong-password');
+    await dialog.getByRole('button', { name: exactLabel(language, 'setting.security.confirm') }).click();
+    await expectToast(page, language === 'en' ? 'Wrong password or code' : '密码或验证码错误');
+    expect(await page.getByTestId('access-token').count()).toBe(0);
+    await forgetToasts(page);
+    await secret.fill(user.password);
+    await dialog.getByRole('button', { name: exactLabel(language, 'setting.security.confirm') }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const token = (await page.getByTestId('access-token').innerText()).trim();
+    expect(token.length).toBeGreaterThan(20);
+    // The token shown is the account's: it reads the user's own record.
+    const self = await new ApiClient(suite.stack.baseUrl, token).get('/api/user/self');
+    expect(self.body.data.username).toBe(user.username);
     await view.close();
   });
 });

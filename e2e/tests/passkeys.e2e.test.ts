@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectToast, label, openPage, settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
+import { ageSession } from './session-age.ts';
 
 // Issue 32, point 2: passkeys in a real Chromium with its virtual authenticator (CDP WebAuthn), in zh at 1280 px
 // and en at 375 px. Root adds a passkey in the personal settings, signs out, signs in with "sign in with a
@@ -12,9 +12,6 @@ const suite = useSuite();
 
 /** The settings page loads its chunks and several API answers: on a busy machine that takes more than 5 s. */
 const pageLoad = { timeout: 30_000 };
-
-/** The stack's SESSION_SECRET (e2e/support/stack.ts), with which the server signs its session cookie. */
-const SESSION_SECRET = 'e2e-session-secret-0123456789abcdef';
 
 /**
  * WebAuthn needs a secure context and a domain for its relying party (an IP address is refused): the console is
@@ -39,29 +36,12 @@ async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; a
   return { cdp, authenticatorId };
 }
 
-/**
- * The session as it is six minutes after its sign-in (what a moved clock would show): its cookie re-signed with
- * `authAt` six minutes earlier, so the server asks for re-authentication before a price write.
- */
-async function ageSession(context: BrowserContext): Promise<void> {
-  const cookie = (await context.cookies()).find((candidate) => candidate.name === 'session');
-  if (!cookie) throw new Error('no session cookie');
-  const signed = decodeURIComponent(cookie.value);
-  const payload = signed.slice(0, signed.lastIndexOf('.'));
-  const session = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { authAt: number };
-  expect(session.authAt).toBeGreaterThan(0);
-  session.authAt -= 6 * 60;
-  const value = Buffer.from(JSON.stringify(session)).toString('base64url');
-  const signature = createHmac('sha256', SESSION_SECRET).update(value).digest('base64').replace(/=+$/, '');
-  await context.addCookies([{ ...cookie, value: encodeURIComponent(`${value}.${signature}`) }]);
-}
-
 describe.each(VIEWPORTS)('passkeys at $width px in $language', ({ width, language }) => {
   const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
 
   it('adds a passkey, signs in with it, and confirms a price write with it', async () => {
     const view = await openPage(suite.browser, localhostUrl(), { width, language });
-    const { page, context } = view;
+    const { page } = view;
     const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
     await signInThroughApi(page, 'root', '123456');
 
@@ -105,7 +85,7 @@ describe.each(VIEWPORTS)('passkeys at $width px in $language', ({ width, languag
     expect(stored?.username).toBe('root');
 
     // Six minutes on, a price write asks who is there; the passkey answers and the write goes through.
-    await ageSession(context);
+    await ageSession(page);
     await page.goto('/setting?tab=operation');
     const price = page.getByLabel(t('settingAdmin.option.WebSearchPrice'), { exact: true });
     await expect.poll(() => price.inputValue(), pageLoad).not.toBe('');
