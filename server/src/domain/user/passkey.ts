@@ -168,11 +168,18 @@ function listRows(context: AppContext, userId: number) {
     .execute();
 }
 
+/** A ceremony's options for the browser and what the session keeps until its answer. */
+type Ceremony<Options> = Promise<{ options: Options; pending: PendingChallenge }>;
+
+/** The stored credentials as WebAuthn lists them (excluded from a registration, allowed for a re-auth). */
+const descriptors = (rows: { credential_id: string; transports: string }[]) =>
+  rows.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) }));
+
 export async function registrationOptions(
   context: AppContext,
   user: UserRow,
   party: RelyingParty,
-): Promise<{ options: PublicKeyCredentialCreationOptionsJSON; pending: PendingChallenge }> {
+): Ceremony<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await listRows(context, user.id);
   if (existing.length >= maxPasskeysPerUser) throw PasskeyErrors.tooMany();
   const options = await generateRegistrationOptions({
@@ -182,7 +189,7 @@ export async function registrationOptions(
     userDisplayName: user.display_name || user.username,
     userID: userHandle(user.id),
     attestationType: 'none',
-    excludeCredentials: existing.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),
+    excludeCredentials: descriptors(existing),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     timeout: challengeSeconds * 1000,
   });
@@ -230,9 +237,7 @@ export async function registerPasskey(
   return presentPasskey(stored);
 }
 
-export async function loginOptions(
-  party: RelyingParty,
-): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; pending: PendingChallenge }> {
+export async function loginOptions(party: RelyingParty): Ceremony<PublicKeyCredentialRequestOptionsJSON> {
   // No allowCredentials: the authenticator offers its discoverable credentials for this relying party.
   const options = await generateAuthenticationOptions({
     rpID: party.id,
@@ -250,12 +255,12 @@ export async function reauthOptions(
   context: AppContext,
   user: UserRow,
   party: RelyingParty,
-): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; pending: PendingChallenge }> {
+): Ceremony<PublicKeyCredentialRequestOptionsJSON> {
   const rows = await listRows(context, user.id);
   if (rows.length === 0) throw PasskeyErrors.notFound();
   const options = await generateAuthenticationOptions({
     rpID: party.id,
-    allowCredentials: rows.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),
+    allowCredentials: descriptors(rows),
     userVerification: 'required',
     timeout: challengeSeconds * 1000,
   });
