@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ModelPricing, PricingList } from '@modelgate/wire';
-import { priceInUnit, type PriceUnit } from '../../web/src/lib/price.ts';
+import { formatUsd, priceInUnit, tokensShort, type PriceUnit } from '../../web/src/lib/price.ts';
 import {
   expectToast,
   label,
@@ -289,6 +289,112 @@ describe.each([
     const scroller = preview.locator('.ant-table-content').first();
     const overflow = await scroller.evaluate((element) => element.scrollWidth - element.clientWidth);
     expect(overflow).toBe(0);
+    await view.close();
+  });
+});
+
+// Issue 33 point 2: the admin's price table at 1440 px shows per-token and per-call prices, context tiers and the
+// price's source with nothing hidden or scrolled sideways; at 375 px each price is a card, its prices on screen.
+const PER_CALL = { model: uniqueName('per-call'), price: { per_call: 0.02, per_web_search: 0.01 } };
+const TIERED = {
+  model: uniqueName('tiered'),
+  price: { input: 1, output: 2, cache_read: 0.1, tiers: [{ above: 128_000, input: 2, output: 4 }] },
+  note: 'contract 2026',
+};
+
+describe.each([
+  { width: 1440, language: 'zh-CN' as const },
+  { width: 375, language: 'en' as const },
+  { width: 1440, language: 'en' as const },
+  { width: 375, language: 'zh-CN' as const },
+])('the price table at $width px in $language', ({ width, language }) => {
+  const t = (key: string, values?: Record<string, string | number>) => text(language, key, values);
+  const narrow = width <= 600;
+
+  beforeAll(async () => {
+    for (const { model, price, note } of [{ ...PER_CALL, note: '' }, TIERED]) {
+      const saved = await suite.stack.root.put('/api/price/', { model, group: '', price, note });
+      expect(saved.body.success, saved.body.message).toBe(true);
+    }
+  });
+
+  it('shows per-call and per-token prices, context tiers and each price’s source, nothing off screen', async () => {
+    const view = await suite.open({ width, language });
+    const { page } = view;
+    await signInThroughApi(page, 'root', '123456');
+    await page.goto('/setting?tab=operation');
+    const settings = page.getByTestId('price-setting');
+    await settings.locator(LIST_ROW).first().waitFor();
+    // The whole page scrolls only downwards, the table (or the cards) never sideways.
+    const sideways = (selector: string) =>
+      settings
+        .locator(selector)
+        .first()
+        .evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')).toBe(0);
+    if (!narrow) expect(await sideways('.ant-table-content')).toBe(0);
+    const cardBox = (await settings.boundingBox())!;
+    const onScreen = async (locator: ReturnType<Page['locator']>, what: string) => {
+      const box = (await locator.boundingBox())!;
+      expect(box, what).not.toBeNull();
+      expect(box.width, what).toBeGreaterThan(0);
+      expect(box.x, what).toBeGreaterThanOrEqual(cardBox.x);
+      expect(box.x + box.width, what).toBeLessThanOrEqual(Math.min(cardBox.x + cardBox.width, width));
+    };
+    const headings = ['source', 'perToken', 'units', 'tiers', 'actions'].map((key) => t(`price.column.${key}`));
+    if (!narrow) {
+      for (const heading of headings)
+        await onScreen(settings.getByRole('columnheader', { name: heading, exact: true }), heading);
+    }
+
+    /** A row's value under a heading: its table cell, or the value beside the card's label. */
+    const cell = async (model: string, heading: string) => {
+      const search = settings.getByLabel(t('price.search'), { exact: true });
+      await search.fill(model);
+      const row = settings.locator(LIST_ROW, { hasText: model });
+      await expect.poll(() => settings.locator(LIST_ROW).count()).toBe(1);
+      if (narrow) {
+        const field = row.locator('div', { has: page.getByText(heading, { exact: true }) }).last();
+        return field.getByTestId('row-card-value');
+      }
+      const index = (await settings.locator('thead th').allInnerTexts()).indexOf(heading);
+      expect(index, heading).toBeGreaterThan(-1);
+      return row.locator('td').nth(index);
+    };
+    const none = t('price.none');
+
+    // Per call only: the per-token column says none, the per-call column has both unit prices.
+    const units = await cell(PER_CALL.model, t('price.column.units'));
+    expect(await units.innerText()).toContain(t('price.unit.per_call', { price: formatUsd(0.02) }));
+    expect(await units.innerText()).toContain(t('price.unit.per_web_search', { price: formatUsd(0.01) }));
+    await onScreen(units, 'the per-call prices');
+    expect((await (await cell(PER_CALL.model, t('price.column.perToken'))).innerText()).trim()).toBe(none);
+
+    // Per token with a context tier, and the admin's note as its source.
+    const amount = (field: string, price: number) =>
+      t('price.summary.amount', { name: t(`price.field.${field}`), price: formatUsd(price) });
+    const tokens = await cell(TIERED.model, t('price.column.perToken'));
+    for (const [field, price] of [
+      ['input', 1],
+      ['output', 2],
+      ['cache_read', 0.1],
+    ] as const)
+      expect(await tokens.innerText()).toContain(amount(field, price));
+    await onScreen(tokens, 'the token prices');
+    const tiers = await cell(TIERED.model, t('price.column.tiers'));
+    const separator = t('price.summary.separator');
+    expect(await tiers.innerText()).toContain(
+      t('price.summary.tier', {
+        tokens: tokensShort(128_000),
+        prices: [amount('input', 2), amount('output', 4)].join(separator),
+      }),
+    );
+    await onScreen(tiers, 'the context tiers');
+    const source = await cell(TIERED.model, t('price.column.source'));
+    expect(await source.innerText()).toContain(t('price.source.admin'));
+    expect(await source.innerText()).toContain(TIERED.note);
+    await onScreen(source, 'the source');
+    expect((await (await cell(TIERED.model, t('price.column.units'))).innerText()).trim()).toBe(none);
     await view.close();
   });
 });

@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { formatUsd } from '../../../lib/price';
 import { channelTypeColor, isKnownChannelType } from '../../channel/channel-types';
+import { TOKEN_FIELDS } from './price-form-values';
 import { tierText, unitTexts } from './price-summary';
 
 const SOURCE_COLORS: Record<PriceSource, string> = {
@@ -29,17 +30,16 @@ export function dollarsOf(row: EffectivePrice, quotaPerUnit: number): ListPrice 
   return { input, output: input * row.ratio.completion_ratio };
 }
 
-const lines = (texts: string[]) =>
+/** Short lines, one under the other; each line stays whole where it can and wraps only when it must. */
+const lines = (texts: string[], none: string) =>
   texts.length === 0 ? (
-    ''
+    <Typography.Text type="secondary">{none}</Typography.Text>
   ) : (
-    <Flex vertical gap={2}>
+    <div>
       {texts.map((text) => (
-        <Typography.Text key={text} style={{ whiteSpace: 'nowrap' }}>
-          {text}
-        </Typography.Text>
+        <div key={text}>{text}</div>
       ))}
-    </Flex>
+    </div>
   );
 
 export interface PriceRowActions {
@@ -47,76 +47,95 @@ export interface PriceRowActions {
   remove: (row: EffectivePrice) => void;
 }
 
-/** The price table's columns: who, where from, each price per 1M tokens, unit prices, tiers, source, actions. */
+/** The token prices of a row that are set, one '输入 $3' line each (US$ per 1M tokens; a ratio in dollars). */
+function tokenLines(row: EffectivePrice, quotaPerUnit: number, t: TFunction): string[] {
+  const price = dollarsOf(row, quotaPerUnit);
+  if (!price) return [];
+  return TOKEN_FIELDS.flatMap((field) => {
+    const value = price[field];
+    return value === undefined
+      ? []
+      : [t('price.summary.amount', { name: t(`price.field.${field}`), price: formatUsd(value) })];
+  });
+}
+
+/** Where a row's price comes from, in words: the ratios, the admin's note or the price list's reference. */
+const referenceOf = (row: EffectivePrice, t: TFunction): string =>
+  row.ratio
+    ? t('price.ratio', { model: row.ratio.model_ratio, completion: row.ratio.completion_ratio })
+    : row.note || row.reference;
+
+/**
+ * The price table's columns, few enough to fit a 1440 px screen with nothing hidden or scrolled (issue 33 point
+ * 2): the model with its channel type and group, the source with its reference, the token prices per 1M
+ * tokens, the per-call and per-unit prices, the context tiers, and the actions.
+ */
 export function priceColumns(
   t: TFunction,
   quotaPerUnit: number,
   actions: PriceRowActions,
 ): ColumnsType<EffectivePrice> {
   const none = t('price.none');
-  const token =
-    (field: 'input' | 'output' | 'cache_read' | 'cache_write' | 'cache_write_1h') => (row: EffectivePrice) => {
-      const value = dollarsOf(row, quotaPerUnit)?.[field];
-      return value === undefined ? none : formatUsd(value);
-    };
   return [
     {
       title: t('price.column.model'),
       dataIndex: 'model',
-      render: (model: string) => (
-        <Typography.Text strong copyable={{ text: model }} style={{ wordBreak: 'break-all' }}>
-          {model}
-        </Typography.Text>
+      render: (model: string, row) => (
+        <Flex vertical gap={4} align="flex-start">
+          <Typography.Text strong copyable={{ text: model }} style={{ wordBreak: 'break-all' }}>
+            {model}
+          </Typography.Text>
+          <Flex gap={4} wrap>
+            {row.channel_type === null ? (
+              <Typography.Text type="secondary">{t('price.anyChannelType')}</Typography.Text>
+            ) : (
+              <Tag color={channelTypeColor(row.channel_type)}>
+                {isKnownChannelType(row.channel_type)
+                  ? t(`channel.type.${row.channel_type}`)
+                  : `${t('common.unknown')} (${row.channel_type})`}
+              </Tag>
+            )}
+            {row.group ? (
+              <Tag>{row.group}</Tag>
+            ) : (
+              <Typography.Text type="secondary">{t('price.allGroups')}</Typography.Text>
+            )}
+          </Flex>
+        </Flex>
       ),
-    },
-    {
-      title: t('price.column.channelType'),
-      dataIndex: 'channel_type',
-      render: (type: number | null) =>
-        type === null ? (
-          t('price.anyType')
-        ) : (
-          <Tag color={channelTypeColor(type)}>
-            {isKnownChannelType(type) ? t(`channel.type.${type}`) : `${t('common.unknown')} (${type})`}
-          </Tag>
-        ),
-    },
-    {
-      title: t('price.column.group'),
-      dataIndex: 'group',
-      render: (group: string) => (group ? <Tag>{group}</Tag> : t('price.allGroups')),
     },
     {
       title: t('price.column.source'),
       dataIndex: 'source',
-      render: (source: PriceSource) => <SourceTag source={source} t={t} />,
+      render: (source: PriceSource, row) => (
+        <Flex vertical gap={4} align="flex-start">
+          <SourceTag source={source} t={t} />
+          {referenceOf(row, t) && (
+            <Typography.Text type="secondary" style={{ overflowWrap: 'anywhere' }}>
+              {referenceOf(row, t)}
+            </Typography.Text>
+          )}
+        </Flex>
+      ),
     },
-    { title: t('price.column.input'), key: 'input', render: (_value, row) => token('input')(row) },
-    { title: t('price.column.output'), key: 'output', render: (_value, row) => token('output')(row) },
-    { title: t('price.column.cacheRead'), key: 'cache_read', render: (_value, row) => token('cache_read')(row) },
-    { title: t('price.column.cacheWrite'), key: 'cache_write', render: (_value, row) => token('cache_write')(row) },
     {
-      title: t('price.column.cacheWrite1h'),
-      key: 'cache_write_1h',
-      render: (_value, row) => token('cache_write_1h')(row),
+      title: t('price.column.perToken'),
+      key: 'tokens',
+      render: (_value, row) => lines(tokenLines(row, quotaPerUnit, t), none),
     },
     {
       title: t('price.column.units'),
       key: 'units',
-      render: (_value, row) => lines(row.price ? unitTexts(row.price, t) : []),
+      render: (_value, row) => lines(row.price ? unitTexts(row.price, t) : [], none),
     },
     {
       title: t('price.column.tiers'),
       key: 'tiers',
-      render: (_value, row) => lines((row.price?.tiers ?? []).map((tier) => tierText(tier, t))),
-    },
-    {
-      title: t('price.column.reference'),
-      key: 'reference',
       render: (_value, row) =>
-        row.ratio
-          ? t('price.ratio', { model: row.ratio.model_ratio, completion: row.ratio.completion_ratio })
-          : row.note || row.reference,
+        lines(
+          (row.price?.tiers ?? []).map((tier) => tierText(tier, t)),
+          none,
+        ),
     },
     {
       title: t('price.column.actions'),

@@ -61,7 +61,7 @@ describe('the price settings', () => {
     renderPage(<PriceSetting />);
     const claude = within(await waitFor(() => rowOf('claude-sonnet-4-5')));
     expect(claude.getByText('价目表')).toBeInTheDocument();
-    expect(claude.getByText('3.75')).toBeInTheDocument();
+    expect(claude.getByText('缓存写入（5 分钟） $3.75')).toBeInTheDocument();
     expect(claude.getByText('> 200K：输入 $6')).toBeInTheDocument();
     expect(claude.getByText(prices[0]!.reference)).toBeInTheDocument();
     const gpt = within(rowOf('gpt-4o'));
@@ -70,8 +70,10 @@ describe('the price settings', () => {
     expect(gpt.getByText('our contract')).toBeInTheDocument();
     // A ratio in dollars at 500,000 quota per dollar: 2.5 → $5 input, × 4 → $20 output.
     const old = within(rowOf('old-model'));
-    expect(old.getByText('5')).toBeInTheDocument();
-    expect(old.getByText('20')).toBeInTheDocument();
+    expect(old.getByText('输入 $5')).toBeInTheDocument();
+    expect(old.getByText('输出 $20')).toBeInTheDocument();
+    // Per token, per call, tiers: a price without one says so in its column.
+    expect(old.getAllByText('—')).toHaveLength(2);
     expect(old.getByText('模型倍率 2.5，补全倍率 4')).toBeInTheDocument();
 
     fireEvent.change(screen.getByLabelText('搜索模型名称'), { target: { value: 'GPT' } });

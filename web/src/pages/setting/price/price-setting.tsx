@@ -94,6 +94,8 @@ export default function PriceSetting() {
           columns={columns}
           dataSource={shown}
           locale={{ emptyText: t('price.empty') }}
+          // Fits the card's width (lines wrap), so no column hides behind a sideways scroll at 1440 px.
+          scroll={undefined}
           pagination={{
             pageSize: 20,
             showSizeChanger: false,
