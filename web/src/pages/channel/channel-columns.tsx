@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import type { Channel } from '../../api/channel';
 import type { QuotaDisplayOptions } from '../../lib/quota';
 import { formatTimestamp } from '../../lib/time';
+import { sortedColumns } from '../shared/sorted-columns';
 import { renderChannelBalance } from './channel-balance';
 import { splitList } from './channel-form-values';
 import { ChannelStatusTag } from './channel-status-tag';
@@ -22,8 +23,6 @@ export interface ChannelColumnContext {
   onEdit: (id: number) => void;
 }
 
-const text = (a: string, b: string) => a.localeCompare(b);
-
 /** The test model of a row: the chosen one, else the first configured model. */
 const testModelOf = (channel: Channel, chosen: Record<number, string>): string =>
   chosen[channel.id] ?? splitList(channel.models)[0] ?? '';
@@ -31,55 +30,34 @@ const testModelOf = (channel: Channel, chosen: Record<number, string>): string =
 /** Columns of the channel table (spec section 2): balance and test model only in detail mode. */
 export function channelColumns(context: ChannelColumnContext): ColumnsType<Channel> {
   const { t, detail, quota, actions, testModels } = context;
+  const sorted = sortedColumns<Channel>();
   const columns: ColumnsType<Channel> = [
-    { title: t('channel.column.id'), dataIndex: 'id', width: 64, sorter: (a, b) => a.id - b.id },
-    {
-      title: t('channel.column.name'),
-      dataIndex: 'name',
-      sorter: (a, b) => text(a.name, b.name),
-      render: (name: string) => name || <Typography.Text type="secondary">{t('channel.none')}</Typography.Text>,
-    },
-    {
-      title: t('channel.column.group'),
-      dataIndex: 'group',
-      sorter: (a, b) => text(a.group, b.group),
-      render: (group: string) => (
-        <Space size={4} wrap>
-          {splitList(group || 'default').map((name) => (
-            <Tag key={name}>{name}</Tag>
-          ))}
-        </Space>
-      ),
-    },
-    {
-      title: t('channel.column.type'),
-      dataIndex: 'type',
-      sorter: (a, b) => a.type - b.type,
-      render: (type: number) => (
-        <Tag color={channelTypeColor(type)}>
-          {isKnownChannelType(type) ? t(`channel.type.${type}`) : t('common.unknown')}
-        </Tag>
-      ),
-    },
-    {
-      title: t('channel.column.status'),
-      dataIndex: 'status',
-      sorter: (a, b) => a.status - b.status,
-      render: (status: number) => <ChannelStatusTag status={status} />,
-    },
-    {
-      title: t('channel.column.responseTime'),
-      dataIndex: 'response_time',
-      sorter: (a, b) => a.response_time - b.response_time,
-      render: (value: number, channel) => <ResponseTimeTag milliseconds={value} testTime={channel.test_time} />,
-    },
+    { ...sorted.number(t('channel.column.id'), 'id'), width: 64 },
+    sorted.text(
+      t('channel.column.name'),
+      'name',
+      (name) => name || <Typography.Text type="secondary">{t('channel.none')}</Typography.Text>,
+    ),
+    sorted.text(t('channel.column.group'), 'group', (group) => (
+      <Space size={4} wrap>
+        {splitList(group || 'default').map((name) => (
+          <Tag key={name}>{name}</Tag>
+        ))}
+      </Space>
+    )),
+    sorted.number(t('channel.column.type'), 'type', (type) => (
+      <Tag color={channelTypeColor(type)}>
+        {isKnownChannelType(type) ? t(`channel.type.${type}`) : t('common.unknown')}
+      </Tag>
+    )),
+    sorted.number(t('channel.column.status'), 'status', (status) => <ChannelStatusTag status={status} />),
+    sorted.number(t('channel.column.responseTime'), 'response_time', (value, channel) => (
+      <ResponseTimeTag milliseconds={value} testTime={channel.test_time} />
+    )),
   ];
   if (detail) {
-    columns.push({
-      title: t('channel.column.balance'),
-      dataIndex: 'balance',
-      sorter: (a, b) => a.balance - b.balance,
-      render: (balance: number, channel) => {
+    columns.push(
+      sorted.number(t('channel.column.balance'), 'balance', (balance, channel) => {
         const shown = renderChannelBalance(channel.type, balance, quota);
         if (!shown.supported) return <Tag>{t('channel.balance.unsupported')}</Tag>;
         const updated = formatTimestamp(channel.balance_updated_time) ?? t('common.invalidTime');
@@ -90,8 +68,8 @@ export function channelColumns(context: ChannelColumnContext): ColumnsType<Chann
             </Button>
           </Tooltip>
         );
-      },
-    });
+      }),
+    );
   }
   columns.push({
     title: t('channel.column.priority'),

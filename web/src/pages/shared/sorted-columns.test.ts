@@ -25,5 +25,8 @@ describe('sortedColumns', () => {
     expect('render' in sorted.number('ID', 'id')).toBe(false);
     const render = (id: number) => `#${id}`;
     expect(sorted.number('ID', 'id', render).render).toBe(render);
+    expect('render' in sorted.text('Name', 'name')).toBe(false);
+    const shout = (name: string) => name.toUpperCase();
+    expect(sorted.text('Name', 'name', shout).render).toBe(shout);
   });
 });

@@ -9,10 +9,15 @@ type KeysOf<Row, Value> = { [Key in keyof Row]-?: Row[Key] extends Value ? Key :
  */
 export function sortedColumns<Row>() {
   return {
-    text: (title: string, key: KeysOf<Row, string>): ColumnType<Row> => ({
+    text: (
+      title: string,
+      key: KeysOf<Row, string>,
+      render?: (value: string, row: Row) => ReactNode,
+    ): ColumnType<Row> => ({
       title,
       dataIndex: key,
       sorter: (a, b) => (a[key] as string).localeCompare(b[key] as string),
+      ...(render ? { render } : {}),
     }),
     number: (
       title: string,

@@ -5,6 +5,7 @@ import type { User } from '../../api/types';
 import { manageUser, type ManageAction } from '../../api/user-admin';
 import type { RowWriter } from '../../hooks/use-row-write';
 import { notify } from '../../lib/notify';
+import { sortedColumns } from '../shared/sorted-columns';
 import { GroupBadges, RoleBadge, UserStatusBadge } from './user-badges';
 import { UserNameCell } from './user-name-cell';
 
@@ -23,14 +24,10 @@ export function userColumns({ t, renderQuota, writeRow, onEdit }: UserColumnCont
       notify.success(t('user.toast.success'));
       return action === 'delete' ? null : { role: result?.role ?? user.role, status: result?.status ?? user.status };
     });
+  const sorted = sortedColumns<User>();
   return [
-    { title: t('user.column.id'), dataIndex: 'id', sorter: (a, b) => a.id - b.id },
-    {
-      title: t('user.column.username'),
-      dataIndex: 'username',
-      sorter: (a, b) => a.username.localeCompare(b.username),
-      render: (_, user) => <UserNameCell user={user} />,
-    },
+    sorted.number(t('user.column.id'), 'id'),
+    sorted.text(t('user.column.username'), 'username', (_, user) => <UserNameCell user={user} />),
     {
       title: t('user.column.group'),
       dataIndex: 'group',
@@ -55,18 +52,8 @@ export function userColumns({ t, renderQuota, writeRow, onEdit }: UserColumnCont
         </Space>
       ),
     },
-    {
-      title: t('user.column.role'),
-      dataIndex: 'role',
-      sorter: (a, b) => a.role - b.role,
-      render: (role: number) => <RoleBadge role={role} />,
-    },
-    {
-      title: t('user.column.status'),
-      dataIndex: 'status',
-      sorter: (a, b) => a.status - b.status,
-      render: (status: number) => <UserStatusBadge status={status} />,
-    },
+    sorted.number(t('user.column.role'), 'role', (role) => <RoleBadge role={role} />),
+    sorted.number(t('user.column.status'), 'status', (status) => <UserStatusBadge status={status} />),
     {
       title: t('user.column.actions'),
       key: 'actions',
