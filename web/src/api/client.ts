@@ -76,8 +76,32 @@ export function handleHttpError(error: unknown, silent = false): ApiError {
   return new ApiError(message, status, true);
 }
 
+declare global {
+  interface Window {
+    /** Answers index.html asked for before the code loaded, by path (GET /api/status); each is taken once. */
+    __modelgateEarly?: Record<string, Promise<unknown>>;
+  }
+}
+
+/** The answer index.html already asked for, for a GET of that very path without parameters; taken once. */
+function takeEarlyAnswer(config: AxiosRequestConfig): Promise<unknown> | undefined {
+  if ((config.method ?? 'GET').toUpperCase() !== 'GET' || config.params || !config.url) return undefined;
+  const early = typeof window === 'undefined' ? undefined : window.__modelgateEarly;
+  const answer = early?.[config.url];
+  if (answer) delete early[config.url];
+  return answer;
+}
+
 /** Sends a request and returns the whole envelope; HTTP failures go through the common handler and throw. */
 export async function requestEnvelope<T>(config: AxiosRequestConfig): Promise<Envelope<T>> {
+  const early = takeEarlyAnswer(config);
+  if (early) {
+    try {
+      return (await early) as Envelope<T>;
+    } catch {
+      // Asked again below, where a failure is handled (and reported) as any other.
+    }
+  }
   try {
     const response = await client.request<Envelope<T>>(config);
     return response.data;

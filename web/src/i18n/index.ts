@@ -100,7 +100,13 @@ async function loadTexts(language: Language, namespaces: Iterable<Namespace>): P
   );
 }
 
-const currentLanguage = (): Language => (i18n.language === 'en' ? 'en' : 'zh-CN');
+/**
+ * The language startI18n is starting in, until i18next has switched to it: a page preloaded meanwhile (routes.tsx,
+ * preloadRoute) loads its texts in that language.
+ */
+let startingLanguage: Language | null = null;
+
+const currentLanguage = (): Language => startingLanguage ?? (i18n.language === 'en' ? 'en' : 'zh-CN');
 
 /** Loads the texts of a page, and antd's, in the current language; the route waits for them with the page's code. */
 export async function loadNamespaces(namespaces: readonly Namespace[]): Promise<void> {
@@ -122,7 +128,9 @@ export async function changeLanguage(language: Language): Promise<void> {
 export async function startI18n(): Promise<void> {
   initI18n();
   const language = storedLanguage();
+  startingLanguage = language;
   await loadTexts(language, wanted);
   await i18n.changeLanguage(language);
+  startingLanguage = null;
   document.documentElement.lang = language;
 }
