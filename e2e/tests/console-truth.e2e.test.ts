@@ -249,7 +249,9 @@ interface LoadRequest {
  * request from the navigation until the first rows show. Playwright's routes (support/browser.ts) turn the HTTP
  * cache off, so every file is fetched: a cold first load.
  */
-async function firstLoadOfLog(language: Language): Promise<{ requests: LoadRequest[]; ms: number }> {
+async function firstLoadOfLog(
+  language: Language,
+): Promise<{ requests: LoadRequest[]; ms: number; milestones: string }> {
   const view = await suite.open({ width: 1440, language });
   const { page } = view;
   await signInThroughApi(page, spender.username, spender.password);
@@ -264,8 +266,20 @@ async function firstLoadOfLog(language: Language): Promise<{ requests: LoadReque
   await rowWith(page, spender.tokenName).waitFor();
   const ms = Date.now() - started;
   const before = [...requests];
+  // When the status and the log's data went out and the code arrived, in the page's own clock (reported only).
+  const milestones = await page.evaluate(() => {
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const at = (pattern: RegExp, end = false) => {
+      const entry = entries.find(({ name }) => pattern.test(new URL(name).pathname));
+      return entry ? Math.round(end ? entry.responseEnd : entry.startTime) : '-';
+    };
+    return (
+      `status asked at ${at(/^\/api\/status$/)} ms, page code in at ${at(/\/log-page-/, true)} ms, ` +
+      `shared code in at ${at(/\/ui-/, true)} ms, rows asked at ${at(/^\/api\/log\/self\/$/)} ms`
+    );
+  });
   await view.close();
-  return { requests: before, ms };
+  return { requests: before, ms, milestones };
 }
 
 const scripts = (requests: LoadRequest[]) => requests.filter(({ path }) => path.endsWith('.js'));
@@ -280,10 +294,11 @@ const antLocaleChunks = (requests: LoadRequest[], locale: 'en_US' | 'zh_CN') =>
 // asserted; the counts are.
 describe('first load of /log', () => {
   it('asks for the shell, the page and its data in few requests, /api/status first, the logo once (zh-CN)', async () => {
-    const { requests, ms } = await firstLoadOfLog('zh-CN');
+    const { requests, ms, milestones } = await firstLoadOfLog('zh-CN');
     const paths = requests.map(({ path }) => path);
     console.log(
-      `/log (zh-CN) first rows after ${ms} ms and ${requests.length} requests (${scripts(requests).length} scripts): ` +
+      `/log (zh-CN) first rows after ${ms} ms and ${requests.length} requests (${scripts(requests).length} scripts); ` +
+        `${milestones}: ` +
         paths.join(' '),
     );
     // /api/status goes out as soon as the entry runs, not after the page's code and texts.
@@ -292,6 +307,8 @@ describe('first load of /log', () => {
     expect(status).toBeGreaterThan(-1);
     expect(pageCode).toBeGreaterThan(-1);
     expect(status).toBeLessThan(pageCode);
+    // Once: the console takes the answer index.html asked for.
+    expect(paths.filter((path) => path === '/api/status')).toHaveLength(1);
     // The entry with the shell, the page with a few shared chunks, its data: ~20 requests (was ~96).
     expect(requests.length).toBeLessThanOrEqual(30);
     expect(scripts(requests).length).toBeLessThanOrEqual(15);
@@ -310,9 +327,9 @@ describe('first load of /log', () => {
   });
 
   it('loads no Chinese antd texts in English, and no English ones as a chunk of their own (en)', async () => {
-    const { requests, ms } = await firstLoadOfLog('en');
+    const { requests, ms, milestones } = await firstLoadOfLog('en');
     console.log(
-      `/log (en) first rows after ${ms} ms and ${requests.length} requests (${scripts(requests).length} scripts)`,
+      `/log (en) first rows after ${ms} ms and ${requests.length} requests (${scripts(requests).length} scripts); ${milestones}`,
     );
     expect(antLocaleChunks(requests, 'zh_CN')).toEqual([]);
     expect(antLocaleChunks(requests, 'en_US')).toEqual([]);
