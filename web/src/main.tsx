@@ -1,4 +1,5 @@
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './app';
@@ -20,12 +21,17 @@ async function start(): Promise<void> {
   bindNavigator((path, options) => router.navigate(path, options));
   const container = document.getElementById('root');
   if (!container) return;
-  createRoot(container).render(
-    <StrictMode>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </StrictMode>,
+  const root = createRoot(container);
+  // Synchronously: the effects of the first render (the page's data requests among them) then run as soon as it is
+  // committed, not after the browser has laid out and painted the whole page.
+  flushSync(() =>
+    root.render(
+      <StrictMode>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </StrictMode>,
+    ),
   );
 }
 
