@@ -251,12 +251,18 @@ interface LoadRequest {
  */
 async function firstLoadOfLog(
   language: Language,
-): Promise<{ requests: LoadRequest[]; ms: number; milestones: string }> {
+): Promise<{ requests: LoadRequest[]; ms: number; milestones: string; placeholderShown: boolean }> {
   const view = await suite.open({ width: 1440, language });
   const { page } = view;
   await signInThroughApi(page, spender.username, spender.password);
   await page.goto('/about');
   await page.waitForLoadState('networkidle');
+  // Whether the console's loading placeholder ever showed while /log loaded.
+  await view.context.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="loading"]')) document.documentElement.dataset.placeholderShown = '1';
+    }).observe(document, { childList: true, subtree: true });
+  });
   const requests: LoadRequest[] = [];
   page.on('request', (request) =>
     requests.push({ path: new URL(request.url()).pathname, type: request.resourceType() }),
@@ -266,6 +272,7 @@ async function firstLoadOfLog(
   await rowWith(page, spender.tokenName).waitFor();
   const ms = Date.now() - started;
   const before = [...requests];
+  const placeholderShown = (await page.evaluate(() => document.documentElement.dataset.placeholderShown)) === '1';
   // When the status and the log's data went out and the code arrived, in the page's own clock (reported only).
   const milestones = await page.evaluate(() => {
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
@@ -279,7 +286,7 @@ async function firstLoadOfLog(
     );
   });
   await view.close();
-  return { requests: before, ms, milestones };
+  return { requests: before, ms, milestones, placeholderShown };
 }
 
 const scripts = (requests: LoadRequest[]) => requests.filter(({ path }) => path.endsWith('.js'));
@@ -294,7 +301,7 @@ const antLocaleChunks = (requests: LoadRequest[], locale: 'en_US' | 'zh_CN') =>
 // asserted; the counts are.
 describe('first load of /log', () => {
   it('asks for the shell, the page and its data in few requests, /api/status first, the logo once (zh-CN)', async () => {
-    const { requests, ms, milestones } = await firstLoadOfLog('zh-CN');
+    const { requests, ms, milestones, placeholderShown } = await firstLoadOfLog('zh-CN');
     const paths = requests.map(({ path }) => path);
     console.log(
       `/log (zh-CN) first rows after ${ms} ms and ${requests.length} requests (${scripts(requests).length} scripts); ` +
@@ -307,6 +314,8 @@ describe('first load of /log', () => {
     expect(status).toBeGreaterThan(-1);
     expect(pageCode).toBeGreaterThan(-1);
     expect(status).toBeLessThan(pageCode);
+    // The page's code loads beside the shell's, and the first render shows the page, not the loading placeholder.
+    expect(placeholderShown).toBe(false);
     // Once: the console takes the answer index.html asked for.
     expect(paths.filter((path) => path === '/api/status')).toHaveLength(1);
     // The entry with the shell, the page with a few shared chunks, its data: ~20 requests (was ~96).
