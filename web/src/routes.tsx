@@ -3,7 +3,8 @@ import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router
 import { AppLayout } from './components/layout/app-layout';
 import { RouteError } from './components/route-error/route-error';
 import { PrivateRoute, type Access } from './components/route-guard/private-route';
-import { StorageKey } from './lib/storage-keys';
+import { isAdmin, type RoleHolder } from './lib/roles';
+import { readJson, StorageKey } from './lib/storage-keys';
 import { loadNamespaces, type Namespace } from './i18n';
 
 /** One console route: its path, its page (a file under pages/), who may see it and the texts its page shows. */
@@ -141,10 +142,12 @@ const routeObjects: RouteObject[] = [
 
 export const createAppRouter = () => createBrowserRouter(routeObjects, { basename: '/' });
 
-/** A stored user (stores/user.store reads it the same way at start): a private page will show, not /login. */
-function hasStoredUser(): boolean {
+/** Whether the guard (PrivateRoute) will show a page of this access to the stored user, rather than /login or 403. */
+function pageWillShow(access: Access): boolean {
+  if (access === 'public') return true;
   try {
-    return localStorage.getItem(StorageKey.user) !== null;
+    const user = readJson<RoleHolder | null>(StorageKey.user, null);
+    return access === 'signedIn' ? user !== null : isAdmin(user);
   } catch {
     return false;
   }
@@ -153,12 +156,12 @@ function hasStoredUser(): boolean {
 /**
  * Starts loading the page of this address (its code, texts and the App context) at once, beside the shell's own
  * start, instead of after the first render reaches it (issue 33 point 9); settles when it is in (or failed). Only
- * the page shown: other routes load when visited. A private page is not loaded for a visitor without a stored user,
- * whom the guard sends to /login.
+ * the page shown: other routes load when visited, and a page the guard will not show (a visitor sent to /login, a
+ * user refused an admin page) is not loaded.
  */
 export function preloadRoute(pathname: string): Promise<void> {
   const matches = matchRoutes(routeObjects, pathname, '/');
   const handle = matches?.at(-1)?.route.handle as RouteHandle | undefined;
-  if (!handle || (handle.access !== 'public' && !hasStoredUser())) return Promise.resolve();
+  if (!handle || !pageWillShow(handle.access)) return Promise.resolve();
   return handle.preload();
 }
