@@ -1,4 +1,5 @@
 import { ProfileOutlined } from '@ant-design/icons';
+import { tokenPrices } from '@modelgate/wire';
 import { Button, Flex, Popover, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -9,22 +10,11 @@ import { formatUsd } from '../../lib/price';
 import { formatMoney } from '../../lib/quota';
 import type { Receipt, ReceiptLine } from '../../lib/receipt';
 
-/** Items the console has words for; another item (a future one) shows as the server names it. */
-const ITEMS = new Set([
-  'input',
-  'output',
-  'cache_read',
-  'cache_write',
-  'cache_write_1h',
-  'input_audio',
-  'output_audio',
-  'input_image',
-  'output_image',
-  'per_call',
-  'image',
-  'audio_second',
-  'web_search',
-]);
+/**
+ * Items the console has words for: the token classes of a price and the per-call and per-unit items; another
+ * item (a future one) shows as the server names it.
+ */
+const ITEMS = new Set<string>([...tokenPrices.keyof().options, 'per_call', 'image', 'audio_second', 'web_search']);
 
 const itemName = (item: string, t: TFunction) => (ITEMS.has(item) ? t(`log.receipt.item.${item}`) : item);
 

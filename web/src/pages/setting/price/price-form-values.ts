@@ -1,17 +1,7 @@
-import { listPrice, type ListPrice, type PriceTier } from '@modelgate/wire';
+import { listPrice, tokenPrices, type ListPrice, type PriceTier } from '@modelgate/wire';
 
-/** The token classes of a price, in US$ per 1M tokens, in the order the form shows them. */
-export const TOKEN_FIELDS = [
-  'input',
-  'output',
-  'cache_read',
-  'cache_write',
-  'cache_write_1h',
-  'input_audio',
-  'output_audio',
-  'input_image',
-  'output_image',
-] as const;
+/** The token classes of a price, in US$ per 1M tokens, in the order the form shows them (the wire schema's). */
+export const TOKEN_FIELDS = tokenPrices.keyof().options;
 export type TokenField = (typeof TOKEN_FIELDS)[number];
 
 /** Per-call and per-unit prices, in US$. */
