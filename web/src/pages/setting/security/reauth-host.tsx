@@ -16,16 +16,32 @@ declare module 'axios' {
 }
 
 type Ask = (answer: boolean) => void;
-let showModal: ((answer: Ask) => void) | null = null;
+type ShowModal = (answer: Ask) => void;
+let showModal: ShowModal | null = null;
 let inFlight: Promise<boolean> | null = null;
+/** Waiting for the modal's host: this module's code runs before React mounts the host it exports. */
+let hostMounted: ((show: ShowModal) => void) | null = null;
+const hostWait = 10_000;
+
+/** The mounted host's opener, waited for (at most hostWait) when a refusal comes before the host is mounted. */
+function mountedHost(): Promise<ShowModal | null> {
+  if (showModal) return Promise.resolve(showModal);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(showModal), hostWait);
+    hostMounted = (show) => {
+      clearTimeout(timer);
+      resolve(show);
+    };
+  });
+}
 
 /** Opens the re-authentication modal (once for calls refused together); true once the server accepted it. */
 function askForReauth(): Promise<boolean> {
-  inFlight ??= loadNamespaces(['setting'])
+  inFlight ??= Promise.all([mountedHost(), loadNamespaces(['setting'])])
     .then(
-      () =>
+      ([show]) =>
         new Promise<boolean>((resolve) => {
-          if (showModal) showModal(resolve);
+          if (show) show(resolve);
           else resolve(false);
         }),
     )
@@ -65,7 +81,7 @@ export default function ReauthHost() {
   const [hasPasskey, setHasPasskey] = useState(false);
 
   useEffect(() => {
-    showModal = (resolve) => {
+    const show: ShowModal = (resolve) => {
       setValue('');
       setAnswer(() => resolve);
       fetchPasskeys(true).then(
@@ -73,6 +89,9 @@ export default function ReauthHost() {
         () => setHasPasskey(false),
       );
     };
+    showModal = show;
+    hostMounted?.(show);
+    hostMounted = null;
     return () => {
       showModal = null;
     };
