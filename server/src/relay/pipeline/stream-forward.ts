@@ -7,7 +7,7 @@ const maxHeldBytes = 16 * 1024 * 1024;
 const newline = 0x0a;
 
 /** The usage-only chunk that ends an OpenAI stream (`choices: []` with the usage): the answer's tail. */
-export const isFinalUsage = (data: string) => /"choices":\s*\[\s*\]/.test(data) && /"usage":\s*\{/.test(data);
+const isFinalUsage = (data: string) => /"choices":\s*\[\s*\]/.test(data) && /"usage":\s*\{/.test(data);
 
 /**
  * Whether a relay payload begins an answer's tail, which leaves only once the charge is durable: OpenAI's
