@@ -22,6 +22,9 @@ function serverEntry(): string[] {
 }
 
 /** The real server with local stand-ins for GitHub, Lark, WeChat, Turnstile and SMTP. */
+/** The secret the stack's server signs its session cookie with (tests/session-age.ts signs an aged one). */
+export const sessionSecret = 'e2e-session-secret-0123456789abcdef';
+
 export interface Stack {
   baseUrl: string;
   oauth: TestOAuthServer;
@@ -79,7 +82,7 @@ export async function startStack(): Promise<Stack> {
       PORT: String(port),
       HOST: '127.0.0.1',
       SQLITE_PATH: join(directory, 'modelgate.db'),
-      SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
+      SESSION_SECRET: sessionSecret,
       WEB_DIST: consoleCopy,
       LOG_LEVEL: 'warn',
       GLOBAL_API_RATE_LIMIT: '0',

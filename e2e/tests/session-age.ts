@@ -1,8 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
-
-/** The stack's SESSION_SECRET (e2e/support/stack.ts), with which the server signs its session cookie. */
-const SESSION_SECRET = 'e2e-session-secret-0123456789abcdef';
+import { sessionSecret } from '../support/stack.ts';
 
 type Session = { authAt?: number };
 
@@ -31,7 +29,7 @@ export async function ageSession(page: Page, minutes = 6): Promise<void> {
     const { cookie, session } = await sessionCookie(context);
     if (session.authAt <= target && attempt > 0) return;
     const value = Buffer.from(JSON.stringify({ ...session, authAt: target })).toString('base64url');
-    const signature = createHmac('sha256', SESSION_SECRET).update(value).digest('base64').replace(/=+$/, '');
+    const signature = createHmac('sha256', sessionSecret).update(value).digest('base64').replace(/=+$/, '');
     // Replaced, not added beside it: a cookie set with a domain would be a second one, sent after the first.
     await context.clearCookies({ name: 'session' });
     await context.addCookies([
