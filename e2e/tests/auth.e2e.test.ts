@@ -3,7 +3,6 @@ import {
   expectToast,
   exactLabel,
   label,
-  settledPopup,
   signInThroughApi,
   text,
   type Language,
@@ -11,6 +10,7 @@ import {
 } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
+import { signOutThroughMenu } from './page-helpers.ts';
 
 const suite = useSuite();
 
@@ -48,19 +48,7 @@ describe.each(VIEWPORTS)('sign-in at $width px in $language', ({ width, language
       () => JSON.parse(localStorage.getItem('user') ?? 'null') as { username: string } | null,
     );
     expect(stored?.username).toBe(user.username);
-    if (width <= 600) {
-      await page.getByTestId('menu-toggle').click();
-      await page
-        .getByTestId('mobile-menu')
-        .getByRole('button', { name: label(language, 'header.account.logout') })
-        .click();
-    } else {
-      await page.getByTestId('account-menu').click();
-      await settledPopup(page, '.ant-dropdown')
-        .getByRole('menuitem', { name: text(language, 'header.account.logout') })
-        .click();
-    }
-    await page.waitForURL('**/login');
+    await signOutThroughMenu(page, width, language);
     await expectToast(page, text(language, 'header.logoutSuccess'));
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
     await view.close();

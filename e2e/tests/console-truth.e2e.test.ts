@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { label, signInThroughApi, text, type Language } from '../support/browser.ts';
+import { label, MATRIX_1440, signInThroughApi, text, type Language } from '../support/browser.ts';
 import { repositoryRoot } from '../support/paths.ts';
 import { useSuite } from '../support/suite.ts';
 import { createUser, uniqueName } from '../support/users.ts';
@@ -12,12 +12,7 @@ import { rowWith } from './page-helpers.ts';
 // things per screen, at 375 and 1440 px, in Chinese and English.
 const suite = useSuite({ upstream: true });
 
-const MATRIX: ReadonlyArray<{ width: number; language: Language }> = [
-  { width: 1440, language: 'zh-CN' },
-  { width: 375, language: 'en' },
-  { width: 1440, language: 'en' },
-  { width: 375, language: 'zh-CN' },
-];
+const MATRIX = MATRIX_1440;
 
 /** Saves a screenshot to docs/console/ when asked to (UPDATE_SCREENSHOTS=1), so test runs leave the tree clean. */
 async function screenshot(page: Page, name: string): Promise<void> {

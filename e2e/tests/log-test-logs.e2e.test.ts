@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { label, signInThroughApi, text, type Language } from '../support/browser.ts';
+import { label, MATRIX_1440, signInThroughApi, text } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { uniqueName } from '../support/users.ts';
 import { LIST_ROW } from './page-helpers.ts';
@@ -11,12 +11,7 @@ import { LIST_ROW } from './page-helpers.ts';
 // log retention field says that 0 keeps forever.
 const suite = useSuite({ upstream: true });
 
-const MATRIX: ReadonlyArray<{ width: number; language: Language }> = [
-  { width: 1440, language: 'zh-CN' },
-  { width: 375, language: 'en' },
-  { width: 1440, language: 'en' },
-  { width: 375, language: 'zh-CN' },
-];
+const MATRIX = MATRIX_1440;
 
 /** Channel tests run in beforeAll: each writes one test log (type 5). */
 const TESTS = 3;

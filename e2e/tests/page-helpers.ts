@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { forgetToasts, settledPopup } from '../support/browser.ts';
+import { forgetToasts, label, settledPopup, text, type Language } from '../support/browser.ts';
 import { repositoryRoot } from '../support/paths.ts';
 
 /** A row of a server list: a table row on wide screens, a card on phones (600 px wide or less). */
@@ -41,3 +41,20 @@ export async function clearToasts(page: Page): Promise<void> {
 
 /** A label that must match the whole accessible name. */
 export const whole = (pattern: RegExp): RegExp => new RegExp(`^${pattern.source}$`);
+
+/** Signs out through the header: the account dropdown on a wide screen, the folded menu on a phone. */
+export async function signOutThroughMenu(page: Page, width: number, language: Language): Promise<void> {
+  if (width <= 600) {
+    await page.getByTestId('menu-toggle').click();
+    await page
+      .getByTestId('mobile-menu')
+      .getByRole('button', { name: label(language, 'header.account.logout') })
+      .click();
+  } else {
+    await page.getByTestId('account-menu').click();
+    await settledPopup(page, '.ant-dropdown')
+      .getByRole('menuitem', { name: text(language, 'header.account.logout') })
+      .click();
+  }
+  await page.waitForURL('**/login');
+}

@@ -1,7 +1,8 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectToast, label, openPage, settledPopup, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
+import { expectToast, label, openPage, signInThroughApi, text, VIEWPORTS } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
+import { signOutThroughMenu } from './page-helpers.ts';
 import { ageSession } from './session-age.ts';
 
 // Issue 32, point 2: passkeys in a real Chromium with its virtual authenticator (CDP WebAuthn), in zh at 1280 px
@@ -59,19 +60,7 @@ describe.each(VIEWPORTS)('passkeys at $width px in $language', ({ width, languag
     expect(credentials[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
 
     // Signed out, then back in with the passkey alone: no username, no password.
-    if (width <= 600) {
-      await page.getByTestId('menu-toggle').click();
-      await page
-        .getByTestId('mobile-menu')
-        .getByRole('button', { name: label(language, 'header.account.logout') })
-        .click();
-    } else {
-      await page.getByTestId('account-menu').click();
-      await settledPopup(page, '.ant-dropdown')
-        .getByRole('menuitem', { name: t('header.account.logout') })
-        .click();
-    }
-    await page.waitForURL('**/login');
+    await signOutThroughMenu(page, width, language);
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
     await page
       .locator('.auth-card')

@@ -13,6 +13,7 @@ import {
 } from '../support/browser.ts';
 import { useSuite } from '../support/suite.ts';
 import { uniqueName } from '../support/users.ts';
+import { addMockChannel } from '../support/seed.ts';
 import { LIST_ROW } from './page-helpers.ts';
 
 const suite = useSuite({ upstream: true });
@@ -55,19 +56,7 @@ async function call(model: string): Promise<ConsumeLog> {
 beforeAll(async () => {
   // Raw quota numbers: the receipt's lines and the log's quota column compare as integers.
   await suite.stack.setOptions({ DisplayInCurrencyEnabled: false, QuotaPerUnit: PER_DOLLAR });
-  const channel = await suite.stack.root.post('/api/channel/', {
-    name: uniqueName('ch'),
-    type: 1,
-    key: 'sk-upstream',
-    base_url: suite.upstream.url,
-    other: '',
-    model_mapping: '',
-    system_prompt: '',
-    models: MODELS.join(','),
-    group: 'default',
-    config: '{}',
-  });
-  expect(channel.body.success).toBe(true);
+  await addMockChannel(suite, MODELS);
   const token = await suite.stack.root.post('/api/token/', {
     name: tokenName,
     remain_quota: 0,
