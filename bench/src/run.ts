@@ -30,6 +30,9 @@ const chosenTargets = process.env.BENCH_TARGETS?.split(',');
 // The "installation" target's size (issue 28): 2,000 channels of 50 models (100,000 abilities), 20,000 tokens.
 const installationChannels = Number(process.env.BENCH_INSTALLATION_CHANNELS ?? 2000);
 const installationTokens = Number(process.env.BENCH_INSTALLATION_TOKENS ?? 20_000);
+// The phases to run (default all), to profile one load alone: c1, c32, c128, streams, one-stream, paced.
+const chosenPhases = process.env.BENCH_PHASES?.split(',');
+const phase = (name: string) => !chosenPhases || chosenPhases.includes(name);
 const modelgatePort = 18_100;
 const baselinePort = 18_150;
 const installationPort = 18_160;
@@ -91,7 +94,15 @@ async function main() {
     if (['passthrough', 'anthropic-passthrough', 'responses-passthrough'].some(chosen)) {
       const passthrough = startProcess(
         process.execPath,
-        ['--import', 'tsx', 'src/passthrough.ts', String(passthroughPort), `http://127.0.0.1:${mockPort}`],
+        // The floor takes the servers' profiling flags too, so a profile of each can be set side by side.
+        [
+          ...serverFlags,
+          '--import',
+          'tsx',
+          'src/passthrough.ts',
+          String(passthroughPort),
+          `http://127.0.0.1:${mockPort}`,
+        ],
         {},
         benchRoot,
       );
@@ -196,7 +207,7 @@ async function main() {
       ((results[target] ??= {})[metric] ??= []).push(value);
     };
 
-    for (const connections of [1, 32, 128]) {
+    for (const connections of [1, 32, 128].filter((connections) => phase(`c${connections}`))) {
       for (let round = 0; round < rounds; round++) {
         for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
           const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
@@ -215,7 +226,7 @@ async function main() {
       }
     }
 
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < (phase('streams') ? rounds : 0); round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
         const streams = await runStreams(target, 32, seconds);
@@ -232,7 +243,7 @@ async function main() {
     }
 
     // One stream at a time: the first-byte time the gateway itself adds, without queueing behind other streams.
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < (phase('one-stream') ? rounds : 0); round++) {
       for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
         const streams = await runStreams(target, 1, seconds);
         count(target.name, streams.streams + streams.errors);
@@ -243,7 +254,7 @@ async function main() {
     }
 
     // 32 streams at a model's pace: the cores are mostly idle, so the first token's delay is the gateway's own.
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < (phase('paced') ? rounds : 0); round++) {
       for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
         const streams = await runStreams(target, 32, seconds, true);
         count(target.name, streams.streams + streams.errors);
@@ -329,7 +340,12 @@ async function main() {
     console.log(`\n${summary}\n`);
     // A server's profile covers its whole life: every target it served counts.
     if (serverFlags.length > 0)
-      for (const [name, server] of Object.entries({ modelgate, baseline, installation }))
+      for (const [name, server] of Object.entries({
+        modelgate,
+        baseline,
+        installation,
+        passthrough: passthroughPid ? { pid: passthroughPid } : undefined,
+      }))
         if (server) {
           const calls = targets
             .filter((target) => target.pid === server.pid)

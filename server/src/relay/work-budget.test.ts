@@ -48,12 +48,13 @@ interface Budget {
  * made durable by a line in the node's charge journal, one JSON.stringify of the charge and its log: one more
  * per call of every kind, instead of waiting for a commit of its own. Since 2026-11-29 a converting front's
  * request is serialised only when it goes to an OpenAI channel, and the Messages and Responses fronts take the
- * relay entry's door beside Fastify: two fewer on each native road.
+ * relay entry's door beside Fastify: two fewer on each native road. Since 2026-11-29 (session 17) a channel's
+ * used quota is written once every two seconds, not with each call's charge (decision 0032): one statement fewer.
  */
 const budgets: Record<CallKind, Budget> = {
   // POST /v1/chat/completions, an OpenAI channel, the answer whole.
   chat: {
-    sqlStatements: 12,
+    sqlStatements: 11,
     sqlRowsRead: 3,
     redisCommands: 0,
     jsonParses: 2,
@@ -63,7 +64,7 @@ const budgets: Record<CallKind, Budget> = {
   },
   // The same, streamed (5 content chunks, then usage).
   chatStream: {
-    sqlStatements: 12,
+    sqlStatements: 11,
     sqlRowsRead: 3,
     redisCommands: 0,
     jsonParses: 3,
@@ -76,7 +77,7 @@ const budgets: Record<CallKind, Budget> = {
   // parses and 27 stringifies (each event parsed and stringified twice) and 1,249 bytes (events re-serialised).
   // The request goes as its client's bytes: it was one more stringify and 388 bytes (rebuilt from the conversion).
   anthropicStream: {
-    sqlStatements: 12,
+    sqlStatements: 11,
     sqlRowsRead: 3,
     redisCommands: 0,
     jsonParses: 3,
@@ -88,7 +89,7 @@ const budgets: Record<CallKind, Budget> = {
   // only the events carrying the response object are parsed and written anew (under the gateway's id); it was
   // 24 parses, 31 stringifies and 4,485 bytes.
   responsesStream: {
-    sqlStatements: 13,
+    sqlStatements: 12,
     sqlRowsRead: 3,
     redisCommands: 1,
     jsonParses: 4,

@@ -116,6 +116,54 @@ describe('settlements on SQLite while another transaction is open', () => {
       .executeTakeFirstOrThrow();
     expect([Number(row.quota), Number(row.used_quota)]).toEqual([900, 100]);
   });
+
+  test("channels' used quota waits out its window unless someone reads; the balances never wait", async () => {
+    const { context } = server;
+    const { db } = context.database;
+    const user = await createTestUser(server, { quota: 10_000 });
+    const channelIds = await Promise.all(
+      [1, 2, 3].map((index) =>
+        insertReturningId(db, 'channels', {
+          type: 1,
+          key: `sk-window-${index}`,
+          name: `window ${index}`,
+          created_time: 0,
+          models: 'm',
+          config: '{}',
+        }),
+      ),
+    );
+    const used = async () => {
+      const rows = await db.selectFrom('channels').select(['id', 'used_quota']).where('id', 'in', channelIds).execute();
+      return channelIds.map((id) => Number(rows.find((row) => row.id === id)!.used_quota));
+    };
+    const quota = async () =>
+      Number((await db.selectFrom('users').select('quota').where('id', '=', user.id).executeTakeFirstOrThrow()).quota);
+    const writer = new SettlementWriter(context);
+    // A write the first call's answer waits for (no journal here: the commit), with nobody reading.
+    const charge = (channel: number, amount: number) =>
+      writer.submit({ ...testCharge(user.id, 0, amount), limited: false, channelId: channelIds[channel]! }, null);
+    charge(0, 100);
+    await writer.durable();
+    charge(1, 20);
+    charge(1, 5);
+    await writer.durable();
+    expect(await quota()).toBe(10_000 - 125);
+    expect(await used()).toEqual([0, 0, 0]);
+    expect(writer.busy).toBe(true);
+
+    // A reader (an /api request waits for this) gets every channel's usage written.
+    await writer.settled();
+    expect(await used()).toEqual([100, 25, 0]);
+    expect(writer.busy).toBe(false);
+
+    // Left alone, the held usage is written when its window has passed, with no call to carry it.
+    charge(2, 7);
+    await writer.durable();
+    expect(await used()).toEqual([100, 25, 0]);
+    await expect.poll(used, { timeout: 5000, interval: 100 }).toEqual([100, 25, 7]);
+    expect(writer.busy).toBe(false);
+  });
 });
 
 describe('refusing calls while the database cannot take charges (SQLite)', () => {

@@ -22,6 +22,11 @@ const busyConnectionRetryMs = 2;
 const failuresBeforeRefusing = 3;
 /** How long this writer keeps the marker rows of its journaled batches. */
 const markerLifetimeMs = 60_000;
+/**
+ * How long channels' used quota may wait in memory: one `channels` row per channel used is the widest row a
+ * batch writes, and with thousands of channels each call dirtied a page of its own (issue 28).
+ */
+const channelUsageWindowMs = 2000;
 /** Charges that may wait outside the database while it cannot take them, before new calls are refused. */
 export const maxChargesWhileFailing = 100;
 
@@ -81,6 +86,11 @@ export class SettlementWriter {
   private markersPrunedAt = Date.now();
   /** Whether the kept batches are in the journal's kept-batch file (the line files may then be emptied). */
   private keptSaved = true;
+  /** Channels' used quota from written batches, held back until `channelUsageWindowMs` has passed. */
+  private channelUsage = new Map<number, number>();
+  private channelUsageWrittenAt = Date.now();
+  /** Set by `drain`: everything goes, channels' usage included. */
+  private draining = false;
 
   /**
    * `batcher`: BATCH_UPDATE_ENABLED's accumulator, whose unwritten deltas cached balances must still show;
@@ -142,14 +152,15 @@ export class SettlementWriter {
     for (const resolve of waiters) resolve();
   }
 
-  /** Whether changes are queued or being written. */
+  /** Whether changes are queued or being written (channels' used quota held back included). */
   get busy(): boolean {
     return (
       this.writing !== null ||
       this.submitted > 0 ||
       this.logs.length > 0 ||
       this.balances.pending > 0 ||
-      this.kept.length > 0
+      this.kept.length > 0 ||
+      this.channelUsage.size > 0
     );
   }
 
@@ -190,6 +201,7 @@ export class SettlementWriter {
    * next start replays.
    */
   async drain(): Promise<void> {
+    this.draining = true;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.writing) await this.writing;
       if (!this.busy) break;
@@ -355,6 +367,22 @@ export class SettlementWriter {
     refreshCachedBalances(this.context, written, totals.tokenKeys, [this.balances, this.keptBalances, this.batcher]);
   }
 
+  /**
+   * Adds the channels' used quota held back to a batch once the window has passed (or someone waits: an /api
+   * read, a drain); holds the batch's own back otherwise. Money, logs and rollups are never held back; a crash
+   * loses at most the window's channel statistics (decision 0032).
+   */
+  private withChannelUsage(totals: BalanceTotals, awaited: boolean): BalanceTotals {
+    for (const [id, used] of totals.channels) this.channelUsage.set(id, (this.channelUsage.get(id) ?? 0) + used);
+    const now = Date.now();
+    if (awaited || this.draining || now - this.channelUsageWrittenAt >= channelUsageWindowMs) {
+      totals.channels = this.channelUsage;
+      this.channelUsage = new Map();
+      this.channelUsageWrittenAt = now;
+    } else totals.channels = new Map();
+    return totals;
+  }
+
   /** One write at a time: a second would write the same kept batch twice. */
   private write(): Promise<void> {
     if (this.writing) return this.writing.then(() => this.write());
@@ -385,7 +413,7 @@ export class SettlementWriter {
     const journaled = this.batchId !== null && this.batchJournaled;
     const batch: Batch = {
       id: this.batchId ?? randomBytes(12).toString('hex'),
-      totals: this.balances.take(),
+      totals: this.withChannelUsage(this.balances.take(), waiters.length > 0),
       logs,
       durable,
     };
@@ -427,7 +455,10 @@ export class SettlementWriter {
       if (this.durableWaiters.length > 0) this.writeSoon();
       else if (this.waiters.length > 0) this.schedule(0);
       else if (this.submitted > 0) this.schedule(groupWindowMs);
-      else if (this.busy) this.schedule(this.retryAtOnce ? 0 : retryDelayMs);
+      else if (this.kept.length > 0 || this.logs.length > 0 || this.balances.pending > 0)
+        this.schedule(this.retryAtOnce ? 0 : retryDelayMs);
+      else if (this.channelUsage.size > 0)
+        this.schedule(Math.max(0, this.channelUsageWrittenAt + channelUsageWindowMs - Date.now()));
     });
     return this.writing;
   }
