@@ -20,6 +20,8 @@ export async function nativeRelayed(
       written += bytes.toString();
       return undefined;
     },
+    // What the writer holds still reaches the client, with the tail: the text written is the same.
+    holdToEnd() {},
   };
   try {
     ({ tail } = await forwardNativeStream(body, native, writer, (text) => text.replaceAll(secret, '***')));

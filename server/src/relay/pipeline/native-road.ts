@@ -76,7 +76,7 @@ function eventData(event: string): string | undefined {
 export async function forwardNativeStream(
   body: AsyncIterable<Buffer>,
   native: NativeStream,
-  writer: Pick<SseWriter, 'forward'>,
+  writer: Pick<SseWriter, 'forward' | 'holdToEnd'>,
   redact: (text: string) => string,
 ): Promise<{ tail: string }> {
   let held: Buffer | undefined;
@@ -118,6 +118,8 @@ export async function forwardNativeStream(
     // A newline byte never sits inside a multi-byte character, so whole events decode on their own.
     const forwarded = relay(events.toString('utf8')) ?? events;
     if (forwarded.length > 0) {
+      // The rest of this read leaves with the tail (one write to the client, not two).
+      if (native.closing) writer.holdToEnd();
       const slowClient = writer.forward(forwarded);
       if (slowClient) await slowClient;
     }

@@ -22,7 +22,7 @@ function upstream(text: string, size: number, reads = { count: 0 }, breakAt?: nu
 
 function collector() {
   const parts: string[] = [];
-  return { parts, forward: (bytes: string | Buffer) => void parts.push(bytes.toString()) };
+  return { parts, forward: (bytes: string | Buffer) => void parts.push(bytes.toString()), holdToEnd: () => {} };
 }
 
 describe('forwarding an OpenAI stream as it comes', () => {

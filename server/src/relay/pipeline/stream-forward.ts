@@ -26,7 +26,7 @@ export const beginsTail = isFinalUsage;
 export async function forwardStream(
   body: AsyncIterable<Buffer>,
   watcher: StreamWatcher,
-  writer: Pick<SseWriter, 'forward'>,
+  writer: Pick<SseWriter, 'forward' | 'holdToEnd'>,
   redact?: (text: string) => string,
 ): Promise<{ done: boolean; tail: string }> {
   let held: Buffer | undefined;
@@ -79,6 +79,8 @@ export async function forwardStream(
       const end = typeof forwarded === 'string' ? forwarded.slice(-3) : forwarded.subarray(-3).toString('latin1');
       lastBytes = (lastBytes + end).slice(-3);
       eventOpen = !(lastBytes.endsWith('\n\n') || lastBytes.endsWith('\n\r\n'));
+      // The rest of this read leaves with the tail (one write to the client, not two).
+      if (inTail) writer.holdToEnd();
       const slowClient = writer.forward(forwarded);
       if (slowClient) await slowClient;
     }

@@ -11,8 +11,10 @@ export class SseWriter {
   /** Whether anything went out after the headers (which then went with it). */
   private forwarded = false;
   private corked = false;
+  /** Set once the answer's tail has begun: what is forwarded from then on leaves with the tail, at `end`. */
+  private holding = false;
   private readonly uncork = () => {
-    if (!this.corked) return;
+    if (!this.corked || this.holding) return;
     this.corked = false;
     this.reply.raw.uncork();
   };
@@ -63,6 +65,17 @@ export class SseWriter {
     return text === '' ? undefined : this.forward(text);
   }
 
+  /**
+   * Keeps what is forwarded from now on in the socket's buffer until `end`. For the events an upstream sent in
+   * the read that began the answer's tail (OpenAI's last read carries the last tokens, the usage and [DONE]):
+   * they would leave one turn before the tail, which waits for the charge's journal line, and cost the call a
+   * second write to the client (a system call and a client wake-up: about 20 µs of the gateway's CPU on
+   * loopback). A client that does not keep up ends the hold.
+   */
+  holdToEnd(): void {
+    this.holding = true;
+  }
+
   /** Queues SSE text or bytes as they are (a forwarded upstream stream); returns a promise as `send` does. */
   forward(bytes: string | Buffer): Promise<void> | undefined {
     if (this.closed) return undefined;
@@ -74,6 +87,7 @@ export class SseWriter {
       process.nextTick(this.uncork);
     }
     if (raw.write(bytes)) return undefined;
+    this.holding = false;
     this.uncork();
     return new Promise<void>((resolve) => {
       const done = () => {
@@ -89,6 +103,7 @@ export class SseWriter {
   end(): void {
     // Ended while still corked, the last events and the chunked body's terminator leave in one write
     // (uncorked first, the terminator took a system call and a client wake-up of its own).
+    this.holding = false;
     if (!this.closed) this.reply.raw.end();
     this.uncork();
   }
