@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../../lib/random.js';
 import type { RelayChunk, RelayResult, Usage } from '../../adaptor.js';
 import { nowSeconds } from '../../../lib/time.js';
 import type { ChatAnswerMessage, ChatChunk, ChatCompletion, ChatDelta } from './chat-types.js';
 import { usageOf } from './usage.js';
 
 /** An id in OpenAI's style for answers whose upstream has none. */
-export const completionId = (upstreamId?: string) => `chatcmpl-${upstreamId || randomBytes(12).toString('hex')}`;
+export const completionId = (upstreamId?: string) => `chatcmpl-${upstreamId || randomHex(12)}`;
 
 /** A tool-call id for upstreams that do not name their calls (Gemini, Cohere, Ollama, ERNIE, Spark). */
-export const toolCallId = () => `call_${randomBytes(12).toString('hex')}`;
+export const toolCallId = () => `call_${randomHex(12)}`;
 
 /** A whole chat answer with one choice; the id and the time are made up when the upstream gave none. */
 export function chatCompletion(options: {

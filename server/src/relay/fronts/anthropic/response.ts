@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../../lib/random.js';
 import type { ChatCompletionWithClaude } from '../../adaptors/anthropic/claude-original.js';
 import type { ClaudeContentBlock, ClaudeResponse, ClaudeUsage } from '../../adaptors/anthropic/types.js';
 import type { Usage } from '../../adaptor.js';
@@ -35,7 +35,7 @@ export function anthropicUsage(usage: OpenAIUsage | undefined): ClaudeUsage {
 }
 
 /** A message id in Anthropic's style. */
-export const anthropicMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
+export const anthropicMessageId = () => `msg_${randomHex(12)}`;
 
 /**
  * An OpenAI chat completion (first choice) as an Anthropic message. A Claude upstream's answer carries its
