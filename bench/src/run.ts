@@ -226,43 +226,46 @@ async function main() {
       }
     }
 
-    for (let round = 0; round < (phase('streams') ? rounds : 0); round++) {
-      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
-        const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
-        const streams = await runStreams(target, 32, seconds);
-        count(target.name, streams.streams + streams.errors);
-        record(target.name, 'streams/s', streams.streamsPerSecond);
-        record(target.name, 'ttfbP50', streams.ttfbP50Ms);
-        record(target.name, 'streamErrors', streams.errors);
-        if (target.pid && streams.streams > 0)
-          record(target.name, 'cpuUsPerStream', ((cpuSeconds(target.pid) - cpuBefore) / streams.streams) * 1e6);
-        console.log(
-          `${target.name} streams round ${round + 1}: ${streams.streamsPerSecond.toFixed(0)}/s, ttfb p50 ${streams.ttfbP50Ms.toFixed(2)} ms, errors ${streams.errors}`,
-        );
+    if (phase('streams'))
+      for (let round = 0; round < rounds; round++) {
+        for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+          const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
+          const streams = await runStreams(target, 32, seconds);
+          count(target.name, streams.streams + streams.errors);
+          record(target.name, 'streams/s', streams.streamsPerSecond);
+          record(target.name, 'ttfbP50', streams.ttfbP50Ms);
+          record(target.name, 'streamErrors', streams.errors);
+          if (target.pid && streams.streams > 0)
+            record(target.name, 'cpuUsPerStream', ((cpuSeconds(target.pid) - cpuBefore) / streams.streams) * 1e6);
+          console.log(
+            `${target.name} streams round ${round + 1}: ${streams.streamsPerSecond.toFixed(0)}/s, ttfb p50 ${streams.ttfbP50Ms.toFixed(2)} ms, errors ${streams.errors}`,
+          );
+        }
       }
-    }
 
     // One stream at a time: the first-byte time the gateway itself adds, without queueing behind other streams.
-    for (let round = 0; round < (phase('one-stream') ? rounds : 0); round++) {
-      for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
-        const streams = await runStreams(target, 1, seconds);
-        count(target.name, streams.streams + streams.errors);
-        record(target.name, 'ttfbP50@1', streams.ttfbP50Ms);
-        record(target.name, 'streamErrors', streams.errors);
-        console.log(`${target.name} one stream round ${round + 1}: ttfb p50 ${streams.ttfbP50Ms.toFixed(3)} ms`);
+    if (phase('one-stream'))
+      for (let round = 0; round < rounds; round++) {
+        for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
+          const streams = await runStreams(target, 1, seconds);
+          count(target.name, streams.streams + streams.errors);
+          record(target.name, 'ttfbP50@1', streams.ttfbP50Ms);
+          record(target.name, 'streamErrors', streams.errors);
+          console.log(`${target.name} one stream round ${round + 1}: ttfb p50 ${streams.ttfbP50Ms.toFixed(3)} ms`);
+        }
       }
-    }
 
     // 32 streams at a model's pace: the cores are mostly idle, so the first token's delay is the gateway's own.
-    for (let round = 0; round < (phase('paced') ? rounds : 0); round++) {
-      for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
-        const streams = await runStreams(target, 32, seconds, true);
-        count(target.name, streams.streams + streams.errors);
-        record(target.name, 'ttfbPaced', streams.ttfbP50Ms);
-        record(target.name, 'streamErrors', streams.errors);
-        console.log(`${target.name} paced streams round ${round + 1}: ttfb p50 ${streams.ttfbP50Ms.toFixed(3)} ms`);
+    if (phase('paced'))
+      for (let round = 0; round < rounds; round++) {
+        for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
+          const streams = await runStreams(target, 32, seconds, true);
+          count(target.name, streams.streams + streams.errors);
+          record(target.name, 'ttfbPaced', streams.ttfbP50Ms);
+          record(target.name, 'streamErrors', streams.errors);
+          console.log(`${target.name} paced streams round ${round + 1}: ttfb p50 ${streams.ttfbP50Ms.toFixed(3)} ms`);
+        }
       }
-    }
 
     const m = (target: string, metric: string) => median(results[target]?.[metric] ?? []);
     const rows: [string, (target: string) => string][] = [

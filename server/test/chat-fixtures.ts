@@ -28,3 +28,11 @@ export const weatherToolTurn = (question: string) => [
   },
   { role: 'tool', tool_call_id: 'c1', content: '晴' },
 ];
+
+/** One OpenAI stream event carrying a content delta, as the upstream writes it. */
+export const contentChunk = (content: string) =>
+  `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
+
+/** OpenAI's usage-only event that ends a stream (the answer's tail begins there). */
+export const usageEvent =
+  'data: {"id":"c","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}\n\n';

@@ -1,11 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { contentChunk as chunk, usageEvent } from '../../../test/chat-fixtures.js';
 import { OpenAIStreamWatcher } from '../adaptors/openai/stream.js';
 import { beginsTail, forwardStream } from './stream-forward.js';
 
-const chunk = (content: string) =>
-  `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
-const usageEvent =
-  'data: {"id":"c","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}\n\n';
 const prelude = 'data: {"id":"","object":"","created":0,"choices":[],"prompt_filter_results":[]}\n\n';
 
 /** The upstream's bytes cut every `size` bytes; `reads` counts how far the reader went. */

@@ -1,15 +1,12 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contentChunk as chunk, usageEvent } from '../../../test/chat-fixtures.js';
 import { OpenAIStreamWatcher } from '../adaptors/openai/stream.js';
 import type { RelayReply } from './relay-job.js';
 import { forwardStream } from './stream-forward.js';
 import { SseWriter } from './stream-writer.js';
 
-const chunk = (content: string) =>
-  `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
-const usageEvent =
-  'data: {"id":"c","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}\n\n';
 const stream = chunk('Hel') + chunk('lo') + chunk(' there') + usageEvent + 'data: [DONE]\n\n';
 
 const replyOf = (raw: ServerResponse): RelayReply => ({ raw, getHeaders: () => ({}) }) as unknown as RelayReply;
