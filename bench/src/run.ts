@@ -268,6 +268,9 @@ async function main() {
       }
 
     const m = (target: string, metric: string) => median(results[target]?.[metric] ?? []);
+    // What a target adds to the load generator's own figure ('direct'); nothing to say without that target.
+    const added = (metric: string, digits: number) => (t: string) =>
+      t === 'direct' || !results.direct ? '—' : `+${(m(t, metric) - m('direct', metric)).toFixed(digits)}`;
     const rows: [string, (target: string) => string][] = [
       ['calls/s at concurrency 32', (t) => m(t, 'rps@32').toFixed(0)],
       ['calls/s at concurrency 128', (t) => m(t, 'rps@128').toFixed(0)],
@@ -275,27 +278,15 @@ async function main() {
       ['p50 / p99 at concurrency 128 (ms)', (t) => `${m(t, 'p50@128').toFixed(2)} / ${m(t, 'p99@128').toFixed(2)}`],
       ['gateway CPU per call at concurrency 32 (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUs@32').toFixed(0))],
       ['p50 with one client (ms)', (t) => m(t, 'p50@1').toFixed(3)],
-      [
-        'added p50 with one client (ms)',
-        (t) => (t === 'direct' ? '—' : `+${(m(t, 'p50@1') - m('direct', 'p50@1')).toFixed(3)}`),
-      ],
+      ['added p50 with one client (ms)', added('p50@1', 3)],
       ['streams/s, 20 chunks at once, 32 streams', (t) => m(t, 'streams/s').toFixed(0)],
       ['time to first streamed byte p50, 32 streams (ms)', (t) => m(t, 'ttfbP50').toFixed(2)],
-      [
-        'added time to first byte, 32 streams (ms)',
-        (t) => (t === 'direct' ? '—' : `+${(m(t, 'ttfbP50') - m('direct', 'ttfbP50')).toFixed(2)}`),
-      ],
+      ['added time to first byte, 32 streams (ms)', added('ttfbP50', 2)],
       ['gateway CPU per stream (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUsPerStream').toFixed(0))],
       ['time to first streamed byte p50, one stream (ms)', (t) => m(t, 'ttfbP50@1').toFixed(3)],
-      [
-        'added time to first byte, one stream (ms)',
-        (t) => (t === 'direct' ? '—' : `+${(m(t, 'ttfbP50@1') - m('direct', 'ttfbP50@1')).toFixed(3)}`),
-      ],
+      ['added time to first byte, one stream (ms)', added('ttfbP50@1', 3)],
       ["first token p50, 32 streams at a model's pace (ms)", (t) => m(t, 'ttfbPaced').toFixed(3)],
-      [
-        'added time to first token, 32 paced streams (ms)',
-        (t) => (t === 'direct' ? '—' : `+${(m(t, 'ttfbPaced') - m('direct', 'ttfbPaced')).toFixed(3)}`),
-      ],
+      ['added time to first token, 32 paced streams (ms)', added('ttfbPaced', 3)],
       [
         'errors (all runs)',
         (t) =>
