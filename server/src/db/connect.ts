@@ -17,7 +17,8 @@ import {
 } from 'kysely';
 import type { Logger } from 'pino';
 import { ConnectionHealth, isSessionEnded, wasNeverSent } from './connection-health.js';
-import { boundWalOnWriter, SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { boundWalOnWriter, checkpointSchedule } from './sqlite-checkpointer.js';
+import { SqliteReader } from './sqlite-reader.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -28,6 +29,8 @@ export interface DatabaseHandle {
   readonly dialect: DialectName;
   /** The in-process SQLite database itself, for the relay's synchronous write path (SQLite only). */
   readonly sqlite?: SQLite.Database;
+  /** The SQLite file's thread: heavy reads off the event loop, and the WAL's checkpoints (SQLite only). */
+  readonly reader?: SqliteReader;
   /** Whether the server answers, from the pool's events (PostgreSQL and MySQL; SQLite has no server). */
   readonly health?: ConnectionHealth;
   /** The pool's connections now, for /metrics (PostgreSQL and MySQL; SQLite has no pool). */
@@ -282,20 +285,23 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`busy_timeout = ${options.sqliteBusyTimeoutMs}`);
   sqlite.pragma('foreign_keys = OFF');
-  // Checkpoints run in a thread of their own; this connection checkpoints only when a commit takes the WAL past
-  // its bound (sqlite-checkpointer.ts).
+  // Checkpoints run in the file's thread; this connection checkpoints only when a commit takes the WAL past its
+  // bound (sqlite-checkpointer.ts).
   boundWalOnWriter(sqlite);
-  const checkpointer = new SqliteCheckpointer(file, options.sqliteBusyTimeoutMs, (error) => {
-    options.logger?.warn({ err: error }, 'the SQLite checkpoint thread failed: checkpoints run on commit again');
-    sqlite.pragma('wal_autocheckpoint = 1000');
+  const reader = new SqliteReader(file, options.sqliteBusyTimeoutMs, {
+    checkpoints: checkpointSchedule(),
+    onFailure: (error) => {
+      options.logger?.warn({ err: error }, 'the SQLite thread failed: checkpoints run on commit again');
+      sqlite.pragma('wal_autocheckpoint = 1000');
+    },
   });
   cachePreparedStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   const close = async () => {
-    await checkpointer.close();
+    await reader.close();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', sqlite, close };
+  return { db, dialect: 'sqlite', sqlite, reader, close };
 }
 
 /**

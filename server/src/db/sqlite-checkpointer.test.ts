@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './connect.js';
-import { boundWalOnWriter, SqliteCheckpointer, walLimitBytes } from './sqlite-checkpointer.js';
+import { boundWalOnWriter, checkpointSchedule, walLimitBytes } from './sqlite-checkpointer.js';
+import { SqliteReader } from './sqlite-reader.js';
 
-describe("SQLite's checkpoints in their own thread", () => {
+describe("SQLite's checkpoints in the database's thread", () => {
   const directory = mkdtempSync(join(tmpdir(), 'modelgate-checkpoint-'));
   let handle: DatabaseHandle | undefined;
   afterAll(async () => {
@@ -48,7 +49,10 @@ describe("SQLite's checkpoints in their own thread", () => {
     boundWalOnWriter(writer, limit);
     writer.exec('create table filler (payload text)');
     const failures: Error[] = [];
-    const checkpointer = new SqliteCheckpointer(file, 5000, (error) => failures.push(error), { walLimitBytes: limit });
+    const checkpointer = new SqliteReader(file, 5000, {
+      checkpoints: checkpointSchedule({ walLimitBytes: limit }),
+      onFailure: (error) => failures.push(error),
+    });
     return { writer, checkpointer, failures };
   }
 

@@ -1,9 +1,14 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../test/engines.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
-import { readOnlyDatabase, readRows } from './sqlite-reader.js';
+import { openDatabase } from './connect.js';
+import { readOnlyDatabase } from './sqlite-reader.js';
 
 /** About half a second of SQLite work on the 2-core machine. */
 const heavyCount = sql<{
@@ -32,14 +37,14 @@ describe.each(await availableEngines())('SQLite reader on $label', (engine) => {
   });
   afterAll(() => server.close());
 
-  test('readRows answers the rows of a built query, on every engine', async () => {
-    const handle = server.context.database;
-    const query = handle.db.selectFrom('users').select(['id', 'username']).where('username', '=', 'root');
-    expect(await readRows(server.context, handle, query)).toEqual([{ id: 1, username: 'root' }]);
+  test('the read-only query builder answers the rows of a query, on every engine', async () => {
+    const reads = readOnlyDatabase(server.context.database);
+    const rows = await reads.selectFrom('users').select(['id', 'username']).where('username', '=', 'root').execute();
+    expect(rows).toEqual([{ id: 1, username: 'root' }]);
   });
 
   test.runIf(engine.name === 'sqlite')('a write through the reader fails and changes nothing', async () => {
-    const reads = readOnlyDatabase(server.context, server.context.database);
+    const reads = readOnlyDatabase(server.context.database);
     expect(reads).not.toBe(server.context.database.db);
     await expect(reads.updateTable('users').set({ quota: 1 }).where('id', '=', 1).execute()).rejects.toThrow(
       /readonly/,
@@ -58,7 +63,7 @@ describe.each(await availableEngines())('SQLite reader on $label', (engine) => {
     const blocked = await maxLoopDelayDuring(() => heavyCount.execute(handle.db));
     let rows: { n: number }[] = [];
     const free = await maxLoopDelayDuring(async () => {
-      rows = (await heavyCount.execute(readOnlyDatabase(server.context, handle))).rows;
+      rows = (await heavyCount.execute(readOnlyDatabase(handle))).rows;
     });
     expect(rows).toEqual([{ n: 3_000_000 }]);
     expect(blocked).toBeGreaterThan(150);
@@ -68,8 +73,34 @@ describe.each(await availableEngines())('SQLite reader on $label', (engine) => {
   test.runIf(engine.name === 'sqlite')('the reader sees what the server committed before the read', async () => {
     const handle = server.context.database;
     await handle.db.updateTable('users').set({ display_name: 'seen by the reader' }).where('id', '=', 1).execute();
-    const reads = readOnlyDatabase(server.context, handle);
+    const reads = readOnlyDatabase(handle);
     const row = await reads.selectFrom('users').select('display_name').where('id', '=', 1).executeTakeFirst();
     expect(row?.display_name).toBe('seen by the reader');
   });
+});
+
+test("a SQLite file's heavy reads and its WAL checkpoints share one thread, which ends with the database", async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'modelgate-reader-'));
+  const threads = () => readdirSync('/proc/self/task').length;
+  await stat(directory); // libuv's pool starts with the first asynchronous file call: not counted below
+  const before = threads();
+  const handle = await openDatabase('', {
+    sqlitePath: join(directory, 'one-thread.db'),
+    sqliteBusyTimeoutMs: 1000,
+    maxConnections: 1,
+  });
+  try {
+    await sql`create table filler (n integer)`.execute(handle.db);
+    await sql`insert into filler values (1)`.execute(handle.db);
+    const reads = readOnlyDatabase(handle);
+    expect(reads).not.toBe(handle.db);
+    expect((await sql`select n from filler`.execute(reads)).rows).toEqual([{ n: 1 }]);
+    // Each Node thread is a V8 isolate of its own (about 7 MiB): one for the reads and the checkpoints.
+    expect(threads() - before).toBe(1);
+  } finally {
+    await handle.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+  await expect(sql`select n from filler`.execute(readOnlyDatabase(handle))).rejects.toThrow(/closed/);
+  expect(threads()).toBe(before);
 });

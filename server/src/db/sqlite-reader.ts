@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import {
@@ -11,11 +12,12 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
-import type { AppContext } from '../context.js';
 import type { DatabaseHandle } from './connect.js';
 import type { Database } from './tables.js';
 import {
+  closeMessage,
   sqliteReaderWorker,
+  type CheckpointSchedule,
   type ReaderRequest,
   type ReaderResponse,
   type ReaderWorkerData,
@@ -28,27 +30,36 @@ interface Pending {
   reject(error: Error): void;
 }
 
+export interface SqliteReaderOptions {
+  /** The WAL's checkpoints, run in the same thread (sqlite-checkpointer.ts); without them it only reads. */
+  checkpoints?: CheckpointSchedule;
+  /** The thread failed: its reads are refused, and the server's connection must checkpoint by itself again. */
+  onFailure?: (error: Error) => void;
+}
+
 /**
- * One worker thread with its own read-only better-sqlite3 connection to the server's SQLite file. better-sqlite3
- * runs on the calling thread, so a heavy read (a filtered log page, a stat over millions of rows) on the
- * server's connection stops the relay and every other request until it ends; here it runs beside them. WAL
- * lets the thread read while the server writes, and each query sees what was committed when it started.
- * Queries run one at a time, in the order sent.
+ * The SQLite thread of one database file: a worker with its own read-only better-sqlite3 connection, and the WAL's
+ * checkpoints. better-sqlite3 runs on the calling thread, so a heavy read (a filtered log page, a stat over
+ * millions of rows) on the server's connection stops the relay and every other request until it ends; here it
+ * runs beside them. WAL lets the thread read while the server writes, and each query sees what was committed
+ * when it started. Queries run one at a time, in the order sent, between checkpoints.
  */
 export class SqliteReader {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  private exited = false;
 
-  constructor(file: string, busyTimeoutMs = 5000) {
+  constructor(file: string, busyTimeoutMs = 5000, { checkpoints, onFailure }: SqliteReaderOptions = {}) {
     const workerData: ReaderWorkerData = {
       driverPath: createRequire(import.meta.url).resolve('better-sqlite3'),
       file,
       busyTimeoutMs,
+      checkpoints: checkpoints ?? null,
     };
     this.worker = new Worker(workerSource, { eval: true, workerData });
-    this.worker.unref(); // an idle reader never keeps the process alive
+    this.worker.unref(); // an idle thread never keeps the process alive
     this.worker.on('message', (response: ReaderResponse) => {
       const waiting = this.pending.get(response.id);
       if (!waiting) return;
@@ -61,11 +72,17 @@ export class SqliteReader {
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     };
-    this.worker.on('error', failAll);
-    this.worker.on('exit', () => failAll(new Error('the SQLite reader thread stopped')));
+    this.worker.on('error', (error) => {
+      failAll(error);
+      onFailure?.(error);
+    });
+    this.worker.once('exit', () => {
+      this.exited = true;
+      failAll(new Error('the SQLite reader thread stopped'));
+    });
   }
 
-  /** Runs one compiled query in the reader thread; answers its rows. */
+  /** Runs one compiled query in the thread; answers its rows. */
   all<Row>(query: { sql: string; parameters: readonly unknown[] }): Promise<Row[]> {
     if (this.closed) return Promise.reject(new Error('the SQLite reader is closed'));
     const id = this.nextId++;
@@ -79,11 +96,18 @@ export class SqliteReader {
     });
   }
 
-  /** Stops the thread; queries still out are rejected. */
+  /**
+   * Answers the queries already sent, runs a last checkpoint, then the thread ends (terminated if it does not
+   * within 5 s); later queries are refused.
+   */
   async close(): Promise<void> {
-    if (this.closed) return;
     this.closed = true;
-    await this.worker.terminate();
+    if (this.exited) return;
+    const exit = once(this.worker, 'exit');
+    this.worker.postMessage(closeMessage);
+    const timer = setTimeout(() => void this.worker.terminate(), 5000);
+    await exit;
+    clearTimeout(timer);
   }
 }
 
@@ -109,9 +133,8 @@ class ReaderDriver implements Driver {
   async commitTransaction(): Promise<void> {}
   async rollbackTransaction(): Promise<void> {}
   async releaseConnection(): Promise<void> {}
-  async destroy(): Promise<void> {
-    await this.reader.close();
-  }
+  // The thread belongs to the database handle, which closes it.
+  async destroy(): Promise<void> {}
 }
 
 const readerDialect = (reader: SqliteReader): Dialect => ({
@@ -121,63 +144,17 @@ const readerDialect = (reader: SqliteReader): Dialect => ({
   createQueryCompiler: () => new SqliteQueryCompiler(),
 });
 
-interface OpenReader {
-  reader: SqliteReader;
-  db: Kysely<Database>;
-}
-
-const readersByContext = new WeakMap<AppContext, Map<DatabaseHandle, OpenReader>>();
-
-/** The file behind a SQLite handle, or null for a database that another connection cannot open. */
-function sharedFile(handle: DatabaseHandle): string | null {
-  if (handle.dialect !== 'sqlite' || !handle.sqlite) return null;
-  const file = handle.sqlite.name;
-  return handle.sqlite.memory || file === '' || file === ':memory:' ? null : file;
-}
-
-function openReader(context: AppContext, handle: DatabaseHandle, file: string): OpenReader {
-  let readers = readersByContext.get(context);
-  if (!readers) {
-    const created = new Map<DatabaseHandle, OpenReader>();
-    readers = created;
-    readersByContext.set(context, created);
-    // Shutdown tasks run before the databases close.
-    context.shutdownTasks.push(async () => {
-      await Promise.allSettled([...created.values()].map((open) => open.reader.close()));
-      created.clear();
-    });
-  }
-  let open = readers.get(handle);
-  if (!open) {
-    const reader = new SqliteReader(file, context.config.SQLITE_BUSY_TIMEOUT);
-    open = { reader, db: new Kysely<Database>({ dialect: readerDialect(reader) }) };
-    readers.set(handle, open);
-  }
-  return open;
-}
+const readerDatabases = new WeakMap<SqliteReader, Kysely<Database>>();
 
 /**
- * The query builder for heavy reads of this database: on SQLite one that runs in the reader thread (read-only:
- * a write through it fails), elsewhere the handle's own (the PostgreSQL and MySQL drivers never block the
- * event loop).
+ * The query builder for heavy reads of this database: on SQLite one that runs in the database's thread
+ * (read-only: a write through it fails), elsewhere the handle's own (the PostgreSQL and MySQL drivers never
+ * block the event loop).
  */
-export function readOnlyDatabase(context: AppContext, handle: DatabaseHandle): Kysely<Database> {
-  const file = sharedFile(handle);
-  return file === null ? handle.db : openReader(context, handle, file).db;
-}
-
-/**
- * Runs one built query (anything with `compile()`, e.g. a Kysely select) off the event loop on SQLite and
- * answers its rows; on PostgreSQL and MySQL it runs on the handle's pool. For one-off heavy reads, such as an
- * export reading pages of rows.
- */
-export async function readRows<Row>(
-  context: AppContext,
-  handle: DatabaseHandle,
-  query: { compile(): CompiledQuery<Row> },
-): Promise<Row[]> {
-  const compiled = query.compile();
-  const file = sharedFile(handle);
-  if (file === null) return (await handle.db.executeQuery(compiled)).rows;
-  return openReader(context, handle, file).reader.all<Row>(compiled);
+export function readOnlyDatabase(handle: DatabaseHandle): Kysely<Database> {
+  const { reader } = handle;
+  if (!reader) return handle.db;
+  let db = readerDatabases.get(reader);
+  if (!db) readerDatabases.set(reader, (db = new Kysely<Database>({ dialect: readerDialect(reader) })));
+  return db;
 }

@@ -132,7 +132,7 @@ export async function applyLogRetention(
     },
   };
   const result: RetentionResult = { logs: {}, rollups: 0 };
-  const reads = readOnlyDatabase(context, handle);
+  const reads = readOnlyDatabase(handle);
   const rollups = await tableExists(handle.db, 'log_rollups');
   for (const { type, option } of logRetentionOptions) {
     const days = context.options.number(option);
@@ -212,7 +212,7 @@ export async function startLogCleanup(
       deleted = await deleteLogsBefore(handle.db, timestamp, {
         ...backgroundSlicePacing(handle.dialect),
         ...sliceOptions,
-        reads: readOnlyDatabase(context, handle),
+        reads: readOnlyDatabase(handle),
         signal,
         onSlice: progress.onSlice,
       });

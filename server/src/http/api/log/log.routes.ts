@@ -81,7 +81,7 @@ const rangeTooLarge = () =>
 /** Usage logs: everyone's for admins, one's own for users; totals and the per-model usage chart. */
 export const logRoutes: RouteModule = (app, { context, requireAdmin, requireUser }) => {
   // Reads only: on SQLite they run in the reader thread, off the event loop (a write through it fails).
-  const logs = () => readOnlyDatabase(context, context.logDatabase);
+  const logs = () => readOnlyDatabase(context.logDatabase);
 
   app.get('/log', { preHandler: requireAdmin }, async (request) => {
     const query = validate(logListQuery, request.query);
