@@ -7,6 +7,7 @@ import { createTestUser } from '../../../test/test-users.js';
 import { insertReturningId } from '../../db/insert-id.js';
 import { LogType } from '../../domain/log/log.constants.js';
 import { logRow } from '../../domain/log/log.writer.js';
+import { ChargeJournal } from './charge-journal.js';
 import { SettlementWriter } from './settlement-writer.js';
 
 describe.each(await availableEngines())('settlement group commit on $label', (engine) => {
@@ -55,6 +56,37 @@ describe.each(await availableEngines())('settlement group commit on $label', (en
     expect(Number(token.remain_quota)).toBe(500_000 - 840);
     const logs = await context.logDatabase.db.selectFrom('logs').select('id').where('user_id', '=', user.id).execute();
     expect(logs).toHaveLength(120);
+  });
+
+  test('journaled charges a few milliseconds apart share one database write', async () => {
+    const { context } = server;
+    const { db } = context.database;
+    const user = await createTestUser(server, { quota: 10_000 });
+    const journal = new ChargeJournal(context.config, `group-window-${engine.name}`);
+    const writer = new SettlementWriter(context, null, journal);
+    const markers = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('settlement_writes')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const quota = async () =>
+      Number((await db.selectFrom('users').select('quota').where('id', '=', user.id).executeTakeFirstOrThrow()).quota);
+    const before = await markers();
+    // As calls answered one after another: each answer waits only for its journal line.
+    for (let call = 0; call < 3; call++) {
+      writer.submit({ ...testCharge(user.id, 0, 10), limited: false }, null);
+      await writer.durable();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // Nobody reads, so the write comes when the first charge's window ends: one commit (one marker) for all.
+    await expect.poll(quota, { timeout: 5000, interval: 5 }).toBe(10_000 - 30);
+    expect(await markers()).toBe(before + 1);
+    await writer.drain();
+    journal.close();
   });
 
   test('a failed write is kept and written once the database accepts it again', async () => {
