@@ -140,3 +140,13 @@ describe('the official openai SDK reads what the Responses converters write', ()
     expect(final.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: summary }] });
   });
 });
+
+test('response ids keep OpenAI’s shape, differ within a millisecond, and sort in the order they were made', async () => {
+  const first = [responseId(), responseId()];
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  const later = responseId();
+  for (const id of [...first, later]) expect(id).toMatch(/^resp_[0-9a-f]{48}$/);
+  expect(first[0]).not.toBe(first[1]);
+  // Stored responses are keyed by id: new keys land together at the end of the key's index.
+  expect(later > first[0]! && later > first[1]!).toBe(true);
+});
