@@ -111,5 +111,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     testTimeout: 20000,
+    // Vitest's default on a 2-core machine is one worker; most of a file's time is loading jsdom and antd, which
+    // two workers overlap (the suite took 239 s with one worker and 152 s with two).
+    maxWorkers: 2,
   },
 });

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach } from 'vitest';
 import { initI18n, loadNamespaces } from './src/i18n';
@@ -11,6 +11,10 @@ initI18n();
 i18n.addResourceBundle('zh-CN', 'translation', zhCN, true, true);
 i18n.addResourceBundle('en', 'translation', en, true, true);
 await loadNamespaces([]);
+
+// With two test files at once on a 2-core machine, an antd form can take over a second to answer a click; the
+// default 1 s of findBy and waitFor failed on that alone.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

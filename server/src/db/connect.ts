@@ -18,7 +18,7 @@ import {
 import type { Logger } from 'pino';
 import { ConnectionHealth, isSessionEnded, wasNeverSent } from './connection-health.js';
 import { boundWalOnWriter, checkpointSchedule } from './sqlite-checkpointer.js';
-import { SqliteReader } from './sqlite-reader.js';
+import { SqliteThread } from './sqlite-thread.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -30,7 +30,7 @@ export interface DatabaseHandle {
   /** The in-process SQLite database itself, for the relay's synchronous write path (SQLite only). */
   readonly sqlite?: SQLite.Database;
   /** The SQLite file's thread: heavy reads off the event loop, and the WAL's checkpoints (SQLite only). */
-  readonly reader?: SqliteReader;
+  readonly sqliteThread?: SqliteThread;
   /** Whether the server answers, from the pool's events (PostgreSQL and MySQL; SQLite has no server). */
   readonly health?: ConnectionHealth;
   /** The pool's connections now, for /metrics (PostgreSQL and MySQL; SQLite has no pool). */
@@ -288,7 +288,7 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
   // Checkpoints run in the file's thread; this connection checkpoints only when a commit takes the WAL past its
   // bound (sqlite-checkpointer.ts).
   boundWalOnWriter(sqlite);
-  const reader = new SqliteReader(file, options.sqliteBusyTimeoutMs, {
+  const sqliteThread = new SqliteThread(file, options.sqliteBusyTimeoutMs, {
     checkpoints: checkpointSchedule(),
     onFailure: (error) => {
       options.logger?.warn({ err: error }, 'the SQLite thread failed: checkpoints run on commit again');
@@ -298,10 +298,10 @@ export async function openDatabase(dsn: string, options: OpenDatabaseOptions): P
   cachePreparedStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   const close = async () => {
-    await reader.close();
+    await sqliteThread.close();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', sqlite, reader, close };
+  return { db, dialect: 'sqlite', sqlite, sqliteThread, close };
 }
 
 /**

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './connect.js';
 import { boundWalOnWriter, checkpointSchedule, walLimitBytes } from './sqlite-checkpointer.js';
-import { SqliteReader } from './sqlite-reader.js';
+import { SqliteThread } from './sqlite-thread.js';
 
 describe("SQLite's checkpoints in the database's thread", () => {
   const directory = mkdtempSync(join(tmpdir(), 'modelgate-checkpoint-'));
@@ -49,7 +49,7 @@ describe("SQLite's checkpoints in the database's thread", () => {
     boundWalOnWriter(writer, limit);
     writer.exec('create table filler (payload text)');
     const failures: Error[] = [];
-    const checkpointer = new SqliteReader(file, 5000, {
+    const checkpointer = new SqliteThread(file, 5000, {
       checkpoints: checkpointSchedule({ walLimitBytes: limit }),
       onFailure: (error) => failures.push(error),
     });

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { CheckpointSchedule } from './sqlite-reader.worker.js';
+import type { CheckpointSchedule } from './sqlite-thread.worker.js';
 
 /** The WAL's bound: past it the server's connection checkpoints, and the WAL starts over (`boundWalOnWriter`). */
 export const walLimitBytes = 64 * 1024 * 1024;
@@ -14,7 +14,7 @@ export interface CheckpointOptions {
 }
 
 /**
- * When SQLite's WAL checkpoints run, in the SQLite thread (sqlite-reader.worker.ts) rather than on the server's
+ * When SQLite's WAL checkpoints run, in the SQLite thread (sqlite-thread.worker.ts) rather than on the server's
  * connection. By default the connection whose commit pushes the WAL past 1,000 pages copies them back into the
  * database file then and there: on the server's connection that is the event loop, for tens of milliseconds while
  * a retention run's deletes fill the WAL (+14 ms on the relay's p99 at a million logs, +2.9 ms with the

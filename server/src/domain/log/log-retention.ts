@@ -8,7 +8,7 @@ import {
   type SliceOptions,
   type SliceProgress,
 } from '../../db/sliced-delete.js';
-import { readOnlyDatabase } from '../../db/sqlite-reader.js';
+import { readOnlyDatabase } from '../../db/sqlite-thread.js';
 import type { Db } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
 import { readRunProgress, startExclusiveRun, type RunProgress, type RunReporter } from '../channel/exclusive-run.js';

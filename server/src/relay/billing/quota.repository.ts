@@ -74,9 +74,10 @@ export async function reserveQuota(db: Db, record: ReservationRecord): Promise<R
 }
 
 /** A user's balance and, for a limited token, the token's, as the database holds them now. */
+/** Read-only: on SQLite the calls of one event-loop turn share one object (`readStored`). */
 export interface StoredBalances {
-  user: number;
-  token: number | null;
+  readonly user: number;
+  readonly token: number | null;
 }
 
 type BalanceReads = {
@@ -167,7 +168,7 @@ export async function readBalances(
   tokenId: number | null,
 ): Promise<StoredBalances> {
   const { sqlite } = database;
-  if (sqlite) return { ...readStored(sqlite, userId, tokenId) };
+  if (sqlite) return readStored(sqlite, userId, tokenId);
   const row = await database.db
     .selectFrom('users')
     .select('quota')

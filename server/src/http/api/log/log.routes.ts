@@ -10,7 +10,7 @@ import {
   type LogListQuery,
 } from '@modelgate/wire';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readOnlyDatabase } from '../../../db/sqlite-reader.js';
+import { readOnlyDatabase } from '../../../db/sqlite-thread.js';
 import { logCsvChunks } from '../../../domain/log/log-export.js';
 import type { LogFilters, LogPosition } from '../../../domain/log/log.repository.js';
 import { countLogs, listLogs, searchLogs, sumConsumption } from '../../../domain/log/log.repository.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../test/engines.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { openDatabase } from './connect.js';
-import { readOnlyDatabase } from './sqlite-reader.js';
+import { readOnlyDatabase } from './sqlite-thread.js';
 
 /** About half a second of SQLite work on the 2-core machine. */
 const heavyCount = sql<{

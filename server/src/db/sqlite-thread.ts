@@ -16,23 +16,23 @@ import type { DatabaseHandle } from './connect.js';
 import type { Database } from './tables.js';
 import {
   closeMessage,
-  sqliteReaderWorker,
+  sqliteThreadWorker,
   type CheckpointSchedule,
   type ReaderRequest,
   type ReaderResponse,
   type ReaderWorkerData,
-} from './sqlite-reader.worker.js';
+} from './sqlite-thread.worker.js';
 
-const workerSource = `(${sqliteReaderWorker.toString()})(require);`;
+const workerSource = `(${sqliteThreadWorker.toString()})(require);`;
 
 interface Pending {
   resolve(rows: unknown[]): void;
   reject(error: Error): void;
 }
 
-export interface SqliteReaderOptions {
-  /** The WAL's checkpoints, run in the same thread (sqlite-checkpointer.ts); without them it only reads. */
-  checkpoints?: CheckpointSchedule;
+export interface SqliteThreadOptions {
+  /** The WAL's checkpoints, run in the same thread (sqlite-checkpointer.ts). */
+  checkpoints: CheckpointSchedule;
   /** The thread failed: its reads are refused, and the server's connection must checkpoint by itself again. */
   onFailure?: (error: Error) => void;
 }
@@ -44,19 +44,19 @@ export interface SqliteReaderOptions {
  * runs beside them. WAL lets the thread read while the server writes, and each query sees what was committed
  * when it started. Queries run one at a time, in the order sent, between checkpoints.
  */
-export class SqliteReader {
+export class SqliteThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
   private exited = false;
 
-  constructor(file: string, busyTimeoutMs = 5000, { checkpoints, onFailure }: SqliteReaderOptions = {}) {
+  constructor(file: string, busyTimeoutMs = 5000, { checkpoints, onFailure }: SqliteThreadOptions) {
     const workerData: ReaderWorkerData = {
       driverPath: createRequire(import.meta.url).resolve('better-sqlite3'),
       file,
       busyTimeoutMs,
-      checkpoints: checkpoints ?? null,
+      checkpoints,
     };
     this.worker = new Worker(workerSource, { eval: true, workerData });
     this.worker.unref(); // an idle thread never keeps the process alive
@@ -78,13 +78,13 @@ export class SqliteReader {
     });
     this.worker.once('exit', () => {
       this.exited = true;
-      failAll(new Error('the SQLite reader thread stopped'));
+      failAll(new Error('the SQLite thread stopped'));
     });
   }
 
   /** Runs one compiled query in the thread; answers its rows. */
   all<Row>(query: { sql: string; parameters: readonly unknown[] }): Promise<Row[]> {
-    if (this.closed) return Promise.reject(new Error('the SQLite reader is closed'));
+    if (this.closed) return Promise.reject(new Error('the SQLite thread is closed'));
     const id = this.nextId++;
     const request: ReaderRequest = { id, sql: query.sql, parameters: query.parameters };
     return new Promise<Row[]>((resolve, reject) => {
@@ -111,24 +111,24 @@ export class SqliteReader {
   }
 }
 
-/** A Kysely driver whose every query goes to the reader thread (read-only, no transactions). */
+/** A Kysely driver whose every query goes to the SQLite thread (read-only, no transactions). */
 class ReaderDriver implements Driver {
-  constructor(private readonly reader: SqliteReader) {}
+  constructor(private readonly thread: SqliteThread) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    const reader = this.reader;
+    const thread = this.thread;
     return {
       async executeQuery<Row>(compiled: CompiledQuery): Promise<QueryResult<Row>> {
-        return { rows: await reader.all<Row>(compiled) };
+        return { rows: await thread.all<Row>(compiled) };
       },
       // eslint-disable-next-line require-yield
       async *streamQuery<Row>(): AsyncIterableIterator<QueryResult<Row>> {
-        throw new Error('the SQLite reader does not stream; page with a keyset instead');
+        throw new Error('the SQLite thread does not stream; page with a keyset instead');
       },
     };
   }
   async beginTransaction(): Promise<void> {
-    throw new Error('the SQLite reader is read-only: no transactions');
+    throw new Error('the SQLite thread is read-only: no transactions');
   }
   async commitTransaction(): Promise<void> {}
   async rollbackTransaction(): Promise<void> {}
@@ -137,14 +137,14 @@ class ReaderDriver implements Driver {
   async destroy(): Promise<void> {}
 }
 
-const readerDialect = (reader: SqliteReader): Dialect => ({
+const readerDialect = (thread: SqliteThread): Dialect => ({
   createAdapter: () => new SqliteAdapter(),
-  createDriver: () => new ReaderDriver(reader),
+  createDriver: () => new ReaderDriver(thread),
   createIntrospector: (db) => new SqliteIntrospector(db),
   createQueryCompiler: () => new SqliteQueryCompiler(),
 });
 
-const readerDatabases = new WeakMap<SqliteReader, Kysely<Database>>();
+const readerDatabases = new WeakMap<SqliteThread, Kysely<Database>>();
 
 /**
  * The query builder for heavy reads of this database: on SQLite one that runs in the database's thread
@@ -152,9 +152,9 @@ const readerDatabases = new WeakMap<SqliteReader, Kysely<Database>>();
  * block the event loop).
  */
 export function readOnlyDatabase(handle: DatabaseHandle): Kysely<Database> {
-  const { reader } = handle;
-  if (!reader) return handle.db;
-  let db = readerDatabases.get(reader);
-  if (!db) readerDatabases.set(reader, (db = new Kysely<Database>({ dialect: readerDialect(reader) })));
+  const thread = handle.sqliteThread;
+  if (!thread) return handle.db;
+  let db = readerDatabases.get(thread);
+  if (!db) readerDatabases.set(thread, (db = new Kysely<Database>({ dialect: readerDialect(thread) })));
   return db;
 }

@@ -29,8 +29,7 @@ export interface ReaderWorkerData {
   driverPath: string;
   file: string;
   busyTimeoutMs: number;
-  /** Null: the thread only reads. */
-  checkpoints: CheckpointSchedule | null;
+  checkpoints: CheckpointSchedule;
 }
 
 type RequireFunction = (id: string) => unknown;
@@ -38,11 +37,11 @@ type RequireFunction = (id: string) => unknown;
 /**
  * The SQLite thread's body: heavy reads on a read-only connection, and the WAL's checkpoints on a connection of
  * their own (a read-only one cannot copy pages back). One thread for both: each Node thread is a V8 isolate of
- * its own, about 7 MiB of memory. It runs as an eval'd CommonJS script (see sqlite-reader.ts), so it must use
+ * its own, about 7 MiB of memory. It runs as an eval'd CommonJS script (see sqlite-thread.ts), so it must use
  * only its parameter and no import of this module: the server ships as TypeScript in tests and as JavaScript
  * when built, and an eval'd script runs the same in both.
  */
-export function sqliteReaderWorker(load: RequireFunction): void {
+export function sqliteThreadWorker(load: RequireFunction): void {
   const { parentPort, workerData } = load('node:worker_threads') as typeof import('node:worker_threads');
   const { statSync } = load('node:fs') as typeof import('node:fs');
   const data = workerData as ReaderWorkerData;
@@ -51,41 +50,38 @@ export function sqliteReaderWorker(load: RequireFunction): void {
   const database = new Driver(data.file, { readonly: true, fileMustExist: true });
   database.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
 
-  let stopCheckpoints = () => {};
-  if (data.checkpoints) {
-    const schedule = data.checkpoints;
-    const checkpointer = new Driver(data.file, { fileMustExist: true });
-    checkpointer.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
-    const walFile = `${data.file}-wal`;
-    const walBytes = () => {
-      try {
-        return statSync(walFile).size;
-      } catch {
-        return 0;
-      }
-    };
-    // PASSIVE never blocks a writer or a reader; when busy, the next round catches up.
-    const checkpoint = () => {
-      try {
-        checkpointer.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        /* busy */
-      }
-    };
-    let last = { at: Date.now(), walBytes: 0 };
-    const timer = setInterval(() => {
-      const now = walBytes();
-      if (now < last.walBytes) last.walBytes = now; // the WAL started over
-      if (Date.now() - last.at < schedule.intervalMs && now - last.walBytes < schedule.walStepBytes) return;
-      checkpoint();
-      last = { at: Date.now(), walBytes: walBytes() };
-    }, schedule.pollMs);
-    stopCheckpoints = () => {
-      clearInterval(timer);
-      checkpoint();
-      checkpointer.close();
-    };
-  }
+  const schedule = data.checkpoints;
+  const checkpointer = new Driver(data.file, { fileMustExist: true });
+  checkpointer.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
+  const walFile = `${data.file}-wal`;
+  const walBytes = () => {
+    try {
+      return statSync(walFile).size;
+    } catch {
+      return 0;
+    }
+  };
+  // PASSIVE never blocks a writer or a reader; when busy, the next round catches up.
+  const checkpoint = () => {
+    try {
+      checkpointer.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      /* busy */
+    }
+  };
+  let last = { at: Date.now(), walBytes: 0 };
+  const timer = setInterval(() => {
+    const now = walBytes();
+    if (now < last.walBytes) last.walBytes = now; // the WAL started over
+    if (Date.now() - last.at < schedule.intervalMs && now - last.walBytes < schedule.walStepBytes) return;
+    checkpoint();
+    last = { at: Date.now(), walBytes: walBytes() };
+  }, schedule.pollMs);
+  const stopCheckpoints = () => {
+    clearInterval(timer);
+    checkpoint();
+    checkpointer.close();
+  };
 
   const statements = new Map<string, ReturnType<typeof database.prepare>>();
   parentPort?.on('message', (request: ReaderRequest | CloseMessage) => {
