@@ -22,6 +22,22 @@ import { startJobs, type RunningJobs } from '../../jobs/scheduler.js';
  */
 const callsPerEngine = Number(process.env.FAULT_CALLS ?? 240);
 const concurrency = 12;
+/** The nodes' /metrics, read for the calls they still hold quota for. */
+const metricsToken = 'ledger-faults-metrics';
+
+/**
+ * What a node has yet to write, from its /metrics: calls in flight that hold quota (a reservation row or a
+ * trusted hold; settle lets go of it as it queues the charge) and charges queued or kept after a failed write.
+ */
+async function unwritten(url: string): Promise<number> {
+  const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+  if (!response.ok) throw new Error(`GET ${url}/metrics: ${response.status}`);
+  let count = 0;
+  for (const line of (await response.text()).split('\n'))
+    if (/^modelgate_(reservations_open\{|settlement_pending_logs )/.test(line))
+      count += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return count;
+}
 
 /** The database ending the gateway's sessions (restart, failover, idle timeout), every `everyMs`. */
 function terminateSessionsEvery(engine: string, database: string, everyMs: number): () => Promise<number> {
@@ -73,7 +89,11 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     }
     observer = await startTestServer({
       engine,
-      env: { NODE_HEARTBEAT_INTERVAL: '1', ...(redis ? { REDIS_CONN_STRING: redis.url } : {}) },
+      env: {
+        NODE_HEARTBEAT_INTERVAL: '1',
+        METRICS_TOKEN: metricsToken,
+        ...(redis ? { REDIS_CONN_STRING: redis.url } : {}),
+      },
     });
     // This process is one of the three nodes: it beats like any other (main.ts runs the same job).
     observerJobs = startJobs(observer.context, [nodeHeartbeatJob]);
@@ -85,6 +105,7 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     const { config } = observer.context;
     nodeEnv = {
       NODE_HEARTBEAT_INTERVAL: '1',
+      METRICS_TOKEN: metricsToken,
       ...(config.SQL_DSN ? { SQL_DSN: config.SQL_DSN } : { SQLITE_PATH: config.SQLITE_PATH }),
       ...(redis ? { REDIS_CONN_STRING: redis.url, REDIS_KEY_PREFIX: config.REDIS_KEY_PREFIX } : {}),
     };
@@ -174,9 +195,17 @@ describe.each(await availableEngines())('money under faults on $label', (engine)
     );
     expect(answered).toBeGreaterThan(callsPerEngine / 3);
     expect(outcomes.some((outcome) => outcome.status >= 500 || outcome.status === 429)).toBe(true);
-    // An /api read waits for the node's pending charges (/api/status, which reads none, does not): each node's
-    // charges are written before the logs are counted.
-    await Promise.all(urls.map((url) => fetch(`${url}/api/pricing`)));
+    // A client that aborted has its answer before the node has charged it, and a settlement write that met a
+    // busy database (three processes on one SQLite file) is kept and tried again: the logs are counted once no
+    // node has a call still to charge or a charge still to write. An /api read has the queued ones written
+    // (/api/status, which reads none, does not).
+    const started = Date.now();
+    for (;;) {
+      await Promise.all(urls.map((url) => fetch(`${url}/api/pricing`)));
+      if ((await Promise.all(urls.map(unwritten))).every((count) => count === 0)) break;
+      if (Date.now() - started > 15_000) throw new Error('charges still unwritten 15 s after the load');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await sweptWithin(15_000);
     expect(await logsPerRequest(observer.context.logDatabase.db, outcomes)).toEqual([]);
     for (const user of users) {
