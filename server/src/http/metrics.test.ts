@@ -3,45 +3,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines } from '../../test/engines.js';
 import { MockOpenAIUpstream } from '../../test/mock-openai-upstream.js';
+import { parseExposition, valueOf, type Sample } from '../../test/metrics-exposition.js';
 import { createChannel, createToken, createUser, settled } from '../../test/relay-fixtures.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 
 const metricsToken = 'metrics-test-token-0123456789';
-
-/** One sample line of the Prometheus text format. */
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) throw new Error(`not an exposition line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
-      labels[pair[1]!] = pair[2]!;
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
-  }
-  return samples;
-}
 
 async function scrape(server: TestServer): Promise<Sample[]> {
   const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return parseExposition(await response.text());
-}
-
-/** The value of the sample with exactly these labels among its own, or 0 when there is none yet. */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.filter(
-    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
-  );
-  return found.reduce((sum, sample) => sum + sample.value, 0);
 }
 
 describe.each(await availableEngines())('/metrics on $label', (engine) => {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { availableEngines, mysqlAdminUrl, postgresAdminUrl } from '../../../test/engines.js';
 import { FaultUpstream, type FaultKind } from '../../../test/fault-upstream.js';
+import { parseExposition, valueOf } from '../../../test/metrics-exposition.js';
 import { callOnce, logsPerRequest, type CallMode, type CallOutcome } from '../../../test/ledger-calls.js';
 import { ledgerProblems, readLedger } from '../../../test/ledger.js';
 import { startNodeProcess, type NodeProcess } from '../../../test/node-process.js';
@@ -32,11 +33,8 @@ const metricsToken = 'ledger-faults-metrics';
 async function unwritten(url: string): Promise<number> {
   const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
   if (!response.ok) throw new Error(`GET ${url}/metrics: ${response.status}`);
-  let count = 0;
-  for (const line of (await response.text()).split('\n'))
-    if (/^modelgate_(reservations_open\{|settlement_pending_logs )/.test(line))
-      count += Number(line.slice(line.lastIndexOf(' ') + 1));
-  return count;
+  const samples = parseExposition(await response.text());
+  return valueOf(samples, 'modelgate_reservations_open') + valueOf(samples, 'modelgate_settlement_pending_logs');
 }
 
 /** The database ending the gateway's sessions (restart, failover, idle timeout), every `everyMs`. */
