@@ -20,7 +20,7 @@ import {
   type CheckpointSchedule,
   type ReaderRequest,
   type ReaderResponse,
-  type ReaderWorkerData,
+  type SqliteThreadData,
 } from './sqlite-thread.worker.js';
 
 const workerSource = `(${sqliteThreadWorker.toString()})(require);`;
@@ -52,7 +52,7 @@ export class SqliteThread {
   private exited = false;
 
   constructor(file: string, busyTimeoutMs = 5000, { checkpoints, onFailure }: SqliteThreadOptions) {
-    const workerData: ReaderWorkerData = {
+    const workerData: SqliteThreadData = {
       driverPath: createRequire(import.meta.url).resolve('better-sqlite3'),
       file,
       busyTimeoutMs,

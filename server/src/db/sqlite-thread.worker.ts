@@ -24,7 +24,7 @@ export interface CheckpointSchedule {
 }
 
 /** What the thread is started with. */
-export interface ReaderWorkerData {
+export interface SqliteThreadData {
   /** The resolved path of better-sqlite3, so the thread loads the same module as the server. */
   driverPath: string;
   file: string;
@@ -44,7 +44,7 @@ type RequireFunction = (id: string) => unknown;
 export function sqliteThreadWorker(load: RequireFunction): void {
   const { parentPort, workerData } = load('node:worker_threads') as typeof import('node:worker_threads');
   const { statSync } = load('node:fs') as typeof import('node:fs');
-  const data = workerData as ReaderWorkerData;
+  const data = workerData as SqliteThreadData;
   const Driver = load(data.driverPath) as typeof import('better-sqlite3');
   // Read-only: a write sent here by mistake fails loudly instead of bypassing the server's write path.
   const database = new Driver(data.file, { readonly: true, fileMustExist: true });
