@@ -68,7 +68,7 @@ async function main() {
       ? await startModelGate(repositoryRoot, modelgatePort, mockPort, started)
       : undefined;
     const baseline =
-      baselineRoot && chosen('baseline')
+      baselineRoot && ['baseline', 'baseline-anthropic', 'baseline-responses'].some(chosen)
         ? await startModelGate(baselineRoot, baselinePort, mockPort, started)
         : undefined;
     // The same build on a large installation, populated before any load so its setup does not run beside it.
@@ -139,6 +139,33 @@ async function main() {
       pid,
     });
     const claudeHeaders = (key: string) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' });
+    /** A server's native stream targets: Anthropic's Messages and OpenAI's Responses, streamed (stream phase only). */
+    const nativeTargets = (
+      prefix: string,
+      port: number,
+      server: { relayKey: string; pid?: number } | undefined,
+      suffix = '',
+    ): Target[] =>
+      server
+        ? [
+            {
+              name: `${prefix}anthropic${suffix}`,
+              url: `http://127.0.0.1:${port}/v1/messages`,
+              headers: claudeHeaders(server.relayKey),
+              body: claudeBody,
+              pid: server.pid,
+              streamOnly: true,
+            },
+            {
+              name: `${prefix}responses${suffix}`,
+              url: `http://127.0.0.1:${port}/v1/responses`,
+              headers: { authorization: `Bearer ${server.relayKey}` },
+              body: responsesBody,
+              pid: server.pid,
+              streamOnly: true,
+            },
+          ]
+        : [];
     const allTargets: (Target | false | undefined)[] = [
       chat('direct', mockPort, 'Bearer x'),
       chat('passthrough', passthroughPort, 'Bearer x', passthroughPid),
@@ -155,38 +182,14 @@ async function main() {
           'x-portkey-custom-host': `http://127.0.0.1:${mockPort}/v1`,
         },
       },
-      modelgate && {
-        name: 'anthropic',
-        url: `http://127.0.0.1:${modelgatePort}/v1/messages`,
-        headers: claudeHeaders(modelgate.relayKey),
-        body: claudeBody,
-        pid: modelgate.pid,
-        streamOnly: true,
-      },
-      {
-        name: 'anthropic-passthrough',
-        url: `http://127.0.0.1:${passthroughPort}/v1/messages`,
-        headers: claudeHeaders('x'),
-        body: claudeBody,
-        pid: passthroughPid,
-        streamOnly: true,
-      },
-      modelgate && {
-        name: 'responses',
-        url: `http://127.0.0.1:${modelgatePort}/v1/responses`,
-        headers: { authorization: `Bearer ${modelgate.relayKey}` },
-        body: responsesBody,
-        pid: modelgate.pid,
-        streamOnly: true,
-      },
-      {
-        name: 'responses-passthrough',
-        url: `http://127.0.0.1:${passthroughPort}/v1/responses`,
-        headers: { authorization: 'Bearer x' },
-        body: responsesBody,
-        pid: passthroughPid,
-        streamOnly: true,
-      },
+      ...nativeTargets('', modelgatePort, modelgate),
+      ...nativeTargets('baseline-', baselinePort, baseline),
+      ...nativeTargets(
+        '',
+        passthroughPort,
+        passthroughPid ? { relayKey: 'x', pid: passthroughPid } : undefined,
+        '-passthrough',
+      ),
     ];
     const targets = allTargets.filter((target): target is Target => !!target && chosen(target.name));
     const chatTargets = targets.filter((target) => !target.streamOnly);
@@ -361,17 +364,26 @@ async function main() {
 function nativeStreamTable(m: (target: string, metric: string) => number, wanted: boolean): string {
   if (!wanted) return '';
   const rows = [
-    ['chat completions (`/v1/chat/completions`)', 'passthrough', 'modelgate'],
-    ['Anthropic Messages (`/v1/messages`, Anthropic channel)', 'anthropic-passthrough', 'anthropic'],
-    ['OpenAI Responses (`/v1/responses`, OpenAI channel)', 'responses-passthrough', 'responses'],
+    ['chat completions (`/v1/chat/completions`)', 'passthrough', 'modelgate', 'baseline'],
+    [
+      'Anthropic Messages (`/v1/messages`, Anthropic channel)',
+      'anthropic-passthrough',
+      'anthropic',
+      'baseline-anthropic',
+    ],
+    ['OpenAI Responses (`/v1/responses`, OpenAI channel)', 'responses-passthrough', 'responses', 'baseline-responses'],
   ];
   const figure = (value: number, digits = 0) => (Number.isNaN(value) ? '—' : value.toFixed(digits));
+  // The baseline's columns only when BENCH_BASELINE ran a native target.
+  const withBaseline = rows.some(([, , , baseline]) => !Number.isNaN(m(baseline!, 'cpuUsPerStream')));
+  const baselineHeads = withBaseline ? ' baseline CPU per stream (µs) | baseline ratio |' : '';
   return [
-    '| stream, 32 at once, 20 text deltas | pass-through CPU per stream (µs) | ModelGate CPU per stream (µs) | ratio | ModelGate streams/s |',
-    '|---|---|---|---|---|',
-    ...rows.map(([label, floor, gateway]) => {
-      const [floorUs, gatewayUs] = [m(floor!, 'cpuUsPerStream'), m(gateway!, 'cpuUsPerStream')];
-      return `| ${label} | ${figure(floorUs)} | ${figure(gatewayUs)} | ${figure(gatewayUs / floorUs, 2)}× | ${figure(m(gateway!, 'streams/s'))} |`;
+    `| stream, 32 at once, 20 text deltas | pass-through CPU per stream (µs) | ModelGate CPU per stream (µs) | ratio | ModelGate streams/s |${baselineHeads}`,
+    `|---|---|---|---|---|${withBaseline ? '---|---|' : ''}`,
+    ...rows.map(([label, floor, gateway, baseline]) => {
+      const [floorUs, gatewayUs, baselineUs] = [floor!, gateway!, baseline!].map((name) => m(name, 'cpuUsPerStream'));
+      const baselineCells = withBaseline ? ` ${figure(baselineUs!)} | ${figure(baselineUs! / floorUs!, 2)}× |` : '';
+      return `| ${label} | ${figure(floorUs!)} | ${figure(gatewayUs!)} | ${figure(gatewayUs! / floorUs!, 2)}× | ${figure(m(gateway!, 'streams/s'))} |${baselineCells}`;
     }),
   ].join('\n');
 }

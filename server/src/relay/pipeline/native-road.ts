@@ -33,20 +33,27 @@ export async function sendOnRoad(
 /** Longest event held while waiting for its end; an upstream that sends more without a blank line is cut off. */
 const maxHeldBytes = 16 * 1024 * 1024;
 
-/** The end of the event starting at `from` (after its blank line), or -1 when it has not all arrived. */
+/**
+ * The end of the event starting at `from` (after its blank line: `\n\n` or `\n\r\n`), or -1 when it has not
+ * all arrived. One pass from `from`: a read holds many events, and a search for either ending on its own would
+ * scan the rest of the read for each of them.
+ */
 function eventEnd(text: string, from: number): number {
-  const end = text.indexOf('\n\n', from);
-  const endCrlf = text.indexOf('\n\r\n', from);
-  if (end === -1 && endCrlf === -1) return -1;
-  if (endCrlf === -1 || (end !== -1 && end < endCrlf)) return end + 2;
-  return endCrlf + 3;
+  for (let at = text.indexOf('\n', from); at !== -1; at = text.indexOf('\n', at + 1)) {
+    const next = text.charCodeAt(at + 1);
+    if (next === 10) return at + 2;
+    if (next === 13 && text.charCodeAt(at + 2) === 10) return at + 3;
+  }
+  return -1;
 }
 
-/** The last complete event's end in `bytes` (after its blank line), or -1. */
+/** The last complete event's end in `bytes` (after its blank line), or -1; reads back from the end. */
 function lastEventEnd(bytes: Buffer): number {
-  const end = bytes.lastIndexOf('\n\n');
-  const endCrlf = bytes.lastIndexOf('\n\r\n');
-  return Math.max(end === -1 ? -1 : end + 2, endCrlf === -1 ? -1 : endCrlf + 3);
+  for (let at = bytes.lastIndexOf(10); at > 0; at = bytes.lastIndexOf(10, at - 1)) {
+    if (bytes[at - 1] === 10) return at + 1;
+    if (bytes[at - 1] === 13 && at > 1 && bytes[at - 2] === 10) return at + 1;
+  }
+  return -1;
 }
 
 /** An event's `data:` payload (its data lines joined), or undefined when it has none (a comment, a ping). */
@@ -84,6 +91,8 @@ export async function forwardNativeStream(
   /** The events of `text` as they are to be written, or undefined when all of them pass unchanged. */
   const relay = (text: string): string | undefined => {
     let written: string[] | undefined;
+    // Where the events passing unchanged since the last rewritten one begin: they are copied as one piece.
+    let unchangedFrom = 0;
     let from = 0;
     while (from < text.length) {
       let end = eventEnd(text, from);
@@ -92,17 +101,16 @@ export async function forwardNativeStream(
       const data = eventData(event);
       let out = data === undefined ? undefined : native.event(data);
       if ((out ?? event).includes('"error"')) out = redact(out ?? event);
-      if (native.closing) {
-        written ??= [text.slice(0, from)];
-        tail += out ?? event;
-      } else if (out !== undefined) {
-        written ??= [text.slice(0, from)];
-        written.push(out);
-      } else {
-        written?.push(event);
+      if (native.closing || out !== undefined) {
+        written ??= [];
+        if (unchangedFrom < from) written.push(text.slice(unchangedFrom, from));
+        unchangedFrom = end;
+        if (native.closing) tail += out ?? event;
+        else written.push(out!);
       }
       from = end;
     }
+    if (written && unchangedFrom < text.length) written.push(text.slice(unchangedFrom));
     return written?.join('');
   };
   for await (const chunk of body) {
