@@ -33,36 +33,3 @@ export function bodyExcerpt(body: Buffer): string {
   const text = body.toString('utf8');
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
-
-/**
- * The `type` of an event's JSON object: read from its start, where OpenAI and Anthropic write it
- * (`{"type":"…"`, with any whitespace), and parsed only otherwise. A stream's every event is told by it, so
- * the common case allocates nothing but the name.
- */
-export function eventTypeOf(data: string): string | undefined {
-  let at = 0;
-  const space = () => {
-    let code = data.charCodeAt(at);
-    while (code === 32 || code === 10 || code === 13 || code === 9) code = data.charCodeAt(++at);
-  };
-  space();
-  if (data.charCodeAt(at) === 123 /* { */) {
-    at++;
-    space();
-    if (data.startsWith('"type"', at)) {
-      at += 6;
-      space();
-      if (data.charCodeAt(at) === 58 /* : */) {
-        at++;
-        space();
-        const end = data.indexOf('"', at + 1);
-        // A name with an escape in it is left to the parser.
-        if (data.charCodeAt(at) === 34 /* " */ && end > at + 1 && data.lastIndexOf('\\', end) < at) {
-          return data.slice(at + 1, end);
-        }
-      }
-    }
-  }
-  const parsed = tryParseObject(data);
-  return typeof parsed?.type === 'string' ? parsed.type : undefined;
-}

@@ -3,7 +3,7 @@ import { claudeUsage } from '../../adaptors/anthropic/response.js';
 import { recordClaudeUsage } from '../../adaptors/anthropic/stream.js';
 import type { ClaudeStreamEvent, ClaudeUsage } from '../../adaptors/anthropic/types.js';
 import type { ChatChunk } from '../../adaptors/openai-kit/chat-types.js';
-import { eventTypeOf, isObject, parseJson, stringOf } from '../../adaptors/openai-kit/json.js';
+import { isObject, parseJson, stringOf } from '../../adaptors/openai-kit/json.js';
 import type { NativeStream } from '../../pipeline/relay-job.js';
 import { chunkPayloadText } from '../chunk-payload.js';
 import { anthropicErrorType } from './errors.js';
@@ -212,6 +212,14 @@ export class AnthropicEventWriter {
   }
 }
 
+/** The `type` of a Claude event's JSON: read from its start (where Anthropic writes it), parsed otherwise. */
+function eventType(data: string): string | undefined {
+  const type = /^\{\s*"type"\s*:\s*"([a-z_]+)"/.exec(data)?.[1];
+  if (type) return type;
+  const parsed = parseJson(data);
+  return isObject(parsed) && typeof parsed.type === 'string' ? parsed.type : undefined;
+}
+
 /** The generated text of content_block_delta events, for counting when the stream reported no final usage. */
 function deltaText(deltas: string[]): string {
   let text = '';
@@ -244,7 +252,7 @@ export class ClaudeNativeStream implements NativeStream {
 
   event(data: string): string | undefined {
     if (this.ended) return '';
-    const type = eventTypeOf(data);
+    const type = eventType(data);
     if (type === 'content_block_delta') {
       if (!this.reportedFinal) this.deltas.push(data);
       return undefined;

@@ -1,6 +1,6 @@
 import type { Usage } from '../../adaptor.js';
 import { finalResponseEvents, usageOfResponse } from '../../adaptors/openai/responses-answer.js';
-import { eventTypeOf, isObject, stringOf, tryParseObject } from '../../adaptors/openai-kit/json.js';
+import { isObject, stringOf, tryParseObject } from '../../adaptors/openai-kit/json.js';
 import type { NativeStream } from '../../pipeline/relay-job.js';
 import { responseObject, type ResponseContext } from './response.js';
 import type { ResponsesEvent, ResponsesOutputItem, ResponsesResponse } from './types.js';
@@ -22,6 +22,14 @@ export function ownResponse(upstream: Record<string, unknown>, context: Response
 
 const sseEvent = (event: Record<string, unknown> & { type: string }) =>
   `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+
+/** The `type` of a Responses event's JSON: read from its start (where OpenAI writes it), parsed otherwise. */
+function eventType(data: string): string | undefined {
+  const type = /^\{\s*"type"\s*:\s*"([^"]+)"/.exec(data)?.[1];
+  if (type) return type;
+  const parsed = tryParseObject(data);
+  return typeof parsed?.type === 'string' ? parsed.type : undefined;
+}
 
 /**
  * A Responses stream on the native road (the Responses front on a channel that serves `/v1/responses`): its
@@ -52,7 +60,7 @@ export class NativeEventRelay implements NativeStream {
   event(data: string): string | undefined {
     if (this.ended) return '';
     this.lastEvent = data;
-    const type = eventTypeOf(data) ?? '';
+    const type = eventType(data) ?? '';
     if (type.endsWith('.delta')) {
       this.deltas.push(data);
       return undefined;
