@@ -257,11 +257,11 @@ describe('the header menu', () => {
 });
 
 // Issue 33 point 7: the settings sections are a tablist of tabs only (antd's bar held its overflow button in it);
-// at 375 px every section stays reachable, and the keys and ?tab= work as before.
+// at 375 px every section stays reachable, and the keys and ?tab= work as before. Both languages at 375 px, where
+// the tab names' lengths decide whether they fit; the desktop once (English there has the room it has at 375).
 describe.each([
   { width: 1440, language: 'zh-CN' as const },
   { width: 375, language: 'en' as const },
-  { width: 1440, language: 'en' as const },
   { width: 375, language: 'zh-CN' as const },
 ])('the settings sections at $width px in $language', ({ width, language }) => {
   it('are a tablist of tabs only, all on screen, moved through by the arrow keys', async () => {
