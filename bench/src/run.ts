@@ -139,17 +139,16 @@ async function main() {
       pid,
     });
     const claudeHeaders = (key: string) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' });
-    /** A server's native stream targets: Anthropic's Messages and OpenAI's Responses, streamed (stream phase only). */
+    /** A server's native stream targets, Anthropic's Messages and OpenAI's Responses streamed (stream phase only). */
     const nativeTargets = (
-      prefix: string,
+      name: (protocol: 'anthropic' | 'responses') => string,
       port: number,
       server: { relayKey: string; pid?: number } | undefined,
-      suffix = '',
     ): Target[] =>
       server
         ? [
             {
-              name: `${prefix}anthropic${suffix}`,
+              name: name('anthropic'),
               url: `http://127.0.0.1:${port}/v1/messages`,
               headers: claudeHeaders(server.relayKey),
               body: claudeBody,
@@ -157,7 +156,7 @@ async function main() {
               streamOnly: true,
             },
             {
-              name: `${prefix}responses${suffix}`,
+              name: name('responses'),
               url: `http://127.0.0.1:${port}/v1/responses`,
               headers: { authorization: `Bearer ${server.relayKey}` },
               body: responsesBody,
@@ -182,13 +181,12 @@ async function main() {
           'x-portkey-custom-host': `http://127.0.0.1:${mockPort}/v1`,
         },
       },
-      ...nativeTargets('', modelgatePort, modelgate),
-      ...nativeTargets('baseline-', baselinePort, baseline),
+      ...nativeTargets((protocol) => protocol, modelgatePort, modelgate),
+      ...nativeTargets((protocol) => `baseline-${protocol}`, baselinePort, baseline),
       ...nativeTargets(
-        '',
+        (protocol) => `${protocol}-passthrough`,
         passthroughPort,
         passthroughPid ? { relayKey: 'x', pid: passthroughPid } : undefined,
-        '-passthrough',
       ),
     ];
     const targets = allTargets.filter((target): target is Target => !!target && chosen(target.name));
@@ -371,7 +369,8 @@ async function main() {
  */
 function nativeStreamTable(m: (target: string, metric: string) => number, wanted: boolean): string {
   if (!wanted) return '';
-  const rows = [
+  /** Each protocol's label, its floor, this build and the baseline. */
+  const rows: [string, string, string, string][] = [
     ['chat completions (`/v1/chat/completions`)', 'passthrough', 'modelgate', 'baseline'],
     [
       'Anthropic Messages (`/v1/messages`, Anthropic channel)',
@@ -383,15 +382,19 @@ function nativeStreamTable(m: (target: string, metric: string) => number, wanted
   ];
   const figure = (value: number, digits = 0) => (Number.isNaN(value) ? '—' : value.toFixed(digits));
   // The baseline's columns only when BENCH_BASELINE ran a native target.
-  const withBaseline = rows.some(([, , , baseline]) => !Number.isNaN(m(baseline!, 'cpuUsPerStream')));
+  const withBaseline = rows.some(([, , , baseline]) => !Number.isNaN(m(baseline, 'cpuUsPerStream')));
   const baselineHeads = withBaseline ? ' baseline CPU per stream (µs) | baseline ratio |' : '';
   return [
     `| stream, 32 at once, 20 text deltas | pass-through CPU per stream (µs) | ModelGate CPU per stream (µs) | ratio | ModelGate streams/s |${baselineHeads}`,
     `|---|---|---|---|---|${withBaseline ? '---|---|' : ''}`,
     ...rows.map(([label, floor, gateway, baseline]) => {
-      const [floorUs, gatewayUs, baselineUs] = [floor!, gateway!, baseline!].map((name) => m(name, 'cpuUsPerStream'));
-      const baselineCells = withBaseline ? ` ${figure(baselineUs!)} | ${figure(baselineUs! / floorUs!, 2)}× |` : '';
-      return `| ${label} | ${figure(floorUs!)} | ${figure(gatewayUs!)} | ${figure(gatewayUs! / floorUs!, 2)}× | ${figure(m(gateway!, 'streams/s'))} |${baselineCells}`;
+      const [floorUs, gatewayUs, baselineUs] = [floor, gateway, baseline].map((name) => m(name, 'cpuUsPerStream')) as [
+        number,
+        number,
+        number,
+      ];
+      const baselineCells = withBaseline ? ` ${figure(baselineUs)} | ${figure(baselineUs / floorUs, 2)}× |` : '';
+      return `| ${label} | ${figure(floorUs)} | ${figure(gatewayUs)} | ${figure(gatewayUs / floorUs, 2)}× | ${figure(m(gateway, 'streams/s'))} |${baselineCells}`;
     }),
   ].join('\n');
 }

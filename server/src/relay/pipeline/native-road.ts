@@ -106,7 +106,7 @@ export async function forwardNativeStream(
         if (unchangedFrom < from) written.push(text.slice(unchangedFrom, from));
         unchangedFrom = end;
         if (native.closing) tail += out ?? event;
-        else written.push(out!);
+        else if (out !== undefined) written.push(out);
       }
       from = end;
     }
