@@ -185,8 +185,11 @@ export interface OpenedAnswer {
  * as it passes and tells, at the end, what billing needs.
  */
 export interface StreamWatcher {
-  /** Sees one payload; false drops its line from the stream (an event the client has no use for). */
-  payload(data: string): boolean;
+  /**
+   * Sees one payload; false drops its line from the stream (an event the client has no use for).
+   * `emptyChoices`: whether it has `"choices": []` (hasEmptyChoices), which the forwarder looked for already.
+   */
+  payload(data: string, emptyChoices?: boolean): boolean;
   /** The last usage the stream reported, and the generated text when it reported none. */
   result(): { usage?: Usage; text: string };
 }

@@ -62,12 +62,13 @@ const budgets: Record<CallKind, Budget> = {
     bytesToClient: 533,
     bytesToUpstream: 300,
   },
-  // The same, streamed (5 content chunks, then usage).
+  // The same, streamed (5 content chunks, then usage). The usage-only chunk is parsed once: the watcher keeps
+  // the usage it read when it looked for Azure's prelude (it was parsed again at the end: 3 parses).
   chatStream: {
     sqlStatements: 11,
     sqlRowsRead: 3,
     redisCommands: 0,
-    jsonParses: 3,
+    jsonParses: 2,
     jsonStringifies: 3,
     bytesToClient: 1564,
     bytesToUpstream: 355,

@@ -126,4 +126,19 @@ describe('forwarding an OpenAI stream as it comes', () => {
     expect(beginsTail(usageEvent.slice(6).trim())).toBe(true);
     expect(beginsTail(chunk('Hi').slice(6).trim())).toBe(false);
   });
+
+  test('a usage chunk written with spaces begins the tail; content that quotes `"choices": []` does not', async () => {
+    const spaced =
+      'data: {"id":"c","choices" : [ ],"usage" : {"prompt_tokens":4,"completion_tokens":2,"total_tokens":6}}\n\n';
+    const quoting = chunk('write \\"choices\\": [] and \\"usage\\": {}');
+    expect(beginsTail(spaced.slice(6).trim())).toBe(true);
+    expect(beginsTail(quoting.slice(6).trim())).toBe(false);
+    const writer = collector();
+    const watcher = new OpenAIStreamWatcher();
+    const { tail } = await forwardStream(upstream(quoting + spaced + 'data: [DONE]\n\n', 4096), watcher, writer);
+    expect(writer.parts.join('')).toBe(quoting);
+    expect(tail).toBe(spaced + 'data: [DONE]\n\n');
+    // The usage read when the chunk went by (its `"choices": []` made the watcher look) is the call's.
+    expect(watcher.result()).toEqual({ usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 }, text: '' });
+  });
 });

@@ -6,14 +6,33 @@ import type { SseWriter } from './stream-writer.js';
 const maxHeldBytes = 16 * 1024 * 1024;
 const newline = 0x0a;
 
-/** The usage-only chunk that ends an OpenAI stream (`choices: []` with the usage): the answer's tail. */
-const isFinalUsage = (data: string) => /"choices":\s*\[\s*\]/.test(data) && /"usage":\s*\{/.test(data);
+// Sticky: tried only where `"choices"` was found, instead of scanning every event.
+const emptyChoicesAt = /"choices"\s*:\s*\[\s*\]/y;
+
+/**
+ * Whether an OpenAI chunk's JSON text has `"choices": []` (a key: inside a JSON string the quotes are escaped):
+ * the usage-only chunk that ends a stream, or Azure's content-filter prelude.
+ */
+export function hasEmptyChoices(data: string): boolean {
+  for (let at = data.indexOf('"choices"'); at !== -1; at = data.indexOf('"choices"', at + 1)) {
+    emptyChoicesAt.lastIndex = at;
+    if (emptyChoicesAt.test(data)) return true;
+  }
+  return false;
+}
+
+/**
+ * The usage-only chunk that ends an OpenAI stream (`choices: []` with the usage): the answer's tail.
+ * `emptyChoices`: hasEmptyChoices(data), when the caller has it already.
+ */
+const isFinalUsage = (data: string, emptyChoices = hasEmptyChoices(data)) =>
+  emptyChoices && /"usage"\s*:\s*\{/.test(data);
 
 /**
  * Whether a relay payload begins an answer's tail, which leaves only once the charge is durable: OpenAI's
  * usage-only chunk (a native stream's closing events are told by its front, NativeStream.closing).
  */
-export const beginsTail = isFinalUsage;
+export const beginsTail = (data: string) => isFinalUsage(data);
 
 /**
  * Forwards an OpenAI-format event stream as its bytes arrive, whole lines only (a stream that breaks off
@@ -49,11 +68,14 @@ export async function forwardStream(
       const line = text.charCodeAt(end - 1) === 13 ? text.slice(from, end - 1) : text.slice(from, end);
       const data = ssePayload(line);
       if (data === '[DONE]') done = true;
-      if (!inTail && data !== undefined && (data === '[DONE]' || isFinalUsage(data))) {
+      // Looked for once a chunk, for the tail and for the watcher.
+      const emptyChoices = data !== undefined && data !== '[DONE]' && hasEmptyChoices(data);
+      if (!inTail && data !== undefined && (data === '[DONE]' || isFinalUsage(data, emptyChoices))) {
         inTail = true;
         kept ??= [text.slice(0, from)];
       }
-      if (data !== undefined && data !== '[DONE]' && !watcher.payload(data)) kept ??= [text.slice(0, from)];
+      if (data !== undefined && data !== '[DONE]' && !watcher.payload(data, emptyChoices))
+        kept ??= [text.slice(0, from)];
       else if (inTail) tail += text.slice(from, end + 1);
       else kept?.push(text.slice(from, end + 1));
       from = end + 1;

@@ -1,5 +1,6 @@
 import type { RelayCall, RelayChunk, StreamWatcher, Usage } from '../../adaptor.js';
 import { readSseData } from '../../pipeline/sse-lines.js';
+import { hasEmptyChoices } from '../../pipeline/stream-forward.js';
 import { tryParseObject } from '../openai-kit/json.js';
 import { readUsage } from '../openai-kit/usage.js';
 import { choicesText } from './response.js';
@@ -26,18 +27,6 @@ export async function* readOpenAIStream(body: AsyncIterable<Buffer>, _call: Rela
   }
 }
 
-// Sticky: tried only where `"choices"` was found, instead of scanning every event (it ran on every chunk).
-const emptyChoicesAt = /"choices"\s*:\s*\[\s*\]/y;
-
-/** Whether an event's JSON text has `"choices": []` (a key: inside a JSON string the quotes are escaped). */
-function hasEmptyChoices(data: string): boolean {
-  for (let at = data.indexOf('"choices"'); at !== -1; at = data.indexOf('"choices"', at + 1)) {
-    emptyChoicesAt.lastIndex = at;
-    if (emptyChoicesAt.test(data)) return true;
-  }
-  return false;
-}
-
 /** Payload text kept unparsed before it is folded into the running text (bounds memory on long answers). */
 const maxUnparsedChars = 64 * 1024;
 
@@ -51,13 +40,17 @@ export class OpenAIStreamWatcher implements StreamWatcher {
   private unparsedChars = 0;
   private text = '';
   private usage: Usage | undefined;
+  /** The usage of the usage-only chunk parsed in `payload`, and its place in `unparsed`: not parsed twice. */
+  private finalUsage: { usage: Usage; at: number } | undefined;
 
-  payload(data: string): boolean {
+  payload(data: string, emptyChoices = hasEmptyChoices(data)): boolean {
     if (data === '') return true;
-    if (hasEmptyChoices(data)) {
+    if (emptyChoices) {
       // Azure's content-filter prelude: no choices, no usage, no error (dropped as readOpenAIStream does).
       const payload = tryParseObject(data);
-      if (payload && !readUsage(payload.usage) && !payload.error) return false;
+      const usage = readUsage(payload?.usage);
+      if (payload && !usage && !payload.error) return false;
+      if (usage) this.finalUsage = { usage, at: this.unparsed.length };
     }
     this.unparsed.push(data);
     this.unparsedChars += data.length;
@@ -70,7 +63,7 @@ export class OpenAIStreamWatcher implements StreamWatcher {
     for (let index = this.unparsed.length - 1; index >= Math.max(0, this.unparsed.length - 3); index--) {
       const data = this.unparsed[index]!;
       if (!data.includes('"usage"')) continue;
-      const usage = readUsage(tryParseObject(data)?.usage);
+      const usage = this.finalUsage?.at === index ? this.finalUsage.usage : readUsage(tryParseObject(data)?.usage);
       if (!usage) continue;
       if (usage.prompt_tokens > 0 && usage.completion_tokens > 0) return { usage, text: '' };
       break;
@@ -88,5 +81,6 @@ export class OpenAIStreamWatcher implements StreamWatcher {
     }
     this.unparsed = [];
     this.unparsedChars = 0;
+    this.finalUsage = undefined;
   }
 }
