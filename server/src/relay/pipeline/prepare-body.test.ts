@@ -58,6 +58,25 @@ describe.each([
     },
   );
 
+  test(
+    enforced
+      ? 'a stream without stream_options is re-serialised with the option'
+      : "a stream without stream_options gets the option added to the client's bytes, which are not re-serialised",
+    async () => {
+      const body =
+        '{ "model": "gpt-4o-mini", "stream": true,\r\n "messages": [ { "role": "user", "content": "hi }" } ] }\r\n';
+      const sent = await relayed(body);
+      const value = { ...JSON.parse(body), stream_options: { include_usage: true } };
+      expect(sent).toBe(
+        enforced
+          ? JSON.stringify(value)
+          : '{ "model": "gpt-4o-mini", "stream": true,\r\n "messages": [ { "role": "user", "content": "hi }" } ] ' +
+              ',"stream_options":{"include_usage":true}}\r\n',
+      );
+      expect(JSON.parse(sent)).toEqual(value);
+    },
+  );
+
   test('a stream without stream_options asks the upstream for usage, and the client gets it', async () => {
     const client = new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const stream = await client.chat.completions.create({
@@ -115,6 +134,20 @@ describe('prepareBody', () => {
       },
     });
     expect(body.value).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
+  });
+
+  test('asking a stream for usage keeps the JSON valid whatever surrounds the closing brace', () => {
+    for (const raw of ['{}', '{ }', '{"model":"m"}', '{\n  "model": "m"\n}\n', '{"a":{"b":"}"}}  ']) {
+      const body = { kind: 'json' as const, value: JSON.parse(raw), raw: Buffer.from(raw), filled: false };
+      const prepared = prepareBody(body, 'chat', true, channel(null), body.value.model ?? 'm-none');
+      if (prepared.body.kind !== 'json') throw new Error('not json');
+      expect(prepared.body.changed).toBe(false);
+      expect(JSON.parse(prepared.body.raw.toString())).toEqual({
+        ...body.value,
+        stream_options: { include_usage: true },
+      });
+      expect(prepared.body.value).toEqual(JSON.parse(prepared.body.raw.toString()));
+    }
   });
 
   test('an output cap set by the balance replaces every limit the client gave', () => {

@@ -63,18 +63,41 @@ export function prepareBody(
     change().messages = messages;
     systemPromptReset = true;
   }
+  // Whether asking for the stream's usage is the only change, on a body without stream_options.
+  let onlyUsageAsked = false;
   if (stream && (mode === 'chat' || mode === 'completions')) {
     const options =
       typeof value.stream_options === 'object' && value.stream_options !== null ? (value.stream_options as Json) : {};
-    if (options.include_usage !== true) change().stream_options = { ...options, include_usage: true };
+    if (options.include_usage !== true) {
+      onlyUsageAsked = value === body.value && value.stream_options === undefined;
+      change().stream_options = { ...options, include_usage: true };
+    }
   }
   if (outputCap !== undefined) {
     const given = outputLimitFields.filter((field) => value[field] !== undefined && value[field] !== null);
     const fields = given.length > 0 ? given : [completionLimitFieldOf(channel)];
     for (const field of fields) change()[field] = outputCap;
+    onlyUsageAsked = false;
   }
+  // The option goes into the client's bytes: an agent's conversation of hundreds of kilobytes is not serialised
+  // again for one field (the bytes are those JSON.stringify would write for compact JSON: the key comes last).
+  if (onlyUsageAsked && !body.filled && !alwaysReserialise)
+    return { body: { kind: 'json', value, raw: withUsageAsked(body.raw), changed: false }, systemPromptReset };
   const changed = value !== body.value || body.filled || alwaysReserialise;
   return { body: { kind: 'json', value, raw: body.raw, changed }, systemPromptReset };
+}
+
+const usageMember = '"stream_options":{"include_usage":true}';
+const [onlyMember, lastMember] = [Buffer.from(usageMember), Buffer.from(`,${usageMember}`)];
+const isJsonSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** A JSON object's bytes with `"stream_options":{"include_usage":true}` as its last member. */
+function withUsageAsked(raw: Buffer): Buffer {
+  const close = raw.lastIndexOf(0x7d); // the object's closing brace: only white space may follow it
+  let before = close - 1;
+  while (isJsonSpace(raw[before])) before--;
+  const member = raw[before] === 0x7b ? onlyMember : lastMember;
+  return Buffer.concat([raw.subarray(0, close), member, raw.subarray(close)]);
 }
 
 const completionLimitFieldOf = (channel: RoutedChannel) =>
