@@ -30,7 +30,7 @@ const chosenTargets = process.env.BENCH_TARGETS?.split(',');
 // The "installation" target's size (issue 28): 2,000 channels of 50 models (100,000 abilities), 20,000 tokens.
 const installationChannels = Number(process.env.BENCH_INSTALLATION_CHANNELS ?? 2000);
 const installationTokens = Number(process.env.BENCH_INSTALLATION_TOKENS ?? 20_000);
-// The phases to run (default all), to profile one load alone: c1, c32, c128, streams, one-stream, paced.
+// The phases to run (default all), to profile one load alone: c1, c32, c128, long, streams, one-stream, paced.
 const chosenPhases = process.env.BENCH_PHASES?.split(',');
 const phase = (name: string) => !chosenPhases || chosenPhases.includes(name);
 const modelgatePort = 18_100;
@@ -47,6 +47,18 @@ const claudeBody = JSON.stringify({
   messages: [{ role: 'user', content: 'Say hello.' }],
 });
 const responsesBody = JSON.stringify({ model: benchModels.responses, input: 'Say hello.', stream: true });
+/**
+ * An agent's call: a conversation of 200 turns (about 210 KB, English with some Chinese), as coding agents send on
+ * every step. The floor only moves its bytes; what a gateway does with a body (decoding, parsing, counting) grows
+ * with it.
+ */
+const longConversation = JSON.stringify({
+  model: benchModels.chat,
+  messages: Array.from({ length: 200 }, (_, turn) => ({
+    role: turn % 2 ? 'assistant' : 'user',
+    content: `turn ${turn}: ${'lorem ipsum dolor sit amet, 你好 '.repeat(30)}`,
+  })),
+});
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /**
@@ -229,6 +241,23 @@ async function main() {
       }
     }
 
+    // Calls carrying a long conversation, 8 at a time (each moves 210 KB each way through the gateway).
+    if (phase('long'))
+      for (let round = 0; round < rounds; round++) {
+        for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
+          const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
+          const load = await runWrk({ ...target, name: `${target.name}-long`, body: longConversation }, 8, seconds);
+          count(target.name, load.requests);
+          record(target.name, 'rps@long', load.requestsPerSecond);
+          record(target.name, 'errors@long', load.errors);
+          if (target.pid && load.requests > 0)
+            record(target.name, 'cpuUs@long', ((cpuSeconds(target.pid) - cpuBefore) / load.requests) * 1e6);
+          console.log(
+            `${target.name} long conversation round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, errors ${load.errors} (non-2xx ${load.non2xx})`,
+          );
+        }
+      }
+
     if (phase('streams'))
       for (let round = 0; round < rounds; round++) {
         for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
@@ -288,6 +317,8 @@ async function main() {
       ['p50 / p99 at concurrency 32 (ms)', (t) => `${m(t, 'p50@32').toFixed(2)} / ${m(t, 'p99@32').toFixed(2)}`],
       ['p50 / p99 at concurrency 128 (ms)', (t) => `${m(t, 'p50@128').toFixed(2)} / ${m(t, 'p99@128').toFixed(2)}`],
       ['gateway CPU per call at concurrency 32 (µs)', (t) => (t === 'direct' ? '—' : withRange(t, 'cpuUs@32'))],
+      ['calls/s, 210 KB conversation, concurrency 8', (t) => m(t, 'rps@long').toFixed(0)],
+      ['gateway CPU per call, 210 KB conversation (µs)', (t) => (t === 'direct' ? '—' : withRange(t, 'cpuUs@long'))],
       ['p50 with one client (ms)', (t) => m(t, 'p50@1').toFixed(3)],
       ['added p50 with one client (ms)', added('p50@1', 3)],
       ['streams/s, 20 chunks at once, 32 streams', (t) => m(t, 'streams/s').toFixed(0)],
