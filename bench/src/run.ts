@@ -222,41 +222,31 @@ async function main() {
       ((results[target] ??= {})[metric] ??= []).push(value);
     };
 
-    for (const connections of [1, 32, 128].filter((connections) => phase(`c${connections}`))) {
+    // The call loads, figures keyed `<figure>@<key>`: the short request at 1, 32 and 128 connections, and calls
+    // carrying a long conversation 8 at a time (each moves 210 KB each way through the gateway).
+    const callLoads = [
+      ...[1, 32, 128].map((connections) => ({ phase: `c${connections}`, key: String(connections), connections })),
+      { phase: 'long', key: 'long', connections: 8, body: longConversation },
+    ].filter((load) => phase(load.phase));
+    for (const { key, connections, body } of callLoads) {
       for (let round = 0; round < rounds; round++) {
         for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
           const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
-          const load = await runWrk(target, connections, seconds);
+          const sent = body ? { ...target, name: `${target.name}-${key}`, body } : target;
+          const load = await runWrk(sent, connections, seconds);
           count(target.name, load.requests);
-          record(target.name, `rps@${connections}`, load.requestsPerSecond);
-          record(target.name, `p50@${connections}`, load.p50Ms);
-          record(target.name, `p99@${connections}`, load.p99Ms);
-          record(target.name, `errors@${connections}`, load.errors);
+          record(target.name, `rps@${key}`, load.requestsPerSecond);
+          record(target.name, `p50@${key}`, load.p50Ms);
+          record(target.name, `p99@${key}`, load.p99Ms);
+          record(target.name, `errors@${key}`, load.errors);
           if (target.pid && load.requests > 0)
-            record(target.name, `cpuUs@${connections}`, ((cpuSeconds(target.pid) - cpuBefore) / load.requests) * 1e6);
+            record(target.name, `cpuUs@${key}`, ((cpuSeconds(target.pid) - cpuBefore) / load.requests) * 1e6);
           console.log(
-            `${target.name} c=${connections} round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, errors ${load.errors} (non-2xx ${load.non2xx})`,
+            `${target.name} ${body ? `${key} (${connections} at a time)` : `c=${connections}`} round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, errors ${load.errors} (non-2xx ${load.non2xx})`,
           );
         }
       }
     }
-
-    // Calls carrying a long conversation, 8 at a time (each moves 210 KB each way through the gateway).
-    if (phase('long'))
-      for (let round = 0; round < rounds; round++) {
-        for (const target of round % 2 === 0 ? chatTargets : [...chatTargets].reverse()) {
-          const cpuBefore = target.pid ? cpuSeconds(target.pid) : 0;
-          const load = await runWrk({ ...target, name: `${target.name}-long`, body: longConversation }, 8, seconds);
-          count(target.name, load.requests);
-          record(target.name, 'rps@long', load.requestsPerSecond);
-          record(target.name, 'errors@long', load.errors);
-          if (target.pid && load.requests > 0)
-            record(target.name, 'cpuUs@long', ((cpuSeconds(target.pid) - cpuBefore) / load.requests) * 1e6);
-          console.log(
-            `${target.name} long conversation round ${round + 1}: ${load.requestsPerSecond.toFixed(0)} req/s, errors ${load.errors} (non-2xx ${load.non2xx})`,
-          );
-        }
-      }
 
     if (phase('streams'))
       for (let round = 0; round < rounds; round++) {
