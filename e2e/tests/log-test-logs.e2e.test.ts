@@ -88,7 +88,7 @@ describe.each(MATRIX)('test logs at $width px in $language', ({ width, language 
       .click();
     const hide = page.getByRole('checkbox', { name: t('log.filter.hideTest') });
     // Asking for test logs and hiding them cannot go together.
-    expect(await hide.isDisabled()).toBe(true);
+    await expect.poll(() => hide.isDisabled()).toBe(true);
     await apply(page);
     await expectTotal(page, counts.tests);
     await expect.poll(() => shownTypes(page)).toEqual(Array.from({ length: counts.tests }, () => t('log.type.5')));

@@ -3,10 +3,18 @@ import type { RelayMode } from '../../relay/adaptor.js';
 import type { JobBody } from '../../relay/pipeline/relay-job.js';
 import { relayErrors } from '../../relay/relay-errors.js';
 import { parseJsonBody, type JsonBodyError } from '../../lib/json-body.js';
+import { lazyObject, outlineJson } from '../../lib/json-outline.js';
 import { imageRequestProblem } from '../../domain/pricing/image-price.js';
 import { defaultModels, fastBodyChecks, jsonSchemas, multipartFields } from './relay.schema.js';
 
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'invalid request';
+
+/**
+ * The size from which a JSON body is outlined (lib/json-outline.ts) instead of parsed: below it JSON.parse is
+ * cheaper (1 µs for a short chat), above it decoding and parsing grow with the conversation while the outline
+ * skips its strings (8 KB: 47 µs parsed, 25 outlined; 213 KB: 1.5 ms, 0.3).
+ */
+const outlinedFrom = 8 * 1024;
 
 /** Modes whose body is a multipart upload (relayed as the client's bytes). */
 const multipartModes = new Set<RelayMode>(['audio-transcription', 'audio-translation']);
@@ -45,9 +53,11 @@ export async function readJobBody(
   if (multipartModes.has(mode)) throw relayErrors.invalidRequest('this endpoint takes a multipart/form-data upload');
   if (!contentType.startsWith('application/json'))
     throw relayErrors.invalidRequest('the request body must be JSON (Content-Type: application/json)');
+  // A long body (an agent's conversation) is outlined rather than decoded: its members are decoded when read.
+  const outline = raw.length >= outlinedFrom ? outlineJson(raw) : undefined;
   let value: unknown;
   try {
-    value = parseJsonBody(raw);
+    value = outline ? lazyObject(raw, outline) : parseJsonBody(raw);
   } catch (error) {
     throw relayErrors.invalidRequest((error as JsonBodyError).message);
   }
@@ -66,7 +76,7 @@ export async function readJobBody(
   const fastCheck = fastBodyChecks[mode];
   const schema = fastCheck ? undefined : jsonSchemas[mode];
   if (fastCheck) {
-    const problem = fastCheck(body);
+    const problem = fastCheck(body, outline);
     if (problem) throw relayErrors.invalidRequest(problem);
   } else if (schema) {
     const checked = schema.safeParse(body);
@@ -81,7 +91,7 @@ export async function readJobBody(
     );
     if (problem) throw relayErrors.invalidRequest(problem);
   }
-  return { kind: 'json', value: body, raw, filled };
+  return { kind: 'json', value: body, raw, filled, outline };
 }
 
 /** The model and stream flag of a body. */

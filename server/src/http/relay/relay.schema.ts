@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { chatBody, completionBody, embeddingBody, imageBody, moderationBody, speechBody } from '@modelgate/wire';
 import type { RelayMode } from '../../relay/adaptor.js';
+import type { OutlineObject } from '../../lib/json-outline.js';
 
 export { multipartFields } from '@modelgate/wire';
 
@@ -27,7 +28,7 @@ export const defaultModels: Partial<Record<RelayMode, string>> = {
  * (relay.schema.test.ts holds them to it), without the copy of the whole body a zod loose object makes on
  * every call (26 µs of a call's CPU in the profile).
  */
-type BodyCheck = (body: Record<string, unknown>) => string | undefined;
+type BodyCheck = (body: Record<string, unknown>, outline?: OutlineObject) => string | undefined;
 
 const maxTokensLimit = 1_073_741_823;
 
@@ -48,13 +49,22 @@ function maxTokensProblem(value: unknown): string | undefined {
     : 'max_tokens is invalid';
 }
 
+/** An outlined body's conversation is checked on its outline: a long one is not decoded for the check. */
+function messagesProblem(body: Record<string, unknown>, outline: OutlineObject | undefined): string | undefined {
+  const node = outline?.members.get('messages');
+  const given = node
+    ? node.type === 'array' && node.items.length > 0
+    : Array.isArray(body.messages) && body.messages.length > 0;
+  return given ? undefined : 'field messages is required';
+}
+
 const presentProblem = (value: unknown, name: string) =>
   value === undefined || value === null || value === '' ? `field ${name} is required` : undefined;
 
 export const fastBodyChecks: Partial<Record<RelayMode, BodyCheck>> = {
-  chat: (body) =>
+  chat: (body, outline) =>
     modelProblem(body.model) ??
-    (Array.isArray(body.messages) && body.messages.length > 0 ? undefined : 'field messages is required') ??
+    messagesProblem(body, outline) ??
     streamProblem(body.stream) ??
     maxTokensProblem(body.max_tokens),
   completions: (body) =>

@@ -6,7 +6,7 @@ import { databaseSeconds } from '../../db/database-clock.js';
 import { abandonedAfterSeconds } from '../billing/reservation-sweeper.js';
 import type { RelayJob } from '../pipeline/relay-job.js';
 import { relayErrors } from '../relay-errors.js';
-import { countInput, countMessages } from '../tokenizer/count-tokens.js';
+import { estimatePrompt } from '../tokenizer/count-tokens.js';
 import { BudgetSpend } from './budget-spend.js';
 import { limitPlanOf, type LimitCheck } from './limit-plan.js';
 import { MemoryLimitStore, type CheckState, type LimitStore } from './limit-store.js';
@@ -113,12 +113,7 @@ function clientOutputCap(body: Record<string, unknown>): number {
 /** What a call takes from a tokens limit at admission: the prompt's estimate and the client's output cap. */
 function reservedTokens(job: RelayJob): number {
   if (job.body.kind !== 'json') return 0;
-  const body = job.body.value;
-  const prompt =
-    job.mode === 'chat'
-      ? countMessages(body.messages, job.model, true)
-      : countInput(job.mode === 'completions' ? body.prompt : body.input, job.model, true);
-  return prompt + clientOutputCap(body);
+  return estimatePrompt(job.body, job.mode, job.model) + clientOutputCap(job.body.value);
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

@@ -5,6 +5,7 @@ import { createChannel, createToken, createUser } from '../../../test/relay-fixt
 import { startTestServer, type TestServer } from '../../../test/test-server.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { ChannelType } from '../../domain/channel/channel.constants.js';
+import { lazyObject, outlineJson } from '../../lib/json-outline.js';
 import { prepareBody } from './prepare-body.js';
 import type { JobBody } from './relay-job.js';
 
@@ -74,6 +75,26 @@ describe.each([
               ',"stream_options":{"include_usage":true}}\r\n',
       );
       expect(JSON.parse(sent)).toEqual(value);
+    },
+  );
+
+  test(
+    enforced
+      ? "an agent's long conversation is re-serialised with the option"
+      : "an agent's long conversation (outlined, not decoded) keeps its bytes, with the option written in",
+    async () => {
+      const turns = Array.from({ length: 60 }, (_, turn) => ({
+        role: turn % 2 ? 'assistant' : 'user',
+        content: `turn ${turn}: 你好, "code" \\ {"json": [1, 2]} `.repeat(8),
+      }));
+      // Spaced as Python's json.dumps writes it, so forwarded bytes differ from re-serialised ones.
+      const body = `{"model": "gpt-4o-mini", "messages": ${JSON.stringify(turns).replace(/,"/g, ', "')}, "stream": true}`;
+      expect(Buffer.byteLength(body)).toBeGreaterThan(16 * 1024);
+      const sent = await relayed(body);
+      const value = { ...JSON.parse(body), stream_options: { include_usage: true } };
+      expect(sent).toBe(
+        enforced ? JSON.stringify(value) : `${body.slice(0, -1)},"stream_options":{"include_usage":true}}`,
+      );
     },
   );
 
@@ -168,5 +189,41 @@ describe('prepareBody', () => {
     const other = prepareBody(body, 'chat', false, channel(null, ChannelType.DeepSeek), 'deepseek-chat', false, 500);
     expect(other.body.kind === 'json' && other.body.value).toMatchObject({ max_tokens: 500 });
     expect(other.body.kind === 'json' && other.body.value.max_completion_tokens).toBeUndefined();
+  });
+
+  test("an outlined body's changed members are written into its bytes, its conversation never decoded", () => {
+    const value = {
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: '你好 "there" \\ }' }],
+      stream: true,
+      stream_options: { include_usage: false, extra: 1 },
+      max_tokens: 9000,
+    };
+    const raw = Buffer.from(JSON.stringify(value));
+    const outline = outlineJson(raw)!;
+    const body: JobBody = { kind: 'json', value: lazyObject(raw, outline), raw, filled: false, outline };
+    const prepared = prepareBody(body, 'chat', true, channel(null), 'gpt-4o-mapped', false, 2063);
+    if (prepared.body.kind !== 'json') throw new Error('not json');
+    const expected = {
+      ...value,
+      model: 'gpt-4o-mapped',
+      stream_options: { include_usage: true, extra: 1 },
+      max_tokens: 2063,
+    };
+    // The bytes JSON.stringify writes for the changed body (compact JSON, members in place), made without it.
+    expect(prepared.body).toMatchObject({ changed: false });
+    expect(prepared.body.raw.toString()).toBe(JSON.stringify(expected));
+    const undecoded = (object: object) => Object.getOwnPropertyDescriptor(object, 'messages')?.get !== undefined;
+    expect(undecoded(body.value)).toBe(true);
+    expect(undecoded(prepared.body.value)).toBe(true);
+    expect(prepared.body.value).toEqual(expected);
+    expect(body.value).toEqual(value);
+    // A member the client left out goes last; a system prompt changes the conversation, which is serialised.
+    const capped = prepareBody(body, 'chat', false, channel(null), 'gpt-4o', false, 100);
+    expect(capped.body.kind === 'json' && capped.body.raw.toString()).toBe(
+      JSON.stringify({ ...value, max_tokens: 100 }),
+    );
+    const prompted = prepareBody(body, 'chat', false, channel('Be brief.'), 'gpt-4o');
+    expect(prompted.body).toMatchObject({ changed: true, raw: raw });
   });
 });

@@ -2,6 +2,7 @@ import type { RelayBody, RelayMode } from '../adaptor.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { ChannelType } from '../../domain/channel/channel.constants.js';
 import type { JobBody } from './relay-job.js';
+import { lazyCopy, type OutlineObject } from '../../lib/json-outline.js';
 
 type Json = Record<string, unknown>;
 
@@ -35,7 +36,9 @@ const completionLimitChannelTypes: ReadonlySet<number> = new Set([ChannelType.Op
  * The body for one channel: the model mapped, the channel's system prompt forced, stream usage asked for,
  * and the output capped at `outputCap` when the balance set one (every limit the client gave, or the
  * channel's own field when it gave none). Untouched requests keep the client's bytes (one-api forwards them as
- * they came) unless `alwaysReserialise` (ENFORCE_INCLUDE_USAGE) is set.
+ * they came) unless `alwaysReserialise` (ENFORCE_INCLUDE_USAGE) is set; a request whose only changes are
+ * top-level members keeps them too, with those members written into them (an agent's conversation of hundreds
+ * of kilobytes is neither decoded nor serialised again for a model name or an option).
  */
 export function prepareBody(
   body: JobBody,
@@ -49,10 +52,17 @@ export function prepareBody(
   if (body.kind === 'binary')
     return { body: { kind: 'binary', raw: body.raw, contentType: body.contentType }, systemPromptReset: false };
   // Copied on the first change only: the parsed body is shared by every attempt and most calls change nothing.
+  // The copy keeps the members a long body has not decoded yet undecoded.
   let value: Json = body.value;
-  const change = (): Json => (value === body.value ? (value = { ...body.value }) : value);
+  const change = (): Json => (value === body.value ? (value = lazyCopy(body.value)) : value);
+  /** The top-level members changed, with their JSON when it is known without serialising. */
+  const edits = new Map<string, string | undefined>();
+  const edit = (key: string, member: unknown, json?: string) => {
+    change()[key] = member;
+    edits.set(key, json);
+  };
   let systemPromptReset = false;
-  if (value.model !== undefined && value.model !== upstreamModel) change().model = upstreamModel;
+  if (value.model !== undefined && value.model !== upstreamModel) edit('model', upstreamModel);
   const systemPrompt = channel.row.system_prompt;
   if (systemPrompt && Array.isArray(value.messages)) {
     const messages = [...(value.messages as unknown[])];
@@ -63,41 +73,67 @@ export function prepareBody(
     change().messages = messages;
     systemPromptReset = true;
   }
-  // Whether asking for the stream's usage is the only change, on a body without stream_options.
-  let onlyUsageAsked = false;
   if (stream && (mode === 'chat' || mode === 'completions')) {
-    const options =
-      typeof value.stream_options === 'object' && value.stream_options !== null ? (value.stream_options as Json) : {};
-    if (options.include_usage !== true) {
-      onlyUsageAsked = value === body.value && value.stream_options === undefined;
-      change().stream_options = { ...options, include_usage: true };
-    }
+    const given = value.stream_options;
+    const options = typeof given === 'object' && given !== null ? (given as Json) : {};
+    if (options.include_usage !== true)
+      edit('stream_options', { ...options, include_usage: true }, given === undefined ? usageAsked : undefined);
   }
   if (outputCap !== undefined) {
     const given = outputLimitFields.filter((field) => value[field] !== undefined && value[field] !== null);
     const fields = given.length > 0 ? given : [completionLimitFieldOf(channel)];
-    for (const field of fields) change()[field] = outputCap;
-    onlyUsageAsked = false;
+    for (const field of fields) edit(field, outputCap);
   }
-  // The option goes into the client's bytes: an agent's conversation of hundreds of kilobytes is not serialised
-  // again for one field (the bytes are those JSON.stringify would write for compact JSON: the key comes last).
-  if (onlyUsageAsked && !body.filled && !alwaysReserialise)
-    return { body: { kind: 'json', value, raw: withUsageAsked(body.raw), changed: false }, systemPromptReset };
+  if (edits.size > 0 && !systemPromptReset && !body.filled && !alwaysReserialise) {
+    const raw = withMembers(body.raw, body.outline, body.value, value, edits);
+    if (raw) return { body: { kind: 'json', value, raw, changed: false }, systemPromptReset };
+  }
   const changed = value !== body.value || body.filled || alwaysReserialise;
   return { body: { kind: 'json', value, raw: body.raw, changed }, systemPromptReset };
 }
 
-const usageMember = '"stream_options":{"include_usage":true}';
-const [onlyMember, lastMember] = [Buffer.from(usageMember), Buffer.from(`,${usageMember}`)];
+const usageAsked = '{"include_usage":true}';
 const isJsonSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
-/** A JSON object's bytes with `"stream_options":{"include_usage":true}` as its last member. */
-function withUsageAsked(raw: Buffer): Buffer {
-  const close = raw.lastIndexOf(0x7d); // the object's closing brace: only white space may follow it
-  let before = close - 1;
-  while (isJsonSpace(raw[before])) before--;
-  const member = raw[before] === 0x7b ? onlyMember : lastMember;
-  return Buffer.concat([raw.subarray(0, close), member, raw.subarray(close)]);
+/**
+ * A JSON object's bytes with its changed top-level members written in: a member the bytes hold is replaced
+ * where it stands (located by the outline), a new one goes last. For compact JSON these are the bytes
+ * JSON.stringify would write for the changed object. Undefined when a member to replace cannot be located (a
+ * body without an outline): it is serialised then.
+ */
+function withMembers(
+  raw: Buffer,
+  outline: OutlineObject | undefined,
+  original: Json,
+  changed: Json,
+  edits: ReadonlyMap<string, string | undefined>,
+): Buffer | undefined {
+  const replaced: { start: number; end: number; json: string }[] = [];
+  const added: string[] = [];
+  for (const [key, known] of edits) {
+    const json = known ?? JSON.stringify(changed[key]);
+    const node = outline?.members.get(key);
+    if (node) replaced.push({ start: node.start, end: node.end, json });
+    else if (!outline && original[key] !== undefined) return undefined;
+    else added.push(`"${key}":${json}`); // the relay's own field names: nothing to escape
+  }
+  // The object's closing brace: only white space may follow it.
+  const close = outline ? outline.end - 1 : raw.lastIndexOf(0x7d);
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const { start, end, json } of replaced.sort((a, b) => a.start - b.start)) {
+    parts.push(raw.subarray(at, start), Buffer.from(json));
+    at = end;
+  }
+  if (added.length > 0) {
+    let before = close - 1;
+    while (isJsonSpace(raw[before])) before--;
+    const first = raw[before] === 0x7b ? '' : ',';
+    parts.push(raw.subarray(at, close), Buffer.from(`${first}${added.join(',')}`));
+    at = close;
+  }
+  parts.push(raw.subarray(at));
+  return Buffer.concat(parts);
 }
 
 const completionLimitFieldOf = (channel: RoutedChannel) =>

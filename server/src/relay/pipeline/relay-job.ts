@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../../context.js';
+import type { OutlineObject } from '../../lib/json-outline.js';
 import type { ChannelSettings, NativeRequest, RelayCall, RelayMode, Usage } from '../adaptor.js';
 import type { RelayPrincipal } from '../auth/token-auth.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
@@ -9,8 +10,12 @@ import type { Cancel } from './cancel.js';
 
 /** The front request's body, read once and kept whole so that every retry can resend it. */
 export type JobBody =
-  /** `filled` when `raw` does not stand for `value`: a default (model) the client's bytes lack, or a converted request. */
-  | { kind: 'json'; value: Record<string, unknown>; raw: Buffer; filled: boolean }
+  /**
+   * `filled` when `raw` does not stand for `value`: a default (model) the client's bytes lack, or a converted
+   * request. A long body comes with its `outline` (lib/json-outline.ts), and its `value` decodes each member
+   * when it is first read.
+   */
+  | { kind: 'json'; value: Record<string, unknown>; raw: Buffer; filled: boolean; outline?: OutlineObject }
   | { kind: 'binary'; raw: Buffer; contentType: string; fields: Record<string, string>; form: FormData };
 
 /**

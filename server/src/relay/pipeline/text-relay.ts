@@ -9,7 +9,7 @@ import { groupRatio } from '../../domain/pricing/ratios.js';
 import type { RoutedChannel } from '../routing/channel-router.js';
 import { answerHeadersOf } from '../fronts/dropped-header.js';
 import { channelSecrets, redactSecrets } from '../upstream-error.js';
-import { countInput, countMessages, countText } from '../tokenizer/count-tokens.js';
+import { countInput, countMessages, countText, estimatePrompt } from '../tokenizer/count-tokens.js';
 import { attemptOnChannels } from './channel-attempts.js';
 import { adaptorFor } from './channel-picker.js';
 import { prepareBody } from './prepare-body.js';
@@ -24,6 +24,7 @@ import { completeUsage } from './usage.js';
 /** Prompt tokens counted locally: approximately for the estimate, exactly when the upstream reports none. */
 function countPrompt(job: RelayJob, model: string, approximate: boolean): number {
   if (job.body.kind !== 'json') return 0;
+  if (approximate) return estimatePrompt(job.body, job.mode, model);
   const body = job.body.value;
   if (job.mode === 'chat') return countMessages(body.messages, model, approximate);
   if (job.mode === 'completions') return countInput(body.prompt, model, approximate);

@@ -1,4 +1,7 @@
 import { createRequire } from 'node:module';
+import { decodedByteLength, nodeValue, type OutlineNode } from '../../lib/json-outline.js';
+import type { RelayMode } from '../adaptor.js';
+import type { JobBody } from '../pipeline/relay-job.js';
 
 type CountTokens = (text: string, options: { allowedSpecial: 'all' }) => number;
 
@@ -72,6 +75,38 @@ export function countMessages(messages: unknown, model: string, approximate = fa
 }
 
 /**
+ * countMessages' estimate (bytes × 0.38) of a conversation read from its outline (lib/json-outline.ts): the same
+ * number, from the texts' byte lengths, without decoding them.
+ */
+export function estimateOutlinedMessages(raw: Buffer, messages: OutlineNode | undefined, model: string): number {
+  if (messages?.type !== 'array') return 0;
+  const perMessage = model === 'gpt-3.5-turbo-0301' ? 4 : 3;
+  const perName = model === 'gpt-3.5-turbo-0301' ? -1 : 1;
+  const estimate = (node: OutlineNode | undefined) =>
+    node?.type === 'string' ? Math.floor(decodedByteLength(raw, node) * 0.38) : 0;
+  let total = 0;
+  for (const message of messages.items) {
+    if (message.type !== 'object') continue;
+    total += perMessage;
+    total += estimate(message.members.get('role'));
+    const name = message.members.get('name');
+    if (name?.type === 'string') total += estimate(name) + perName;
+    const content = message.members.get('content');
+    if (content?.type === 'string') total += estimate(content);
+    else if (content?.type === 'array') {
+      for (const part of content.items) {
+        if (part.type !== 'object') continue;
+        const type = part.members.get('type');
+        const kind = type?.type === 'string' ? nodeValue(raw, type) : undefined;
+        if (kind === 'text') total += estimate(part.members.get('text'));
+        else if (kind === 'image_url') total += imageTokens(nodeValue(raw, part) as Json, model);
+      }
+    }
+  }
+  return total + 3;
+}
+
+/**
  * Tokens of a completion prompt or an embeddings/moderation input: a string, an array of strings, an array
  * of token ids, or an array of such arrays (one-api counted every array as 0).
  */
@@ -85,4 +120,17 @@ export function countInput(input: unknown, model: string, approximate = false): 
     else if (Array.isArray(item)) total += countInput(item, model, approximate);
   }
   return total;
+}
+
+/**
+ * A call's prompt as its hold and its tokens limit count it: one-api's estimate (bytes × 0.38). An outlined
+ * conversation (an agent's long one) is measured on its bytes, never decoded for it.
+ */
+export function estimatePrompt(body: JobBody, mode: RelayMode, model: string): number {
+  if (body.kind !== 'json') return 0;
+  if (mode === 'chat')
+    return body.outline
+      ? estimateOutlinedMessages(body.raw, body.outline.members.get('messages'), model)
+      : countMessages(body.value.messages, model, true);
+  return countInput(mode === 'completions' ? body.value.prompt : body.value.input, model, true);
 }
