@@ -10,7 +10,7 @@ import { defaultModels, fastBodyChecks, jsonSchemas, multipartFields } from './r
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'invalid request';
 
 /**
- * The size from which a JSON body is outlined (lib/json-outline.ts) instead of parsed: below it JSON.parse is
+ * The size from which a chat body is outlined (lib/json-outline.ts) instead of parsed: below it JSON.parse is
  * cheaper (1 µs for a short chat), above it decoding and parsing grow with the conversation while the outline
  * skips its strings (8 KB: 47 µs parsed, 25 outlined; 213 KB: 1.5 ms, 0.3).
  */
@@ -53,8 +53,9 @@ export async function readJobBody(
   if (multipartModes.has(mode)) throw relayErrors.invalidRequest('this endpoint takes a multipart/form-data upload');
   if (!contentType.startsWith('application/json'))
     throw relayErrors.invalidRequest('the request body must be JSON (Content-Type: application/json)');
-  // A long body (an agent's conversation) is outlined rather than decoded: its members are decoded when read.
-  const outline = raw.length >= outlinedFrom ? outlineJson(raw) : undefined;
+  // A long conversation (an agent's) is outlined rather than decoded: its members are decoded when read. Other
+  // modes read their whole input (an embeddings input of token ids would only cost an outline more).
+  const outline = mode === 'chat' && raw.length >= outlinedFrom ? outlineJson(raw) : undefined;
   let value: unknown;
   try {
     value = outline ? lazyObject(raw, outline) : parseJsonBody(raw);
