@@ -14,6 +14,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Each worker keeps its module graph from one file to the next: isolated, the suite spent 360 of its 940 s
+    // loading the app again for each of its 175 files (677 s without, the same 2,244 tests passing). The tests
+    // share nothing through modules: each starts its own server, database and upstreams.
+    isolate: false,
     env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=source`.trim() },
   },
 });
