@@ -15,8 +15,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     // Each worker keeps its module graph from one file to the next: isolated, the suite spent 360 of its 940 s
-    // loading the app again for each of its 175 files (677 s without, the same 2,244 tests passing). The tests
-    // share nothing through modules: each starts its own server, database and upstreams.
+    // loading the app again for each of its 175 files (677 s without, the same 2,244 tests passing). A test file
+    // starts its own servers, databases and upstreams; one that changes a module's state must put it back.
     isolate: false,
     env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=source`.trim() },
   },

@@ -137,6 +137,8 @@ describe.each(VIEWPORTS)('account security at $width px in $language', ({ width,
     await page.goto('/setting');
     const generate = page.getByRole('button', { name: label(language, 'setting.personal.generateToken') });
     await generate.waitFor(pageLoad);
+    // The page's first reads done before the click (on a loaded machine a click before them once opened nothing).
+    await page.waitForLoadState('networkidle');
 
     await generate.click();
     const dialog = page.getByRole('dialog').filter({ hasText: t('setting.security.reauth.title') });
